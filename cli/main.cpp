@@ -1,0 +1,19 @@
+// kvcalc: the native command line over the same core as the wasm module.
+#include <cstring>
+#include <string>
+
+#include "args.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+    using namespace kvcalc::cli;
+    if (argc < 2) return usage_error("no command given");
+    std::string cmd = argv[1];
+    if (cmd == "size") return run_size(argc, argv, 2);
+    if (cmd == "presets") return run_presets(argc, argv, 2);
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        usage_error("commands: size, presets");
+        return exit_ok;
+    }
+    return usage_error("unknown command \"" + cmd + "\"");
+}

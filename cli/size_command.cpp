@@ -1,0 +1,125 @@
+// kvcalc size: the formula with the model's numbers and their sources, then the figures.
+#include <iostream>
+
+#include "api.hpp"
+#include "args.hpp"
+#include "commands.hpp"
+#include "report.hpp"
+#include "units.hpp"
+
+namespace kvcalc::cli {
+namespace {
+
+std::string bytes(std::uint64_t b) {
+    return group_thousands(b) + " B (" + format_bytes(b) + ")";
+}
+
+void print_plain(const json& r) {
+    auto u = [&](const char* k) { return r[k].get<std::uint64_t>(); };
+    std::cout << r["model"].get<std::string>() << "  (" << r["attention_kind"].get<std::string>()
+              << "; " << r["num_layers"]["value"].get<std::uint64_t>() << " layers from "
+              << r["num_layers"]["source"].get<std::string>() << ")\n";
+    std::cout << "KV dtype " << r["kv_dtype"].get<std::string>() << " ("
+              << r["kv_dtype_source"].get<std::string>() << ")\n\n";
+    std::cout << "Bytes per token:\n";
+    for (const auto& g : r["groups"]) {
+        std::string kind = g["kind"].get<std::string>();
+        std::uint64_t n = g["layers"].get<std::uint64_t>();
+        std::uint64_t per = g["bytes_per_token_layer"].get<std::uint64_t>();
+        std::cout << "  " << g["name"].get<std::string>() << " (" << kind << "), " << n << " layers: ";
+        if (kind == "mla") {
+            std::cout << n << " layers x " << g["latent_dim"]["value"].get<std::uint64_t>()
+                      << " latent x " << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = "
+                      << group_thousands(n * per) << " B\n"
+                      << "      latent " << g["latent_dim"]["source"].get<std::string>() << "\n";
+        } else if (g.contains("kv_heads")) {
+            std::uint64_t k = g["head_dim"]["value"], v = g["v_head_dim"]["value"];
+            std::cout << (k == v ? "2 (K and V) x " : "") << n << " layers x "
+                      << g["kv_heads"]["value"].get<std::uint64_t>() << " KV heads x ";
+            if (k == v) std::cout << k << " head size";
+            else std::cout << "(" << k << " + " << v << ") K+V head sizes";
+            std::cout << " x " << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = "
+                      << group_thousands(n * per) << " B\n";
+            std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>()
+                      << "; head size " << g["head_dim"]["source"].get<std::string>() << "\n";
+            if (g.contains("window"))
+                std::cout << "      keeps at most " << group_thousands(g["window"]["value"].get<std::uint64_t>())
+                          << " tokens (" << g["window"]["source"].get<std::string>() << ")\n";
+        } else if (kind == "linear_state") {
+            std::cout << "no per-token cache; fixed state " << bytes(g["state_bytes_layer"]) << " per layer per sequence\n"
+                      << "      " << g["state_source"].get<std::string>() << "\n";
+        } else {
+            std::cout << "no cache\n";
+        }
+    }
+    std::cout << "  total: " << bytes(u("bytes_per_token")) << " per token\n\n";
+    std::cout << "One sequence of " << group_thousands(u("context")) << " tokens ("
+              << r["context_source"].get<std::string>() << "):\n"
+              << "  naive     " << bytes(u("sequence_bytes_naive")) << "  every cached layer x every token\n"
+              << "  resident  " << bytes(u("sequence_bytes_resident")) << "  windows capped, plus fixed state\n"
+              << "  vllm      " << bytes(u("sequence_bytes_vllm")) << "  vLLM's per-request reservation (block "
+              << u("vllm_block_size") << ")\n";
+    if (u("state_bytes")) std::cout << "  fixed state " << bytes(u("state_bytes")) << " per sequence (in resident and vllm)\n";
+    std::cout << "\nKV cache, batch " << u("batch") << ", " << r["accounting"].get<std::string>()
+              << ": " << bytes(u("kv_bytes")) << "\n";
+    if (u("tp") > 1 || u("pp") > 1)
+        std::cout << "  per GPU (tp " << u("tp") << ", pp " << u("pp") << ", heaviest stage): "
+                  << bytes(u("kv_bytes_per_gpu")) << "; all GPUs: " << bytes(u("kv_bytes_deployment")) << "\n";
+    for (const auto& w : r["warnings"])
+        std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
+                  << w["message"].get<std::string>() << "\n";
+}
+
+}  // namespace
+
+int run_size(int argc, char** argv, int first) {
+    Args a;
+    if (auto err = parse_args(argc, argv, first,
+                              {"context", "batch", "kv-dtype", "tp", "pp", "block-size", "accounting",
+                               "max-num-batched-tokens", "shared-prefix"},
+                              {"json"}, a))
+        return usage_error(*err);
+    bool as_json = a.flags.count("json") > 0;
+    if (a.positional.size() != 1) return usage_error("size takes one CONFIG");
+    auto text = read_config_arg(a.positional[0]);
+    if (!text) return report_error(text.error(), as_json);
+    auto opts = size_options(a);
+    if (!opts) return report_error(opts.error(), as_json);
+    auto out = parse_json_text(size_json(*text, to_text(*opts)));
+    const json& r = *out;
+    if (r.contains("error")) {
+        Error e;
+        e.code = r["error"]["code"];
+        e.message = r["error"]["message"];
+        e.field = r["error"]["field"];
+        if (r["error"].contains("line")) {
+            e.line = r["error"]["line"];
+            e.column = r["error"]["column"];
+        }
+        return report_error(e, as_json);
+    }
+    if (as_json) {
+        std::cout << to_text(r, 2) << "\n";
+        for (const auto& w : r["warnings"])
+            std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
+                      << w["message"].get<std::string>() << "\n";
+    } else {
+        print_plain(r);
+    }
+    return exit_ok;
+}
+
+int run_presets(int argc, char** argv, int first) {
+    Args a;
+    if (auto err = parse_args(argc, argv, first, {}, {"json"}, a)) return usage_error(*err);
+    auto list = parse_json_text(presets_json());
+    if (a.flags.count("json")) {
+        std::cout << to_text(*list, 2) << "\n";
+        return exit_ok;
+    }
+    for (const auto& p : *list)
+        std::cout << p["id"].get<std::string>() << "  " << p["attention_kind"].get<std::string>() << "\n";
+    return exit_ok;
+}
+
+}  // namespace kvcalc::cli

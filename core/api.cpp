@@ -1,0 +1,88 @@
+#include "api.hpp"
+
+#include "presets.hpp"
+#include "report.hpp"
+#include "sizing.hpp"
+
+namespace kvcalc {
+
+namespace {
+
+bool looks_like_json(std::string_view s) {
+    std::size_t i = 0;
+    if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 byte-order mark
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+    return i < s.size() && (s[i] == '{' || s[i] == '[' || s[i] == '"');
+}
+
+Result<json> parse_options(std::string_view options_json) {
+    std::size_t i = 0;
+    while (i < options_json.size() && (options_json[i] == ' ' || options_json[i] == '\n')) ++i;
+    if (i == options_json.size()) return json(nullptr);
+    auto o = parse_json_text(options_json);
+    if (!o) {
+        Error e = o.error();
+        e.code = code::bad_option;
+        e.message = "options: " + e.message;
+        e.field = "options";
+        return e;
+    }
+    return *o;
+}
+
+}  // namespace
+
+Result<ModelSpec> load_config(std::string_view config) {
+    if (looks_like_json(config)) return read_model_text(config);
+    if (const Preset* p = find_preset(config)) {
+        auto m = read_model_text(p->config_json);
+        if (m && m->name_source != "_name_or_path") {
+            m.value().name = p->id;
+            m.value().name_source = "preset id";
+        }
+        return m;
+    }
+    std::string shown(config.substr(0, 80));
+    return make_error(code::unknown_preset,
+                      "\"" + shown + "\" is neither config JSON nor a bundled preset id (see presets)",
+                      "config");
+}
+
+std::string size_json(std::string_view config, std::string_view options_json) {
+    auto m = load_config(config);
+    if (!m) return to_text(error_report(m.error()));
+    auto oj = parse_options(options_json);
+    if (!oj) return to_text(error_report(oj.error()));
+    auto opts = size_options_from_json(*oj);
+    if (!opts) return to_text(error_report(opts.error()));
+    auto r = size_model(*m, *opts);
+    if (!r) return to_text(error_report(r.error()));
+    return to_text(size_report(*m, *r));
+}
+
+std::string presets_json() {
+    json list = json::array();
+    for (std::size_t i = 0; i < preset_count(); ++i) {
+        const Preset& p = preset_at(i);
+        auto m = load_config(p.id);
+        if (!m) continue;  // every bundled config is tested to load; skip rather than abort
+        json entry = {{"id", p.id},
+                      {"name", m->name},
+                      {"attention_kind", attention_kind(*m)},
+                      {"max_context", m->max_context.value ? json(m->max_context.value) : json(nullptr)},
+                      {"layers", m->num_layers.value}};
+        SizeOptions o;
+        o.context = 1;
+        auto r = size_model(*m, o);
+        entry["bytes_per_token"] = r ? json(r->bytes_per_token) : json(nullptr);
+        list.push_back(entry);
+    }
+    return to_text(list);
+}
+
+std::string preset_config(std::string_view id) {
+    const Preset* p = find_preset(id);
+    return p ? p->config_json : "";
+}
+
+}  // namespace kvcalc

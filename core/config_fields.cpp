@@ -1,0 +1,80 @@
+#include "config_fields.hpp"
+
+#include <cmath>
+
+#include "checked.hpp"
+
+namespace kvcalc {
+
+const json* Fields::find(const std::string& name) const {
+    if (!obj_.is_object()) return nullptr;
+    auto it = obj_.find(name);
+    if (it == obj_.end() || it->is_null()) return nullptr;
+    return &*it;
+}
+
+std::string Fields::first_of(std::initializer_list<const char*> names) const {
+    for (const char* n : names)
+        if (find(n)) return n;
+    return {};
+}
+
+Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bool allow_zero) {
+    std::string what = describe_value(v);
+    auto bad = [&](const std::string& why) {
+        return make_error(code::invalid_value, path + ": " + why + ", got " + what, path);
+    };
+    const char* need = allow_zero ? "must be a non-negative integer" : "must be a positive integer";
+    std::uint64_t out = 0;
+    if (v.is_number_unsigned()) {
+        out = v.get<std::uint64_t>();
+    } else if (v.is_number_integer()) {
+        return bad(need);  // negative (non-negative ones are number_unsigned)
+    } else if (v.is_number_float()) {
+        double d = v.get<double>();
+        if (!std::isfinite(d)) return bad(need);
+        if (d < 0) return bad(need);
+        if (d != std::floor(d)) return bad("must be an integer");
+        if (d > static_cast<double>(max_exact)) return bad("is too large");
+        out = static_cast<std::uint64_t>(d);
+    } else if (v.is_string() && (what == "NaN" || what == "Infinity" || what == "-Infinity")) {
+        return bad(need);
+    } else {
+        return bad("must be a number");
+    }
+    if (out == 0 && !allow_zero) return bad(need);
+    if (out > max_exact) return bad("is too large");
+    return out;
+}
+
+Result<Sourced> Fields::integer(const std::string& name, bool allow_zero) const {
+    const json* v = find(name);
+    if (!v) return make_error(code::missing_field, path(name) + ": missing", path(name));
+    auto r = checked_integer(*v, path(name), allow_zero);
+    if (!r) return r.error();
+    return Sourced{*r, path(name)};
+}
+
+Result<Sourced> Fields::positive(const std::string& name) const { return integer(name, false); }
+Result<Sourced> Fields::non_negative(const std::string& name) const { return integer(name, true); }
+
+Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
+    const json* v = find(name);
+    if (!v) return absent_value;
+    if (!v->is_boolean())
+        return make_error(code::invalid_value,
+                          path(name) + ": must be true or false, got " + describe_value(*v),
+                          path(name));
+    return v->get<bool>();
+}
+
+Result<std::string> Fields::text(const std::string& name) const {
+    const json* v = find(name);
+    if (!v) return std::string();
+    if (!v->is_string() || describe_value(*v) == "NaN")
+        return make_error(code::invalid_value,
+                          path(name) + ": must be a string, got " + describe_value(*v), path(name));
+    return v->get<std::string>();
+}
+
+}  // namespace kvcalc

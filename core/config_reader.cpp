@@ -1,0 +1,232 @@
+// Reading a config: find the text model, resolve field aliases, record provenance.
+#include "config_fields.hpp"
+#include "layer_plan.hpp"
+#include "model.hpp"
+
+namespace kvcalc {
+namespace {
+
+std::string to_s(std::uint64_t v) { return std::to_string(v); }
+
+// The text model: the root, or a nested text config when the root has no layer count.
+struct TextModel {
+    const json* object;
+    std::string path;
+};
+
+constexpr std::initializer_list<const char*> layer_aliases = {"num_hidden_layers", "n_layer",
+                                                              "num_layers", "n_layers"};
+
+Result<TextModel> find_text_model(const json& root) {
+    if (!root.is_object())
+        return make_error(code::invalid_value,
+                          "the config must be a JSON object, got " + describe_value(root));
+    Fields top(root, "");
+    if (!top.first_of(layer_aliases).empty()) return TextModel{&root, ""};
+    for (const char* sub : {"text_config", "llm_config", "language_config"}) {
+        const json* s = top.find(sub);
+        if (!s) continue;
+        if (!s->is_object())
+            return make_error(code::invalid_value,
+                              std::string(sub) + ": must be an object, got " + describe_value(*s),
+                              sub);
+        if (!Fields(*s, sub).first_of(layer_aliases).empty()) return TextModel{s, sub};
+    }
+    return make_error(code::missing_field,
+                      "missing layer count: none of num_hidden_layers, n_layer, num_layers, "
+                      "n_layers is in the config or its text_config",
+                      "num_hidden_layers");
+}
+
+Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
+    std::string name = f.first_of({"num_key_value_heads", "num_kv_heads", "n_head_kv"});
+    if (!name.empty()) return f.positive(name);
+    if (f.find("multi_query_group_num")) {
+        auto mqa = f.flag("multi_query_attention", false);
+        if (!mqa) return mqa.error();
+        if (*mqa) return f.positive("multi_query_group_num");
+    }
+    auto mq = f.flag("multi_query", false);
+    if (!mq) return mq.error();
+    if (*mq) return Sourced{1, f.path("multi_query") + " true"};
+    return Sourced{query_heads.value, query_heads.source + " (no KV-head field: one KV head per query head)"};
+}
+
+Result<Sourced> read_head_dim(const Fields& f, const Sourced& query_heads, const Sourced& hidden) {
+    std::string name = f.first_of({"head_dim", "kv_channels", "attention_head_dim"});
+    if (!name.empty()) return f.positive(name);
+    if (hidden.value == 0)
+        return make_error(code::missing_field,
+                          f.path("head_dim") + ": missing, and there is no hidden_size to derive "
+                                               "it from",
+                          f.path("head_dim"));
+    if (hidden.value % query_heads.value != 0)
+        return make_error(code::inconsistent,
+                          hidden.source + " " + to_s(hidden.value) + " is not divisible by " +
+                              query_heads.source + " " + to_s(query_heads.value) +
+                              ", and there is no head_dim",
+                          hidden.source);
+    return Sourced{hidden.value / query_heads.value,
+                   hidden.source + " " + to_s(hidden.value) + " / " + query_heads.source + " " +
+                       to_s(query_heads.value)};
+}
+
+Result<unsigned> dtype_bits(const std::string& dtype, const std::string& field) {
+    static const std::pair<const char*, unsigned> known[] = {
+        {"bfloat16", 16}, {"float16", 16}, {"bf16", 16}, {"fp16", 16}, {"half", 16},
+        {"float32", 32},  {"fp32", 32},    {"float", 32}};
+    for (auto [n, b] : known)
+        if (dtype == n) return b;
+    return make_error(code::invalid_value,
+                      field + ": unknown dtype \"" + dtype +
+                          "\" (expected bfloat16, float16 or float32)",
+                      field);
+}
+
+void name_model(ModelSpec& m, const json& root) {
+    Fields top(root, "");
+    if (const json* n = top.find("_name_or_path"); n && n->is_string() && !n->get<std::string>().empty()) {
+        m.name = n->get<std::string>();
+        m.name_source = "_name_or_path";
+    } else if (const json* a = top.find("architectures");
+               a && a->is_array() && !a->empty() && (*a)[0].is_string()) {
+        m.name = (*a)[0].get<std::string>();
+        m.name_source = "architectures[0]";
+    } else if (const json* t = top.find("model_type"); t && t->is_string()) {
+        m.name = t->get<std::string>();
+        m.name_source = "model_type";
+    } else {
+        m.name = "unnamed model";
+        m.name_source = "";
+    }
+}
+
+}  // namespace
+
+Result<ModelSpec> read_model(const json& root) {
+    auto tm = find_text_model(root);
+    if (!tm) return tm.error();
+    const json& text = *tm->object;
+    Fields f(text, tm->path);
+    Fields top(root, "");
+
+    ModelSpec m;
+    m.text_path = tm->path;
+    name_model(m, root);
+
+    auto layers = f.positive(f.first_of(layer_aliases));
+    if (!layers) return layers.error();
+    if (layers->value > 100000)
+        return make_error(code::invalid_value,
+                          layers->source + ": " + to_s(layers->value) +
+                              " layers is beyond any real model (at most 100000)",
+                          layers->source);
+    m.num_layers = *layers;
+
+    std::string qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
+    if (qname.empty())
+        return make_error(code::missing_field,
+                          f.path("num_attention_heads") +
+                              ": missing (also looked for n_head, num_heads)",
+                          f.path("num_attention_heads"));
+    auto qh = f.positive(qname);
+    if (!qh) return qh.error();
+    m.query_heads = *qh;
+
+    std::string hname = f.first_of({"hidden_size", "n_embd", "d_model"});
+    if (!hname.empty()) {
+        auto h = f.positive(hname);
+        if (!h) return h.error();
+        m.hidden_size = *h;
+    }
+
+    auto kv = read_kv_heads(f, m.query_heads);
+    if (!kv) return kv.error();
+    if (kv->value > m.query_heads.value || m.query_heads.value % kv->value != 0)
+        return make_error(code::inconsistent,
+                          kv->source + " " + to_s(kv->value) + " does not divide " +
+                              m.query_heads.source + " " + to_s(m.query_heads.value),
+                          kv->source);
+
+    auto hd = read_head_dim(f, m.query_heads, m.hidden_size);
+    if (!hd) return hd.error();
+
+    // dtype: the text model's, else the root's.
+    for (const Fields* src : {&f, &top}) {
+        std::string dn = src->first_of({"torch_dtype", "dtype"});
+        if (dn.empty()) continue;
+        auto d = src->text(dn);
+        if (!d) return d.error();
+        auto bits = dtype_bits(*d, src->path(dn));
+        if (!bits) return bits.error();
+        m.dtype = *d;
+        m.dtype_source = src->path(dn);
+        m.model_dtype_bits = *bits;
+        break;
+    }
+
+    // A checkpoint whose quantization_config declares a KV-cache scheme serves fp8 KV.
+    for (const Fields* src : {&f, &top}) {
+        const json* q = src->find("quantization_config");
+        if (!q || !q->is_object()) continue;
+        Fields qf(*q, src->path("quantization_config"));
+        if (qf.find("kv_cache_quant_algo") || qf.find("kv_cache_scheme")) {
+            std::string n = qf.find("kv_cache_quant_algo") ? "kv_cache_quant_algo" : "kv_cache_scheme";
+            m.kv_quant = "fp8";
+            m.kv_quant_source = qf.path(n);
+        }
+        break;
+    }
+
+    std::string cname = f.first_of({"max_position_embeddings", "n_positions", "seq_length",
+                                    "max_sequence_length", "model_max_length"});
+    if (cname.empty()) cname = top.first_of({"max_position_embeddings", "model_max_length"});
+    if (!cname.empty()) {
+        const Fields& cf = f.find(cname) ? f : top;
+        auto c = cf.positive(cname);
+        if (!c) return c.error();
+        m.max_context = *c;
+    }
+
+    auto plan = build_layer_plan(f, m, *kv, *hd);
+    if (!plan) return plan.error();
+
+    if (m.dtype.empty())
+        m.warnings.push_back({f.path("torch_dtype"),
+                              "no torch_dtype or dtype in the config: KV is sized at 2 bytes per "
+                              "element, as engines serve such checkpoints in 16-bit"});
+    else if (m.model_dtype_bits == 32)
+        m.warnings.push_back({m.dtype_source,
+                              m.dtype + " checkpoint: KV is sized at 2 bytes per element, as "
+                                        "engines serve float32 checkpoints in 16-bit"});
+    m.root = root;
+    m.text = text;
+    return m;
+}
+
+Result<ModelSpec> read_model_text(std::string_view text) {
+    auto parsed = parse_json_text(text);
+    if (!parsed) return parsed.error();
+    return read_model(*parsed);
+}
+
+std::uint32_t ModelSpec::count(LayerKind kind) const {
+    std::uint32_t n = 0;
+    for (const auto& g : groups)
+        if (g.kind == kind) n += g.count;
+    return n;
+}
+
+const char* layer_kind_name(LayerKind kind) {
+    switch (kind) {
+        case LayerKind::full_attention: return "full_attention";
+        case LayerKind::mla: return "mla";
+        case LayerKind::sliding_window: return "sliding_window";
+        case LayerKind::chunked_local: return "chunked_local";
+        case LayerKind::linear_state: return "linear_state";
+        case LayerKind::no_cache: return "no_cache";
+    }
+    return "unknown";
+}
+
+}  // namespace kvcalc

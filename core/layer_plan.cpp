@@ -1,0 +1,470 @@
+#include "layer_plan.hpp"
+
+#include <map>
+#include <tuple>
+
+namespace kvcalc {
+namespace {
+
+std::string to_s(std::uint64_t v) { return std::to_string(v); }
+
+enum class Mixer { none, gated_delta_net, mamba2, kda };
+
+struct Plan {
+    std::vector<LayerKind> kinds;
+    std::vector<std::string> names;  // the config's name for each layer's type
+    std::string source;              // which field decided the kinds
+    bool kda_layers = false;         // linear_attn_config's linear layers
+};
+
+Error inconsistent(const std::string& field, const std::string& msg) {
+    return make_error(code::inconsistent, field + ": " + msg, field);
+}
+
+// layer_types: one string per layer.
+Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("layer_types");
+    if (!types.is_array())
+        return make_error(code::invalid_value,
+                          field + ": must be an array of strings, got " + describe_value(types), field);
+    if (types.size() != layers)
+        return inconsistent(field, "has " + to_s(types.size()) + " entries but the model has " +
+                                       to_s(layers) + " layers");
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        std::string at = field + "[" + to_s(i) + "]";
+        if (!types[i].is_string())
+            return make_error(code::invalid_value,
+                              at + ": must be a string, got " + describe_value(types[i]), at);
+        const std::string& t = types[i].get_ref<const std::string&>();
+        LayerKind k;
+        if (t == "full_attention" || t == "attention" || t == "global_attention")
+            k = LayerKind::full_attention;
+        else if (t == "sliding_attention" || t == "sliding_window" || t == "local_attention")
+            k = LayerKind::sliding_window;
+        else if (t == "chunked_attention")
+            k = LayerKind::chunked_local;
+        else if (t == "linear_attention" || t == "mamba")
+            k = LayerKind::linear_state;
+        else
+            return make_error(code::invalid_value,
+                              at + ": unknown layer type " + describe_value(types[i]) +
+                                  " (known: full_attention, sliding_attention, chunked_attention, "
+                                  "linear_attention, mamba)",
+                              at);
+        p.kinds.push_back(k);
+        p.names.push_back(t);
+    }
+    p.source = field;
+    return true;
+}
+
+// Nemotron-H: M = Mamba, * = attention, - = MLP, E = MoE.
+Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("hybrid_override_pattern");
+    auto pat = f.text("hybrid_override_pattern");
+    if (!pat) return pat.error();
+    if (pat->size() != layers)
+        return inconsistent(field, "has " + to_s(pat->size()) + " characters but the model has " +
+                                       to_s(layers) + " layers");
+    for (std::size_t i = 0; i < pat->size(); ++i) {
+        char c = (*pat)[i];
+        if (c == 'M') p.kinds.push_back(LayerKind::linear_state), p.names.push_back("mamba");
+        else if (c == '*') p.kinds.push_back(LayerKind::full_attention), p.names.push_back("attention");
+        else if (c == '-') p.kinds.push_back(LayerKind::no_cache), p.names.push_back("mlp");
+        else if (c == 'E') p.kinds.push_back(LayerKind::no_cache), p.names.push_back("moe");
+        else
+            return make_error(code::invalid_value,
+                              field + "[" + to_s(i) + "]: unknown layer symbol '" + std::string(1, c) +
+                                  "' (known: M Mamba, * attention, - MLP, E MoE)",
+                              field);
+    }
+    p.source = field;
+    return true;
+}
+
+// Kimi-Linear: linear_attn_config.full_attn_layers / kda_layers, 1-indexed.
+Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("linear_attn_config");
+    if (!cfg.is_object())
+        return make_error(code::invalid_value,
+                          field + ": must be an object, got " + describe_value(cfg), field);
+    std::vector<int> seen(layers, 0);
+    p.kinds.assign(layers, LayerKind::no_cache);
+    p.names.assign(layers, "");
+    for (auto [key, kind, label] : {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
+                                    std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
+        std::string kf = field + "." + key;
+        auto it = cfg.find(key);
+        if (it == cfg.end() || !it->is_array())
+            return make_error(code::missing_field, kf + ": missing (a list of 1-indexed layers)", kf);
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            std::string at = kf + "[" + to_s(i) + "]";
+            auto n = checked_integer((*it)[i], at, false);
+            if (!n) return n.error();
+            if (*n > layers)
+                return inconsistent(at, "layer " + to_s(*n) + " is beyond the model's " +
+                                            to_s(layers) + " layers (the list is 1-indexed)");
+            if (seen[*n - 1]++)
+                return inconsistent(at, "layer " + to_s(*n) + " is listed twice");
+            p.kinds[*n - 1] = kind;
+            p.names[*n - 1] = label;
+        }
+    }
+    for (std::uint64_t i = 0; i < layers; ++i)
+        if (!seen[i])
+            return inconsistent(field, "layer " + to_s(i + 1) +
+                                           " is in neither full_attn_layers nor kda_layers");
+    p.source = field;
+    p.kda_layers = true;
+    return true;
+}
+
+Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::uint64_t layers,
+                       LayerKind nth, LayerKind others, const char* nth_name, const char* others_name) {
+    auto n = f.positive(name);
+    if (!n) return n.error();
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        bool hit = (i + 1) % n->value == 0;
+        p.kinds.push_back(hit ? nth : others);
+        p.names.push_back(hit ? nth_name : others_name);
+    }
+    p.source = n->source + " " + to_s(n->value);
+    return true;
+}
+
+// Llama 4: RoPE layers attend in chunks; NoPE layers (no_rope_layers[i] == 0) are global.
+Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
+    const json* nrl = f.find("no_rope_layers");
+    if (nrl && nrl->is_array() && !nrl->empty()) {
+        std::string field = f.path("no_rope_layers");
+        if (nrl->size() != layers)
+            return inconsistent(field, "has " + to_s(nrl->size()) + " entries but the model has " +
+                                           to_s(layers) + " layers");
+        for (std::size_t i = 0; i < nrl->size(); ++i) {
+            std::string at = field + "[" + to_s(i) + "]";
+            auto v = checked_integer((*nrl)[i], at, true);
+            if (!v) return v.error();
+            if (*v > 1) return make_error(code::invalid_value, at + ": must be 0 or 1, got " + to_s(*v), at);
+            p.kinds.push_back(*v ? LayerKind::chunked_local : LayerKind::full_attention);
+            p.names.push_back(*v ? "chunked_attention" : "global_attention");
+        }
+        p.source = field;
+        return true;
+    }
+    std::uint64_t interval = 4;  // transformers' Llama4TextConfig default
+    std::string src = f.path("no_rope_layers") + " empty: every " ;
+    if (f.find("no_rope_layer_interval")) {
+        auto iv = f.positive("no_rope_layer_interval");
+        if (!iv) return iv.error();
+        interval = iv->value;
+    }
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        bool global = (i + 1) % interval == 0;
+        p.kinds.push_back(global ? LayerKind::full_attention : LayerKind::chunked_local);
+        p.names.push_back(global ? "global_attention" : "chunked_attention");
+    }
+    p.source = src + to_s(interval) + "th layer is global (no_rope_layer_interval " + to_s(interval) + ")";
+    return true;
+}
+
+// Qwen2-style use_sliding_window + max_window_layers, Gemma 3 sliding_window_pattern,
+// Gemma 2 alternation (cache_implementation "hybrid"), or a model-wide window (Mistral).
+Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
+    auto all = [&](LayerKind k, const char* name, std::string src) {
+        p.kinds.assign(layers, k);
+        p.names.assign(layers, name);
+        p.source = std::move(src);
+        return true;
+    };
+    bool has_window = f.find("sliding_window") != nullptr;
+    if (f.find("use_sliding_window")) {
+        auto use = f.flag("use_sliding_window", false);
+        if (!use) return use.error();
+        if (!*use) return all(LayerKind::full_attention, "full_attention", f.path("use_sliding_window") + " false");
+        if (!has_window)
+            return make_error(code::missing_field,
+                              f.path("sliding_window") + ": missing, but use_sliding_window is true",
+                              f.path("sliding_window"));
+        std::uint64_t first = 0;
+        if (f.find("max_window_layers")) {
+            auto mw = f.non_negative("max_window_layers");
+            if (!mw) return mw.error();
+            first = mw->value;
+        }
+        for (std::uint64_t i = 0; i < layers; ++i) {
+            bool slides = i >= first;
+            p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
+            p.names.push_back(slides ? "sliding_attention" : "full_attention");
+        }
+        p.source = f.path("use_sliding_window") + " true, layers from max_window_layers " + to_s(first);
+        return true;
+    }
+    if (!has_window) return all(LayerKind::full_attention, "full_attention", "no sliding_window");
+    if (f.find("sliding_window_pattern")) {
+        return every_nth(f, "sliding_window_pattern", p, layers, LayerKind::full_attention,
+                         LayerKind::sliding_window, "full_attention", "sliding_attention");
+    }
+    auto impl = f.text("cache_implementation");
+    if (!impl) return impl.error();
+    if (*impl == "hybrid") {
+        for (std::uint64_t i = 0; i < layers; ++i) {
+            bool slides = (i + 1) % 2 != 0;
+            p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
+            p.names.push_back(slides ? "sliding_attention" : "full_attention");
+        }
+        p.source = f.path("cache_implementation") + " \"hybrid\": even layers slide, odd ones are full";
+        return true;
+    }
+    return all(LayerKind::sliding_window, "sliding_attention",
+               f.path("sliding_window") + " with no layer pattern: every layer slides");
+}
+
+Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
+    StateShape s;
+    auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
+    if (mixer == Mixer::gated_delta_net) {
+        auto k = need(f, "linear_conv_kernel_dim");
+        auto nk = need(f, "linear_num_key_heads");
+        auto dk = need(f, "linear_key_head_dim");
+        auto nv = need(f, "linear_num_value_heads");
+        auto dv = need(f, "linear_value_head_dim");
+        for (auto* r : {&k, &nk, &dk, &nv, &dv})
+            if (!*r) return r->error();
+        s.mixer = "gated_delta_net";
+        s.conv_rows = k->value - 1;
+        s.conv_channels = 2 * nk->value * dk->value + nv->value * dv->value;
+        s.ssm_heads = nv->value;
+        s.ssm_head_elements = dv->value * dk->value;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source = "conv (" + k->source + " - 1) x (2 x " + nk->source + " x " + dk->source + " + " +
+                   nv->source + " x " + dv->source + "), state " + nv->source + " x " + dv->source +
+                   " x " + dk->source;
+    } else if (mixer == Mixer::mamba2) {
+        auto k = need(f, "conv_kernel");
+        auto heads = need(f, "mamba_num_heads");
+        auto hd = need(f, "mamba_head_dim");
+        auto groups = need(f, "n_groups");
+        auto dstate = need(f, "ssm_state_size");
+        for (auto* r : {&k, &heads, &hd, &groups, &dstate})
+            if (!*r) return r->error();
+        s.mixer = "mamba2";
+        s.conv_rows = k->value - 1;
+        s.conv_channels = heads->value * hd->value + 2 * groups->value * dstate->value;
+        s.ssm_heads = heads->value;
+        s.ssm_head_elements = hd->value * dstate->value;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source = "conv (" + k->source + " - 1) x (" + heads->source + " x " + hd->source + " + 2 x " +
+                   groups->source + " x " + dstate->source + "), state " + heads->source + " x " +
+                   hd->source + " x " + dstate->source;
+    } else {
+        const json* cfg = f.find("linear_attn_config");
+        Fields lf(*cfg, f.path("linear_attn_config"));
+        auto k = need(lf, "short_conv_kernel_size");
+        auto heads = need(lf, "num_heads");
+        auto hd = need(lf, "head_dim");
+        for (auto* r : {&k, &heads, &hd})
+            if (!*r) return r->error();
+        s.mixer = "kda";
+        s.conv_rows = k->value - 1;
+        s.conv_channels = 3 * heads->value * hd->value;
+        s.ssm_heads = heads->value;
+        s.ssm_head_elements = hd->value * hd->value;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = 32;  // the KDA recurrent state is kept in float32
+        s.source = "conv (" + k->source + " - 1) x 3 x " + heads->source + " x " + hd->source +
+                   ", float32 state " + heads->source + " x " + hd->source + " x " + hd->source;
+    }
+    if (s.conv_rows == 0 && s.conv_channels == 0) s.conv_channels = 0;
+    // The SSM state may be kept in another dtype (Qwen3.5: mamba_ssm_dtype float32).
+    for (const char* n : {"mamba_ssm_dtype", "mamba_ssm_cache_dtype"}) {
+        auto d = f.text(n);
+        if (!d) return d.error();
+        if (d->empty()) continue;
+        if (*d == "float32") s.ssm_bits = 32;
+        else if (*d == "bfloat16" || *d == "float16") s.ssm_bits = 16;
+        else
+            return make_error(code::invalid_value,
+                              f.path(n) + ": unknown dtype \"" + *d + "\" (expected float32, bfloat16 or float16)",
+                              f.path(n));
+        s.source += " (state in " + *d + " from " + f.path(n) + ")";
+        break;
+    }
+    return s;
+}
+
+Result<Mixer> pick_mixer(const Fields& f, const Plan& p) {
+    if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
+    if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
+    if (f.find("mamba_num_heads") || f.find("ssm_state_size")) return Mixer::mamba2;
+    return make_error(code::missing_field,
+                      f.path("linear_num_value_heads") +
+                          ": missing: the config has linear-attention layers but no state "
+                          "dimensions (looked for linear_num_value_heads, mamba_num_heads, "
+                          "linear_attn_config)",
+                      f.path("linear_num_value_heads"));
+}
+
+// Fields that change the cache in ways the core does not model: a warning, never a guess.
+void warn_unmodelled(const Fields& f, ModelSpec& m) {
+    struct W { const char* field; const char* why; };
+    static const W list[] = {
+        {"cross_attention_layers", "cross-attention layers cache the encoder's tokens, which is not counted"},
+        {"attn_type_list", "per-layer attention types from attn_type_list are not read; all layers are sized as the plan says"},
+        {"layers_block_type", "per-layer block types from layers_block_type are not read"},
+        {"block_configs", "per-layer block configs (nemotron-nas) are not read"},
+        {"attn_config", "attn_config (MPT/DBRX) may set kv_n_heads, which is not read"},
+        {"index_head_dim", "the sparse-attention indexer cache (DeepSeek V3.2) is not counted"},
+        {"kv_lora_rank_per_layer", "per-layer latent sizes are not read"},
+    };
+    for (const auto& w : list)
+        if (f.find(w.field)) m.warnings.push_back({f.path(w.field), w.why});
+    for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
+        const json* v = f.find(mtp);
+        auto n = v ? checked_integer(*v, f.path(mtp), true) : Result<std::uint64_t>(std::uint64_t{0});
+        if (n && *n > 0)
+            m.warnings.push_back({f.path(mtp), std::to_string(*n) +
+                                  " multi-token-prediction layer(s) not counted: their cache exists only "
+                                  "with speculative decoding"});
+    }
+    auto keqv = f.flag("attention_k_eq_v", false);
+    if (keqv && *keqv)
+        m.warnings.push_back({f.path("attention_k_eq_v"),
+                              "attention_k_eq_v is true: the cache is still sized with separate K and V, "
+                              "as vLLM allocates it"});
+}
+
+}  // namespace
+
+Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_heads,
+                              const Sourced& head_dim) {
+    const std::uint64_t layers = m.num_layers.value;
+    Plan p;
+    Result<bool> r = true;
+    if (const json* lt = f.find("layer_types")) r = from_layer_types(f, *lt, p, layers);
+    else if (f.find("hybrid_override_pattern")) r = from_hybrid_pattern(f, p, layers);
+    else if (const json* lac = f.find("linear_attn_config")) r = from_linear_attn_config(f, *lac, p, layers);
+    else if (f.find("full_attention_interval"))
+        r = every_nth(f, "full_attention_interval", p, layers, LayerKind::full_attention,
+                      LayerKind::linear_state, "full_attention", "linear_attention");
+    else if (f.find("attention_chunk_size")) r = from_chunked(f, p, layers);
+    else r = from_sliding(f, p, layers);
+    if (!r) return r.error();
+
+    // Shared-KV layers (Gemma 3n style) reuse an earlier layer's cache.
+    if (f.find("num_kv_shared_layers")) {
+        auto shared = f.non_negative("num_kv_shared_layers");
+        if (!shared) return shared.error();
+        if (shared->value >= layers)
+            return inconsistent(shared->source, to_s(shared->value) + " shared layers leave no layer "
+                                "with a cache of its own (the model has " + to_s(layers) + ")");
+        for (std::uint64_t i = layers - shared->value; i < layers; ++i) {
+            p.kinds[i] = LayerKind::no_cache;
+            p.names[i] = "kv_shared";
+        }
+    }
+
+    // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
+    Sourced latent;
+    bool mla = f.find("kv_lora_rank") != nullptr;
+    if (mla) {
+        auto rank = f.positive("kv_lora_rank");
+        if (!rank) return rank.error();
+        if (!f.find("qk_rope_head_dim"))
+            return make_error(code::missing_field,
+                              f.path("qk_rope_head_dim") + ": missing, but kv_lora_rank is set (MLA "
+                              "caches kv_lora_rank + qk_rope_head_dim per token)",
+                              f.path("qk_rope_head_dim"));
+        auto rope = f.non_negative("qk_rope_head_dim");
+        if (!rope) return rope.error();
+        latent = {rank->value + rope->value, rank->source + " " + to_s(rank->value) + " + " +
+                                                 rope->source + " " + to_s(rope->value)};
+    }
+
+    // Windows for sliding and chunked layers.
+    Sourced window, chunk;
+    bool any_sliding = false, any_chunked = false, any_linear = false;
+    for (auto k : p.kinds) {
+        any_sliding |= k == LayerKind::sliding_window;
+        any_chunked |= k == LayerKind::chunked_local;
+        any_linear |= k == LayerKind::linear_state;
+    }
+    if (any_sliding) {
+        auto w = f.positive("sliding_window");
+        if (!w) return w.error();
+        window = *w;
+    }
+    if (any_chunked) {
+        auto c = f.positive("attention_chunk_size");
+        if (!c) return c.error();
+        chunk = *c;
+    }
+    StateShape state;
+    if (any_linear) {
+        auto mixer = pick_mixer(f, p);
+        if (!mixer) return mixer.error();
+        auto s = read_state(f, *mixer, m);
+        if (!s) return s.error();
+        state = *s;
+    }
+
+    // Full-attention layers may have their own geometry (Gemma 4).
+    Sourced full_kv = kv_heads, full_hd = head_dim;
+    if (f.find("num_global_key_value_heads")) {
+        auto g = f.positive("num_global_key_value_heads");
+        if (!g) return g.error();
+        if (g->value > m.query_heads.value || m.query_heads.value % g->value != 0)
+            return make_error(code::inconsistent,
+                              g->source + " " + to_s(g->value) + " does not divide " +
+                                  m.query_heads.source + " " + to_s(m.query_heads.value),
+                              g->source);
+        full_kv = *g;
+    }
+    if (f.find("global_head_dim")) {
+        auto g = f.positive("global_head_dim");
+        if (!g) return g.error();
+        full_hd = *g;
+    }
+    Sourced v_dim = head_dim;
+    if (!mla && f.find("v_head_dim")) {
+        auto v = f.positive("v_head_dim");
+        if (!v) return v.error();
+        v_dim = *v;
+    }
+
+    std::map<std::pair<int, std::string>, std::uint32_t> index;
+    m.layer_group.reserve(layers);
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        LayerKind k = p.kinds[i];
+        if (mla && k == LayerKind::full_attention) k = LayerKind::mla;
+        auto key = std::make_pair(static_cast<int>(k), p.names[i]);
+        auto it = index.find(key);
+        if (it == index.end()) {
+            LayerGroup g;
+            g.kind = k;
+            g.name = p.names[i];
+            if (k == LayerKind::mla) {
+                g.latent_dim = latent;
+            } else if (k != LayerKind::linear_state && k != LayerKind::no_cache) {
+                bool full = k == LayerKind::full_attention;
+                g.kv_heads = full ? full_kv : kv_heads;
+                g.k_head_dim = full ? full_hd : head_dim;
+                g.v_head_dim = full && full_hd.source != head_dim.source ? full_hd : v_dim;
+                if (k == LayerKind::sliding_window) g.window = window;
+                if (k == LayerKind::chunked_local) g.window = chunk;
+            } else if (k == LayerKind::linear_state) {
+                g.state = state;
+            }
+            it = index.emplace(key, static_cast<std::uint32_t>(m.groups.size())).first;
+            m.groups.push_back(std::move(g));
+        }
+        m.groups[it->second].count++;
+        m.layer_group.push_back(it->second);
+    }
+    m.layer_plan_source = p.source;
+    warn_unmodelled(f, m);
+    return true;
+}
+
+}  // namespace kvcalc

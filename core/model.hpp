@@ -1,0 +1,93 @@
+// What the core knows about a model after reading its config: the text model's geometry,
+// a per-layer plan of cache kinds, and where every value came from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json_text.hpp"
+
+namespace kvcalc {
+
+// A value with its provenance: the field it was read from ("num_key_value_heads"), or the
+// derivation ("hidden_size 3584 / num_attention_heads 28"), so the UI can show it.
+struct Sourced {
+    std::uint64_t value = 0;
+    std::string source;
+};
+
+enum class LayerKind {
+    full_attention,  // K and V for every token
+    mla,             // one compressed latent per token (DeepSeek V2/V3, Kimi)
+    sliding_window,  // like full, but only the last `window` tokens are kept
+    chunked_local,   // like full, but only the current chunk of `window` tokens
+    linear_state,    // linear attention / Mamba: a fixed state per sequence
+    no_cache,        // MLP-only blocks, layers that reuse another layer's cache
+};
+
+const char* layer_kind_name(LayerKind kind);  // "full_attention", "mla", ...
+
+// Fixed per-sequence state of a linear-attention or Mamba layer, from the config's state
+// dims. conv: conv_rows x conv_channels elements; ssm: ssm_heads x ssm_head_elements.
+// Tensor parallelism shards conv_channels and ssm_heads.
+struct StateShape {
+    std::string mixer;  // "gated_delta_net", "mamba2", "kda"
+    std::uint64_t conv_rows = 0;
+    std::uint64_t conv_channels = 0;
+    std::uint64_t ssm_heads = 0;
+    std::uint64_t ssm_head_elements = 0;
+    unsigned conv_bits = 16;
+    unsigned ssm_bits = 16;
+    std::string source;  // how the dims were read, for display
+};
+
+// Layers that share one geometry and kind.
+struct LayerGroup {
+    LayerKind kind = LayerKind::full_attention;
+    std::string name;            // as the config names it ("sliding_attention", "M", ...)
+    std::uint32_t count = 0;
+    Sourced kv_heads;            // attention kinds
+    Sourced k_head_dim;          // attention kinds
+    Sourced v_head_dim;          // attention kinds (= k_head_dim unless the config differs)
+    Sourced latent_dim;          // mla: kv_lora_rank + qk_rope_head_dim
+    Sourced window;              // sliding_window / chunked_local: tokens kept
+    StateShape state;            // linear_state
+};
+
+struct Warning {
+    std::string field;
+    std::string message;
+};
+
+struct ModelSpec {
+    std::string name;           // _name_or_path, else architectures[0], else model_type
+    std::string name_source;
+    std::string text_path;      // "" for the root, or "text_config" / "llm_config" / ...
+    Sourced num_layers;
+    Sourced query_heads;
+    Sourced hidden_size;        // value 0 when the config has none
+    Sourced max_context;        // value 0 when the config has none
+    std::string dtype;          // as written: "bfloat16", "float16", "float32", or ""
+    std::string dtype_source;
+    unsigned model_dtype_bits = 16;
+    std::string kv_quant;       // "fp8" when quantization_config declares a KV-cache scheme
+    std::string kv_quant_source;
+    std::string layer_plan_source;  // the field(s) that decided the layer kinds
+    std::vector<LayerGroup> groups;
+    std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
+    std::vector<Warning> warnings;
+    json root;                  // the whole config, for the weights estimate
+    json text;                  // the text model's config object
+
+    std::uint32_t count(LayerKind kind) const;
+    bool has(LayerKind kind) const { return count(kind) > 0; }
+};
+
+// Reads a parsed config. Errors name the field (with its text_config prefix) and the value.
+Result<ModelSpec> read_model(const json& config);
+
+// parse_json_text + read_model.
+Result<ModelSpec> read_model_text(std::string_view text);
+
+}  // namespace kvcalc

@@ -1,0 +1,186 @@
+#include "report.hpp"
+
+#include "config_fields.hpp"
+
+namespace kvcalc {
+
+json error_report(const Error& e) {
+    json err = {{"code", e.code}, {"message", e.message}, {"field", e.field}};
+    if (e.line > 0) {
+        err["line"] = e.line;
+        err["column"] = e.column;
+    }
+    return json{{"error", err}};
+}
+
+std::string to_text(const json& j, int indent) {
+    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string attention_kind(const ModelSpec& m) {
+    std::string base;
+    for (const auto& g : m.groups) {
+        if (g.kind == LayerKind::mla) {
+            base = "MLA";
+            break;
+        }
+        if (g.kind == LayerKind::full_attention || g.kind == LayerKind::sliding_window ||
+            g.kind == LayerKind::chunked_local) {
+            std::uint64_t kv = g.kv_heads.value, q = m.query_heads.value;
+            base = kv == q ? "MHA" : kv == 1 ? "MQA" : "GQA";
+            break;
+        }
+    }
+    if (base.empty()) base = "no attention";
+    if (m.has(LayerKind::sliding_window)) base += ", sliding window";
+    if (m.has(LayerKind::chunked_local)) base += ", chunked local";
+    for (const auto& g : m.groups)
+        if (g.kind == LayerKind::linear_state) {
+            base += " + linear state (" + g.state.mixer + ")";
+            break;
+        }
+    return base;
+}
+
+namespace {
+
+json sourced(const Sourced& s) { return json{{"value", s.value}, {"source", s.source}}; }
+
+json layer_counts(const ModelSpec& m) {
+    json c = json::object();
+    c["total"] = m.num_layers.value;
+    for (LayerKind k : {LayerKind::full_attention, LayerKind::mla, LayerKind::sliding_window,
+                        LayerKind::chunked_local, LayerKind::linear_state, LayerKind::no_cache})
+        c[layer_kind_name(k)] = m.count(k);
+    return c;
+}
+
+json group_report(const ModelSpec& m, const GroupFigures& f) {
+    const LayerGroup& g = m.groups[f.group];
+    json j = {{"kind", layer_kind_name(g.kind)}, {"name", g.name}, {"layers", g.count}};
+    if (g.kind == LayerKind::mla) {
+        j["latent_dim"] = sourced(g.latent_dim);
+    } else if (g.kind != LayerKind::linear_state && g.kind != LayerKind::no_cache) {
+        j["kv_heads"] = sourced(g.kv_heads);
+        j["head_dim"] = sourced(g.k_head_dim);
+        j["v_head_dim"] = sourced(g.v_head_dim);
+        j["kv_heads_per_gpu"] = f.kv_heads_per_gpu;
+    }
+    if (g.window.value) j["window"] = sourced(g.window);
+    if (g.kind == LayerKind::linear_state) {
+        j["mixer"] = g.state.mixer;
+        j["state_source"] = g.state.source;
+        j["state_bytes_layer"] = f.state_bytes_layer;
+        j["state_bytes_layer_per_gpu"] = f.state_bytes_layer_per_gpu;
+    }
+    j["bytes_per_token_layer"] = f.bytes_per_token_layer;
+    j["bytes_per_token_layer_per_gpu"] = f.bytes_per_token_layer_per_gpu;
+    j["resident_tokens"] = f.resident_tokens;
+    j["vllm_block_size"] = f.vllm_block_size;
+    j["vllm_blocks"] = f.vllm_blocks;
+    j["sequence_bytes_naive"] = f.sequence_bytes_naive;
+    j["sequence_bytes_resident"] = f.sequence_bytes_resident;
+    j["sequence_bytes_vllm"] = f.sequence_bytes_vllm;
+    return j;
+}
+
+}  // namespace
+
+json size_report(const ModelSpec& m, const SizeResult& r) {
+    json j;
+    j["model"] = m.name;
+    j["model_source"] = m.name_source;
+    j["text_config"] = m.text_path;
+    j["attention_kind"] = attention_kind(m);
+    j["num_layers"] = sourced(m.num_layers);
+    j["query_heads"] = sourced(m.query_heads);
+    j["max_context"] = m.max_context.value ? json(sourced(m.max_context)) : json(nullptr);
+    j["layer_plan_source"] = m.layer_plan_source;
+    j["bytes_per_token"] = r.bytes_per_token;
+    j["bytes_per_token_per_gpu"] = r.bytes_per_token_per_gpu;
+    j["context"] = r.context;
+    j["context_source"] = r.context_source;
+    j["batch"] = r.batch;
+    j["kv_dtype"] = r.kv_dtype.name;
+    j["kv_dtype_source"] = r.kv_dtype.source;
+    j["kv_dtype_bits"] = r.kv_dtype.bits;
+    j["accounting"] = accounting_name(r.accounting);
+    j["tp"] = r.tp;
+    j["pp"] = r.pp;
+    j["block_size"] = r.block_size;
+    j["vllm_block_size"] = r.vllm_block_size;
+    j["max_num_batched_tokens"] = r.max_num_batched_tokens;
+    j["shared_prefix"] = r.shared_prefix;
+    j["sequence_bytes_naive"] = r.sequence_bytes_naive;
+    j["sequence_bytes_resident"] = r.sequence_bytes_resident;
+    j["sequence_bytes_vllm"] = r.sequence_bytes_vllm;
+    j["state_bytes"] = r.state_bytes;
+    j["kv_bytes"] = r.kv_bytes;
+    j["kv_bytes_per_gpu"] = r.kv_bytes_per_gpu;
+    j["kv_bytes_deployment"] = r.kv_bytes_deployment;
+    j["layers"] = layer_counts(m);
+    json groups = json::array();
+    for (const auto& f : r.groups) groups.push_back(group_report(m, f));
+    j["groups"] = groups;
+    json stages = json::array();
+    for (const auto& s : r.stages)
+        stages.push_back({{"first_layer", s.first_layer}, {"layers", s.layers},
+                          {"bytes_per_token_per_gpu", s.bytes_per_token_per_gpu},
+                          {"kv_bytes_per_gpu", s.kv_bytes_per_gpu}});
+    j["stages"] = stages;
+    json warnings = json::array();
+    for (const auto& w : r.warnings) warnings.push_back({{"field", w.field}, {"message", w.message}});
+    j["warnings"] = warnings;
+    return j;
+}
+
+Result<SizeOptions> size_options_from_json(const json& o) {
+    SizeOptions s;
+    if (o.is_null()) return s;
+    if (!o.is_object())
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(o), "options");
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const std::string& k = it.key();
+        const json& v = it.value();
+        if (v.is_null()) continue;  // an unset option
+        auto positive = [&](std::uint64_t& out, bool zero_ok) -> Result<bool> {
+            auto n = checked_integer(v, k, zero_ok);
+            if (!n) {
+                Error e = n.error();
+                e.code = code::bad_option;
+                return e;
+            }
+            out = *n;
+            return true;
+        };
+        Result<bool> ok = true;
+        std::uint64_t n = 0;
+        if (k == "context") { ok = positive(n, false); s.context = n; }
+        else if (k == "batch") ok = positive(s.batch, false);
+        else if (k == "tp") ok = positive(s.tp, false);
+        else if (k == "pp") ok = positive(s.pp, false);
+        else if (k == "block_size") { ok = positive(n, false); s.block_size = n; }
+        else if (k == "max_num_batched_tokens") ok = positive(s.max_num_batched_tokens, false);
+        else if (k == "shared_prefix") ok = positive(s.shared_prefix, true);
+        else if (k == "kv_dtype") {
+            if (!v.is_string())
+                return make_error(code::bad_option, "kv_dtype: must be a string, got " + describe_value(v), "kv_dtype");
+            s.kv_dtype = v.get<std::string>();
+        } else if (k == "accounting") {
+            std::string a = v.is_string() ? v.get<std::string>() : "";
+            if (a == "naive") s.accounting = Accounting::naive;
+            else if (a == "resident") s.accounting = Accounting::resident;
+            else if (a == "vllm") s.accounting = Accounting::vllm;
+            else
+                return make_error(code::bad_option,
+                                  "accounting: must be naive, resident or vllm, got " + describe_value(v),
+                                  "accounting");
+        } else {
+            return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+        }
+        if (!ok) return ok.error();
+    }
+    return s;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds everything: the native core, CLI and tests (build/), the wasm module and its
+# Catch2 tests (build-wasm/), the shipped package (dist/) and the site (site-build/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs="${KVCALC_JOBS:-2}"
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+
+# emcmake re-injects its Node flag unless the emulator is given on every call.
+emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=MinSizeRel \
+  -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+cmake --build build-wasm -j"$jobs"
+
+[ -f web/build-dist.mjs ] && node web/build-dist.mjs
+[ -f site/build.mjs ] && node site/build.mjs
+exit 0

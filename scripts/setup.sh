@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need and is missing: Debian packages (as root, or
+# through sudo) and the npm dev dependencies. Safe to run again; does nothing when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v em++ >/dev/null || need+=(emscripten)
+[ -f /usr/include/nlohmann/json.hpp ] || need+=(nlohmann-json3-dev)
+[ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v clang++ >/dev/null || need+=(clang)
+ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+command -v g++ >/dev/null || need+=(g++)
+command -v make >/dev/null || need+=(make)
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+# npm dev dependencies (the shipped files have none).
+if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ] ||
+   { [ -f package-lock.json ] && [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
+  echo "setup: installing npm dev dependencies"
+  npm install --no-audit --no-fund --loglevel=error
+fi

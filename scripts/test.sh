@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Every test layer: native Catch2, the same Catch2 suite as wasm under Node, then the
+# node:test suites (CLI, JS API, bad inputs) and the browser suites in headless Chromium.
+# Runs every layer even when one fails, and fails when any did.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 1
+bash scripts/build.sh || { echo "test: build failed"; exit 1; }
+
+failed=()
+run() {
+  local name="$1"; shift
+  echo "=== $name"
+  if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
+}
+run "native Catch2" ctest --test-dir build --output-on-failure
+run "wasm Catch2 (node)" ctest --test-dir build-wasm --output-on-failure
+[ -x scripts/fuzz.sh ] && [ -f tests/fuzz/fuzz_config.cpp ] && run "fuzz smoke (30 s)" bash scripts/fuzz.sh 30
+
+suites=()
+for d in tests/cli tests/js tests/badinput tests/browser; do
+  [ -d "$d" ] && ls "$d"/*.test.mjs >/dev/null 2>&1 && suites+=("$d"/*.test.mjs)
+done
+if [ ${#suites[@]} -gt 0 ]; then
+  run "node:test suites" node --test --test-concurrency=1 "${suites[@]}"
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "test: FAILED layers: ${failed[*]}"
+  exit 1
+fi
+echo "test: all layers passed"
