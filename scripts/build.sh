@@ -4,14 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${KVCALC_JOBS:-2}"
+native="${KVCALC_BUILD_DIR:-build}"
+wasm="${KVCALC_WASM_BUILD_DIR:-build-wasm}"
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$jobs"
+cmake -S . -B "$native" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null
+cmake --build "$native" -j"$jobs"
 
 # emcmake re-injects its Node flag unless the emulator is given on every call.
-emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=MinSizeRel \
+emcmake cmake -S . -B "$wasm" -DCMAKE_BUILD_TYPE=MinSizeRel -DBUILD_TESTING=ON \
   -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
-cmake --build build-wasm -j"$jobs"
+cmake --build "$wasm" -j"$jobs"
 
 [ -f web/build-dist.mjs ] && node web/build-dist.mjs
 [ -f site/build.mjs ] && node site/build.mjs

@@ -13,8 +13,8 @@ run() {
   echo "=== $name"
   if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
 }
-run "native Catch2" ctest --test-dir build --output-on-failure
-run "wasm Catch2 (node)" ctest --test-dir build-wasm --output-on-failure
+run "native Catch2" ctest --test-dir "${KVCALC_BUILD_DIR:-build}" --output-on-failure
+run "wasm Catch2 (node)" ctest --test-dir "${KVCALC_WASM_BUILD_DIR:-build-wasm}" --output-on-failure
 [ -x scripts/fuzz.sh ] && [ -f tests/fuzz/fuzz_config.cpp ] && run "fuzz smoke (30 s)" bash scripts/fuzz.sh 30
 
 suites=()
