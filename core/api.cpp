@@ -42,6 +42,11 @@ Result<ModelSpec> load_config(std::string_view config) {
         }
         return m;
     }
+    bool blank = true;
+    for (char c : config) blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    if (blank)
+        return make_error(code::malformed_json, "the config is empty: give config.json text or a bundled preset id",
+                          "config");
     std::string shown(config.substr(0, 80));
     return make_error(code::unknown_preset,
                       "\"" + shown + "\" is neither config JSON nor a bundled preset id (see presets)",

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checked.hpp"
+#include "units.hpp"
 
 namespace kvcalc {
 namespace {
@@ -14,11 +15,13 @@ bool is_attention(LayerKind k) {
            k == LayerKind::chunked_local;
 }
 
-Error overflow_error(const std::string& what) {
+// `field` names what to look at: the config field of an absurd geometry, or the
+// context / batch option that made an honest per-token figure too large.
+Error overflow_error(const std::string& what, const std::string& field) {
     return make_error(code::overflow,
-                      what + " exceeds 2^53 - 1 bytes, the largest figure kvcalc reports exactly "
-                             "(check the config's sizes and the options)",
-                      "context");
+                      what + " exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports "
+                             "exactly: check " + field,
+                      field);
 }
 
 // One layer's bytes for one token, given the KV heads it holds.
@@ -265,12 +268,19 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
             s = state_bytes(g.state, 1);
             sg = state_bytes(g.state, o.tp);
         }
-        if (!t || !tg || !s || !sg) return overflow_error("one token of one layer");
+        if (!t || !tg || !s || !sg)
+            return overflow_error("one token of one " + g.name + " layer",
+                                  g.kind == LayerKind::linear_state ? g.state.source
+                                  : g.kind == LayerKind::mla        ? g.latent_dim.source
+                                                                    : g.k_head_dim.source);
         tok[i] = *t;
         tok_gpu[i] = *tg;
         st[i] = *s;
         st_gpu[i] = *sg;
     }
+    const std::string load_field = N > 1 ? "batch" : "context";
+    const std::string load = "the KV cache of " + (N > 1 ? group_thousands(N) + " sequences of " : std::string()) +
+                             group_thousands(C) + " tokens";
     const std::uint64_t vblock0 = o.block_size.value_or(default_block_size);
     std::vector<Warning> same_again;  // the per-GPU layout repeats the whole model's warnings
     VllmLayout whole = vllm_layout(m, tok, st, vblock0, r.warnings);
@@ -342,7 +352,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         LayerBytes batch = layer_bytes(i, false, N, P);
         auto c = mul(g.count, one.naive), d = mul(g.count, one.resident), e = mul(g.count, one.vllm);
         auto k = mul(g.count, pick(batch));
-        if (!c || !d || !e || !k) return overflow_error("the " + g.name + " layers' cache");
+        if (!c || !d || !e || !k) return overflow_error(load + " in the " + g.name + " layers", load_field);
         f.sequence_bytes_naive = *c;
         f.sequence_bytes_resident = *d;
         f.sequence_bytes_vllm = *e;
@@ -354,7 +364,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         kv = add(kv, k);
         r.groups.push_back(f);
     }
-    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error("the cache");
+    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error(load, load_field);
     r.bytes_per_token = *bpt;
     r.sequence_bytes_naive = *seq_n;
     r.sequence_bytes_resident = *seq_r;
@@ -376,7 +386,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
             sb = add(sb, tok_gpu[gi]);
             sk = add(sk, pick(layer_bytes(gi, true, N, P)));
         }
-        if (!sb || !sk) return overflow_error("one GPU's cache");
+        if (!sb || !sk) return overflow_error(load + " on one GPU", load_field);
         s.bytes_per_token_per_gpu = *sb;
         s.kv_bytes_per_gpu = *sk;
         r.bytes_per_token_per_gpu = std::max(r.bytes_per_token_per_gpu, *sb);
@@ -385,7 +395,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         r.stages.push_back(s);
         first += n;
     }
-    if (!deployment) return overflow_error("the deployment's cache");
+    if (!deployment) return overflow_error(load + " summed over all GPUs", load_field);
     r.kv_bytes_deployment = *deployment;
     return r;
 }
