@@ -174,7 +174,7 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
             d.bits = 8;
             d.source = "auto: " + m.kv_quant_source + " declares an fp8 KV cache";
         } else {
-            d.name = m.model_dtype_bits == 16 && !m.dtype.empty() ? m.dtype : "bf16";
+            d.name = m.dtype == "float16" || m.dtype == "fp16" || m.dtype == "half" ? "fp16" : "bf16";
             d.bits = 16;
             d.source = m.dtype.empty() ? "auto: no dtype in the config, 2 bytes"
                        : m.model_dtype_bits == 32 ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
