@@ -218,6 +218,7 @@ export class KvCalcError extends Error {
   /** 1-based position of malformed JSON. */
   readonly line?: number;
   readonly column?: number;
+  constructor(error: { code: ErrorCode; message: string; field?: string; line?: number; column?: number });
 }
 
 export interface LoadOptions {
