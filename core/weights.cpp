@@ -625,14 +625,16 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // Bytes: the embeddings and head are never quantized.
     const WeightDtype& d = w.dtype;
     auto emb = element_bytes(p.embedding + p.position_embedding, false, d);
-    auto head = element_bytes(p.lm_head + final_norm, false, d);
+    auto head = element_bytes(p.lm_head, false, d);
+    auto norm = element_bytes(final_norm, false, d);
     opt_u64 body = 0;
     for (const auto& b : w.layers)
         for (const auto& blk : b) body = add(body, element_bytes(blk.params, quantized(blk, d), d));
-    auto all = add(add(emb, head), body);
-    if (!emb || !head || !body || !all) return overflow_error();
+    auto all = add(add(add(emb, head), norm), body);
+    if (!emb || !head || !norm || !body || !all) return overflow_error();
     w.embedding_bytes = *emb;
     w.head_bytes = *head;
+    w.final_norm_bytes = *norm;
     w.weight_bytes = *all;
 
     // What the count leaves out.
@@ -679,7 +681,7 @@ Result<std::uint64_t> weight_bytes_per_gpu(const WeightEstimate& w, const std::v
                 bytes = add(bytes, *b);
             }
         if (s == 0) bytes = add(bytes, split_bytes(w.embedding_bytes));
-        if (s + 1 == st.size()) bytes = add(bytes, split_bytes(head));
+        if (s + 1 == st.size()) bytes = add(add(bytes, split_bytes(head)), w.final_norm_bytes);
         if (!bytes) return overflow_error();
         busiest = std::max(busiest, *bytes);
     }
@@ -687,23 +689,25 @@ Result<std::uint64_t> weight_bytes_per_gpu(const WeightEstimate& w, const std::v
 }
 
 std::string format_param_count(std::uint64_t params) {
-    struct Unit { std::uint64_t size; const char* suffix; };
-    static const Unit units[] = {{1000000000000ull, "T"}, {1000000000ull, "B"}, {1000000ull, "M"}, {1000ull, "K"}};
-    for (const auto& u : units) {
-        if (params < u.size) continue;
-        std::uint64_t hundredths = (params % u.size * 100 + u.size / 2) / u.size;  // rounded half up
-        std::uint64_t whole = params / u.size;
+    static const std::uint64_t sizes[] = {1000000000000ull, 1000000000ull, 1000000ull, 1000ull};
+    static const char* suffixes[] = {"T", "B", "M", "K"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (params < sizes[i]) continue;
+        const std::uint64_t size = sizes[i];
+        std::uint64_t whole = params / size;
+        std::uint64_t hundredths = (params % size * 100 + size / 2) / size;  // rounded half up
         if (hundredths >= 100) {
             whole += 1;
             hundredths -= 100;
         }
+        if (whole == 1000 && i > 0) return std::string("1") + suffixes[i - 1];  // 999.995M is 1B
         std::string out = to_s(whole);
         if (hundredths) {
             std::string h = (hundredths < 10 ? "0" : "") + to_s(hundredths);
             if (h.back() == '0') h.pop_back();
             out += "." + h;
         }
-        return out + u.suffix;
+        return out + suffixes[i];
     }
     return to_s(params);
 }

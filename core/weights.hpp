@@ -62,7 +62,8 @@ struct WeightEstimate {
     WeightDtype dtype;
     std::uint64_t weight_bytes = 0;       // whole model
     std::uint64_t embedding_bytes = 0;    // first pipeline stage (token + position embeddings)
-    std::uint64_t head_bytes = 0;         // last pipeline stage (lm_head or its tied copy, final norm)
+    std::uint64_t head_bytes = 0;         // last pipeline stage: lm_head (0 when tied)
+    std::uint64_t final_norm_bytes = 0;   // last pipeline stage, on every tp rank
     std::vector<std::vector<ParamBlock>> layers;  // per decoder layer
     std::vector<std::string> excluded;    // what the count leaves out, for display
     std::vector<Warning> warnings;
