@@ -26,9 +26,11 @@ export function readConfig(name) {
 
 // Starts the server(s) and the browser. `csp` overrides the policy (the XSS test also runs
 // under a policy that would let an injected handler run, so injection would be seen).
-export async function startBrowser({ csp = CSP, viewport = { width: 1100, height: 900 } } = {}) {
+export async function startBrowser({ csp = CSP, viewport = { width: 1100, height: 900 }, axe = false } = {}) {
   if (!existsSync(join(DIST, 'kvcalc.js'))) throw new Error('dist/kvcalc.js is missing: run bash scripts/build.sh');
-  const server = await startServer({ mounts: [['/', PAGES], ['/dist/', DIST]], csp });
+  const mounts = [['/', PAGES], ['/dist/', DIST]];
+  if (axe) mounts.push(['/axe/', dirname(AXE_PATH)]);
+  const server = await startServer({ mounts, csp });
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(join(tmpdir(), 'kvcalc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -61,6 +63,16 @@ export async function openPage(env, path, { viewport, colorScheme } = {}) {
   await page.addInitScript(() => {
     window.__cspViolations = [];
     window.__xss = [];
+    // Counts wasm instantiations, to show that many elements share one instance.
+    window.__wasmInstantiations = 0;
+    for (const name of ['instantiate', 'instantiateStreaming']) {
+      const original = WebAssembly[name];
+      if (!original) continue;
+      WebAssembly[name] = function counted(...args) {
+        window.__wasmInstantiations += 1;
+        return original.apply(this, args);
+      };
+    }
     document.addEventListener('securitypolicyviolation',
       (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`), true);
   });
@@ -110,7 +122,19 @@ export async function problems(page, log) {
 
 export const CLEAN = { consoleErrors: [], pageErrors: [], dialogs: [], failed: [], csp: [] };
 
-// Runs axe-core in the page. Under the strict CSP an inline <script> is refused, so axe is
-// served from the page's own origin (/axe/axe.min.js) when the server mounts it; see
-// tests/browser/a11y.test.mjs for how that was checked.
+// axe-core for the accessibility checks. Under the strict CSP, page.addScriptTag({ path })
+// and ({ content }) insert an inline <script>, which the policy refuses (checked: "Executing
+// inline script violates ... script-src"), so the server mounts axe at /axe/ (same origin,
+// allowed by script-src 'self') and the test adds it by URL, after the request checks.
 export const AXE_PATH = join(ROOT, 'node_modules/axe-core/axe.min.js');
+
+export async function runAxe(page) {
+  await page.addScriptTag({ url: '/axe/axe.min.js' });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
+    }));
+  });
+}

@@ -42,7 +42,8 @@ export class Formatter {
   }
 
   // The value in the largest 1024-based unit it reaches, two decimals rounded half up:
-  // 1879048192 -> "1.75 GiB". Below 1 KiB it is the exact byte count.
+  // 1879048192 -> "1.75 GiB"; a whole number of units has no decimals ("512 MiB"). Below
+  // 1 KiB it is the exact byte count.
   binary(n) {
     let v = BigInt(n);
     let unit = 0;
@@ -52,6 +53,7 @@ export class Formatter {
       unit += 1;
     }
     if (unit === 0) return `${this.int(v)} B`;
+    if (v % div === 0n) return `${this.int(v / div)} ${BINARY_UNITS[unit]}`;
     const hundredths = (v * 100n + div / 2n) / div;
     return `${this.int(hundredths / 100n)}${this.decimal}${String(hundredths % 100n).padStart(2, '0')} ${BINARY_UNITS[unit]}`;
   }

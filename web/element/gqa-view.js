@@ -29,7 +29,6 @@ export class GqaView {
     this.ticks = h('div', { class: 'ticks', 'aria-hidden': 'true' });
     this.readout = h('p', { class: 'num', part: 'gqa-readout' });
     this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
-    this.pictureTitle = svg('title');
     this.tbody = h('tbody');
     this.caption = h('caption');
     this.note = h('p', { class: 'note' });
@@ -106,7 +105,9 @@ export class GqaView {
 
     this.range.max = String(this.points.length - 1);
     if (this.range.value !== String(index)) this.range.value = String(index);
-    const valueText = `${fmt.int(p.kvHeads)} KV heads (${kindOf(p.kvHeads, q)}), ${fmt.int(q / p.kvHeads)} query heads share each`;
+    const per = q / p.kvHeads;
+    const valueText = `${fmt.int(p.kvHeads)} KV ${p.kvHeads === 1 ? 'head' : 'heads'} (${kindOf(p.kvHeads, q)}), ` +
+      `${fmt.int(per)} query ${per === 1 ? 'head' : 'heads'} per KV head`;
     this.range.setAttribute('aria-valuetext', valueText);
     setText(this.label, `KV heads (divisors of ${fmt.int(q)} query heads; field varied: ${isMla ? 'MLA expanded to heads' : kvHeadsField(r)})`);
     replace(this.ticks, this.points.map((x) => h('span', null, fmt.int(x.kvHeads))));
