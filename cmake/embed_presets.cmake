@@ -6,7 +6,7 @@ list(SORT verbatim)
 list(SORT rebuilt)
 set(body "")
 foreach(f IN LISTS verbatim rebuilt)
-  get_filename_component(name "${f}" NAME_WE)
+  get_filename_component(name "${f}" NAME_WLE)  # NAME_WE would cut "Qwen2.5" at its dot
   string(REPLACE "--" "/" id "${name}")
   file(READ "${f}" text)
   string(FIND "${text}" ")kvjson\"" clash)

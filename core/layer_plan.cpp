@@ -437,7 +437,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     m.layer_group.reserve(layers);
     for (std::uint64_t i = 0; i < layers; ++i) {
         LayerKind k = p.kinds[i];
-        if (mla && k == LayerKind::full_attention) k = LayerKind::mla;
+        if (mla && k == LayerKind::full_attention) {
+            k = LayerKind::mla;
+            if (p.names[i] == "full_attention") p.names[i] = "mla_attention";
+        }
         auto key = std::make_pair(static_cast<int>(k), p.names[i]);
         auto it = index.find(key);
         if (it == index.end()) {
