@@ -1,0 +1,469 @@
+/**
+ * <kv-calc>: an embeddable KV-cache calculator. Exact figures from the kvcalc core (one
+ * wasm instance per page, shared by every element), rendered as text, under a strict CSP.
+ *
+ * Usage: `<script type="module" src="/dist/kvcalc.js"></script>` and
+ * `<kv-calc model="Qwen/Qwen2.5-7B-Instruct" view="formula">fallback text</kv-calc>`.
+ * The light-DOM content is the no-JS fallback (shown until the first result). An inline
+ * config goes in a child `<script type="application/json">{...}</script>`.
+ *
+ * @summary KV-cache size: formula, per-model table, GQA demo, context-versus-pool check.
+ * @tag kv-calc
+ *
+ * @attr model - Bundled preset id, e.g. `Qwen/Qwen2.5-7B-Instruct` (default). An inline config wins over it.
+ * @attr context - Tokens per sequence: a whole number or `4K`, `128K`, `1M` (K = 1,024). Default: the model's max context.
+ * @attr batch - Sequences held at once. Default 1.
+ * @attr kv-dtype - KV cache dtype: `auto` (the model's dtype), `bf16`, `fp16`, `fp32`, `fp8`, `fp8_e4m3`, `fp8_e5m2`, `int8`, `int4`, `fp8_ds_mla`. Default `auto`.
+ * @attr tp - Tensor-parallel GPUs. Default 1.
+ * @attr view - `formula` (default), `table`, `gqa`, `check`, or `all`.
+ * @attr models - Table rows: preset ids separated by commas or spaces. Default: every bundled preset.
+ * @attr pool-tokens - The engine's KV pool in tokens, for the check and the chart's pool line.
+ * @attr max-context - The advertised max context the check tests. Default: the model's max context.
+ * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
+ *
+ * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
+ * @prop {object|null} checkResult - The last check result, read-only.
+ * @prop {string|object|null} config - A config.json (text or object) to use instead of the model; `null` clears it.
+ *
+ * @event kvcalc-change - A new result is on screen. `event.result` is the size result, `event.check` the check result (or null), `event.state` the inputs. Bubbles, composed.
+ *
+ * @part base - The element's inner wrapper.
+ * @part header - The model line: its name as the config gives it, attention kind, layers.
+ * @part model-name - The model's name.
+ * @part error - Errors about attributes or the inline config.
+ * @part controls - The shared inputs.
+ * @part input - Every input, select and textarea.
+ * @part button - Every button.
+ * @part shortcut - The 4K / 32K / 128K / 1M context buttons.
+ * @part config - The paste / drop / open config.json panel.
+ * @part config-error - The error next to the config input, naming the field.
+ * @part view - Each view's section (also named by its own part: formula, table, gqa, check, chart).
+ * @part source - The formula's "where this value comes from" line.
+ * @part results - The formula's per-token, per-sequence and batch figures.
+ * @part table - Tables.
+ * @part sort-button - The per-model table's column buttons.
+ * @part gqa-picture - The query heads grouped onto KV heads.
+ * @part verdict - The check's verdict (role="status").
+ * @part advice - The check's advice lines.
+ * @part check-bar - One max-length request against the pool.
+ * @part chart-svg - The chart itself.
+ * @part legend - The chart's legend.
+ *
+ * @cssprop --kv-color - Text colour.
+ * @cssprop --kv-background - Background.
+ * @cssprop --kv-surface - Panels, table heads, highlighted rows.
+ * @cssprop --kv-muted-color - Notes and axis labels.
+ * @cssprop --kv-border-color - Borders and grid lines.
+ * @cssprop --kv-accent - Focusable formula values, pressed buttons.
+ * @cssprop --kv-accent-contrast - Text on the accent colour.
+ * @cssprop --kv-ok-color - The "fits" verdict and the request bar when it fits.
+ * @cssprop --kv-bad-color - Errors, "does not fit".
+ * @cssprop --kv-focus-color - The focus ring.
+ * @cssprop --kv-series-1 - The chart's first line (the chosen KV dtype).
+ * @cssprop --kv-series-2 - The chart's second line.
+ * @cssprop --kv-series-3 - The chart's third line.
+ * @cssprop --kv-pool-color - The pool line.
+ * @cssprop --kv-radius - Corner radius.
+ * @cssprop --kv-gap - Spacing between parts.
+ * @cssprop --kv-font-family - The font.
+ * @cssprop --kv-mono-font-family - The config text area's font.
+ * @cssprop --kv-font-size - Base font size.
+ */
+
+import { h, replace, setText } from './element/dom.js';
+import { styleSheet } from './element/styles.js';
+import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
+import { engine } from './element/engine.js';
+import { formatterFor } from './element/format.js';
+import { Controls, INLINE, PASTED } from './element/controls.js';
+import { ConfigInput, describeError } from './element/config-input.js';
+import { FormulaView } from './element/formula-view.js';
+import { TableView } from './element/table-view.js';
+import { GqaView } from './element/gqa-view.js';
+import { CheckView } from './element/check-view.js';
+import { ChartView, chartDtypes, sampleContexts } from './element/chart-view.js';
+
+// Which sections each view shows.
+const SECTIONS = {
+  formula: ['formula', 'chart'],
+  table: ['table'],
+  gqa: ['gqa'],
+  check: ['check', 'chart'],
+  all: ['formula', 'chart', 'table', 'gqa', 'check'],
+};
+
+// Attributes the reader can change, written to the URL hash after an edit.
+const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
+
+// The option fields of size() that a bad attribute can name.
+const OPTION_ATTRIBUTE = { context: 'context', batch: 'batch', kv_dtype: 'kv-dtype', kvDtype: 'kv-dtype', tp: 'tp', accounting: 'accounting' };
+
+/** The `kvcalc-change` event: a new result is on screen. */
+export class KvCalcChangeEvent extends Event {
+  constructor(result, check, state) {
+    super('kvcalc-change', { bubbles: true, composed: true });
+    this.result = result;
+    this.check = check;
+    this.state = state;
+  }
+}
+
+export class KvCalcElement extends HTMLElement {
+  static observedAttributes = Object.keys(ATTRIBUTES);
+
+  /** Defines the element under `tag` in `registry`, unless that tag is already defined. */
+  static define(tag = 'kv-calc', registry = customElements) {
+    return define(tag, registry);
+  }
+
+  #shadow;
+  #queued = false;
+  #engine = null;
+  #loadError = null;
+  #ui = null;
+  #started = false;
+  #inline = null;        // text of the child <script type="application/json">
+  #pasted = null;        // text of a pasted / dropped / hash config
+  #source = null;        // 'pasted' | 'inline' | 'preset' (null: inline if present)
+  #userEdited = false;   // write the hash only after the reader changed something
+  #lastKey = '';
+  #result = null;
+  #check = null;
+  #observer = null;
+  #onHashChange = () => this.#readHash();
+
+  constructor() {
+    super();
+    this.#shadow = this.attachShadow({ mode: 'open' });
+    this.#shadow.adoptedStyleSheets = [styleSheet()];
+    // Until the first result, the light-DOM fallback shows through.
+    this.#shadow.append(h('slot'));
+  }
+
+  get result() { return this.#result; }
+  get checkResult() { return this.#check; }
+
+  get config() {
+    return this.#pasted ?? this.#inline;
+  }
+
+  set config(value) {
+    this.#pasted = value === null || value === undefined ? null
+      : typeof value === 'string' ? value : JSON.stringify(value);
+    this.#source = this.#pasted !== null ? 'pasted' : null;
+    this.#queue();
+  }
+
+  connectedCallback() {
+    if (!this.#started) {
+      this.#started = true;
+      this.#readHash();
+      this.#readInline();
+      engine().then((e) => {
+        this.#engine = e;
+        this.#queue();
+      }, (err) => {
+        this.#loadError = err;
+        this.#queue();
+      });
+    }
+    window.addEventListener('hashchange', this.#onHashChange);
+    this.#observer ??= new MutationObserver(() => {
+      if (this.#readInline()) this.#queue();
+    });
+    this.#observer.observe(this, { childList: true, subtree: true, characterData: true });
+    this.#queue();
+  }
+
+  disconnectedCallback() {
+    window.removeEventListener('hashchange', this.#onHashChange);
+    this.#observer?.disconnect();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue !== newValue) this.#queue();
+  }
+
+  // Several attribute changes in one task become one render.
+  #queue() {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => {
+      this.#queued = false;
+      if (this.isConnected) this.#render();
+    });
+  }
+
+  #hashPrefix() {
+    if (this.id) return this.id;
+    const all = [...document.querySelectorAll(this.localName)];
+    const i = all.indexOf(this);
+    return i > 0 ? `${this.localName}-${i + 1}` : this.localName;
+  }
+
+  #readHash() {
+    const { attributes, config } = readHash(this.#hashPrefix());
+    for (const [name, value] of Object.entries(attributes)) {
+      if (this.getAttribute(name) !== value) this.setAttribute(name, value);
+    }
+    if (config !== null && config !== this.#pasted) {
+      this.#pasted = config;
+      this.#source = 'pasted';
+      this.#queue();
+    }
+  }
+
+  // Returns true when the inline config changed.
+  #readInline() {
+    const script = [...this.children].find((c) => c.localName === 'script' && c.type === 'application/json');
+    const text = script ? script.textContent : null;
+    if (text === this.#inline) return false;
+    this.#inline = text;
+    return true;
+  }
+
+  // The reader changed an input: it becomes the attribute, and the hash remembers it.
+  #userSet(attribute, value) {
+    this.#userEdited = true;
+    if (attribute === 'model') {
+      if (value === PASTED) this.#source = 'pasted';
+      else if (value === INLINE) this.#source = 'inline';
+      else {
+        this.#source = 'preset';
+        this.setAttribute('model', value);
+      }
+      this.#queue();
+      return;
+    }
+    if (this.getAttribute(attribute) !== value) this.setAttribute(attribute, value);
+    else this.#queue();
+  }
+
+  #usePastedConfig(text) {
+    const e = this.#engine;
+    try {
+      e.size(text, {});
+    } catch (err) {
+      return err;
+    }
+    this.#pasted = text;
+    this.#source = 'pasted';
+    this.#userEdited = true;
+    this.#queue();
+    return null;
+  }
+
+  #build() {
+    const ui = {};
+    ui.modelName = h('span', { class: 'model-name', part: 'model-name' });
+    ui.modelFacts = h('span', { class: 'muted' });
+    ui.header = h('div', { class: 'model-line', part: 'header' }, ui.modelName, ui.modelFacts);
+    ui.error = h('div', { class: 'error', role: 'alert', part: 'error' });
+    ui.controls = new Controls((a, v) => this.#userSet(a, v));
+    ui.configInput = new ConfigInput((text) => this.#usePastedConfig(text));
+    ui.controls.root.append(ui.configInput.root);
+    ui.formula = new FormulaView();
+    ui.chart = new ChartView();
+    ui.table = new TableView();
+    ui.table.onSort = () => this.#queue();
+    ui.gqa = new GqaView(() => this.#queue());
+    ui.check = new CheckView((a, v) => this.#userSet(a, v), () => this.#queue());
+    ui.sections = { formula: ui.formula, chart: ui.chart, table: ui.table, gqa: ui.gqa, check: ui.check };
+    ui.base = h('div', { class: 'kv', part: 'base' }, ui.header, ui.error, ui.controls.root,
+      ui.formula.root, ui.chart.root, ui.table.root, ui.gqa.root, ui.check.root);
+    replace(this.#shadow, ui.base);
+    this.#ui = ui;
+  }
+
+  #render() {
+    if (this.#loadError) {
+      replace(this.#shadow, h('div', { class: 'error', role: 'alert', part: 'error' },
+        `kvcalc could not load: ${describeError(this.#loadError)}`), h('slot'));
+      return;
+    }
+    if (!this.#engine) return;
+    if (!this.#ui) this.#build();
+    const e = this.#engine;
+    const ui = this.#ui;
+    const fmt = formatterFor(this);
+    const { values, errors } = readAttributes(this);
+    const messages = errors.map((x) => x.message);
+
+    // The config: pasted, else inline, else the preset the model attribute names.
+    let source = this.#source;
+    if (source === 'pasted' && this.#pasted === null) source = null;
+    if (source === 'inline' && this.#inline === null) source = null;
+    if (source === null) source = this.#inline !== null ? 'inline' : 'preset';
+    let presetId = values.model ?? DEFAULT_MODEL;
+    if (!e.presetIds.has(presetId)) {
+      messages.push(`model: "${presetId}" is not a bundled preset; showing ${e.presetList[0]?.id ?? DEFAULT_MODEL}`);
+      presetId = e.presetIds.has(DEFAULT_MODEL) ? DEFAULT_MODEL : e.presetList[0]?.id;
+    }
+    const configFor = (s) => (s === 'pasted' ? this.#pasted : s === 'inline' ? this.#inline : presetId);
+    let config = configFor(source);
+
+    const options = {};
+    if (values.context !== undefined) options.context = values.context;
+    if (values.batch !== undefined) options.batch = values.batch;
+    if (values.kvDtype !== undefined) options.kvDtype = values.kvDtype;
+    if (values.tp !== undefined) options.tp = values.tp;
+    if (values.accounting !== undefined) options.accounting = values.accounting;
+
+    // Size; an option the core rejects is reported and left out, a config it cannot read is
+    // reported and the preset used instead: always said, never silent.
+    let r = null;
+    for (let attempt = 0; attempt < 4 && !r; attempt += 1) {
+      try {
+        r = e.size(config, options);
+      } catch (err) {
+        const attr = OPTION_ATTRIBUTE[err.field];
+        if (attr && options[ATTRIBUTES[attr].prop] !== undefined) {
+          messages.push(`${attr}: ${describeError(err)}; not applied`);
+          delete options[ATTRIBUTES[attr].prop];
+        } else if (source !== 'preset') {
+          messages.push(`${source === 'inline' ? 'inline config' : 'config'}: ${describeError(err)}; showing ${presetId}`);
+          source = 'preset';
+          config = presetId;
+        } else {
+          messages.push(describeError(err));
+          break;
+        }
+      }
+    }
+    replace(ui.error, messages.length > 1 ? h('ul', null, messages.map((m) => h('li', null, m))) : messages[0] ?? '');
+    if (!r) return;
+
+    const configText = source === 'preset' ? e.presetConfig(presetId) : config;
+    const state = { ...values, ...options, view: values.view ?? 'formula', source, presetId };
+    const isMla = r.groups.some((g) => g.kind === 'mla');
+
+    // Header and controls.
+    setText(ui.modelName, r.model);
+    setText(ui.modelFacts, `${r.attentionKind} · ${fmt.int(r.numLayers.value)} layers` +
+      `${r.maxContext ? ` · max context ${fmt.int(r.maxContext.value)}` : ''}`);
+    const extra = [];
+    if (this.#pasted !== null) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
+    if (this.#inline !== null) extra.push({ value: INLINE, label: `This page's config${source === 'inline' ? `: ${r.model}` : ''}` });
+    ui.controls.setModels(e.presetList, extra, source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId);
+    ui.controls.update({ state: { ...values, ...options }, result: r, fmt, isMla });
+    if (source === 'pasted') ui.configInput.show(this.#pasted);
+
+    const shown = new Set(SECTIONS[state.view]);
+    for (const [name, view] of Object.entries(ui.sections)) view.root.hidden = !shown.has(name);
+
+    const sizeOpts = (extraOpts) => ({ ...options, ...extraOpts });
+    let check = null;
+    let checkMessage = '';
+    if (shown.has('check')) {
+      ({ check, message: checkMessage } = this.#runCheck(e, config, state, r));
+      ui.check.setGpus(e.gpuList);
+      ui.check.update({ r, state, check, message: checkMessage, fmt });
+    }
+    if (shown.has('formula')) ui.formula.update({ result: r, fmt });
+    if (shown.has('chart')) this.#renderChart(e, config, r, state, check, fmt, sizeOpts);
+    if (shown.has('table')) {
+      const rows = (values.models ?? e.presetList.map((p) => p.id)).map((id) => ({
+        key: id, label: id, config: id, current: source === 'preset' && id === presetId,
+      }));
+      if (source !== 'preset') rows.unshift({ key: source, label: r.model, config, pasted: source === 'pasted' ? 'your config' : "this page's config", current: true });
+      ui.table.update({
+        rows, fmt, state, currentContext: options.context,
+        size: (cfg, context) => e.size(cfg, sizeOpts({ context })),
+      });
+    }
+    if (shown.has('gqa')) {
+      ui.gqa.update({ result: r, configText, fmt, size: (cfg) => e.size(cfg, sizeOpts({ context: r.context })) });
+    }
+
+    this.#result = r;
+    this.#check = check;
+    if (this.#userEdited) {
+      const attrs = {};
+      for (const a of SHARED_ATTRIBUTES) attrs[a] = this.getAttribute(a);
+      if (source !== 'preset') attrs.model = null;
+      writeHash(this.#hashPrefix(), attrs, source === 'pasted' && this.#pasted.length <= 32768 ? this.#pasted : null);
+    }
+    const key = JSON.stringify([source, config.length, options, state.view, check && [check.poolTokens, check.maxContext], r.kvBytes]);
+    if (key !== this.#lastKey) {
+      this.#lastKey = key;
+      this.dispatchEvent(new KvCalcChangeEvent(r, check, state));
+    }
+  }
+
+  #runCheck(e, config, state, r) {
+    if (!e.hasCheck()) return { check: null, message: 'This build of kvcalc has no check.' };
+    const pool = this.#ui.check.poolOptions(state);
+    if (pool.missing) return { check: null, message: pool.missing };
+    const maxContext = state.maxContext ?? (r.maxContext ? r.maxContext.value : undefined);
+    if (maxContext === undefined) return { check: null, message: 'Type the advertised max context: the config gives none.' };
+    const opts = { maxContext, ...pool };
+    for (const k of ['kvDtype', 'tp', 'accounting']) if (state[k] !== undefined) opts[k] = state[k];
+    try {
+      return { check: e.check(config, opts), message: '' };
+    } catch (err) {
+      return { check: null, message: describeError(err) };
+    }
+  }
+
+  #renderChart(e, config, r, state, check, fmt, sizeOpts) {
+    const poolTokens = check ? check.poolTokens : state.poolTokens;
+    const contexts = sampleContexts(r, poolTokens ? [poolTokens] : []);
+    const chosen = state.kvDtype ?? 'auto';
+    const series = [];
+    for (const dtype of chartDtypes(r, chosen)) {
+      try {
+        const points = contexts.map((c) => ({ context: c, bytes: e.size(config, sizeOpts({ context: c, kvDtype: dtype })).kvBytes }));
+        const probe = e.size(config, sizeOpts({ context: r.context, kvDtype: dtype }));
+        series.push({ dtype, points, current: dtype === chosen, label: `${dtype === 'auto' ? `auto (${probe.kvDtype})` : dtype}: ${fmt.bytes(probe.bytesPerToken)} per token` });
+      } catch {
+        // a dtype this model cannot use is left out of the chart
+      }
+    }
+    let pool = null;
+    if (check && check.poolBytes !== undefined) {
+      pool = { bytes: check.poolBytes, label: `pool ${fmt.tokens(check.poolTokens)} = ${fmt.binary(check.poolBytes)}` };
+    } else if (poolTokens) {
+      const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
+      if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
+        pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}` };
+      }
+    }
+    this.#ui.chart.update({ r, series, pool, fmt });
+  }
+}
+
+// Properties mirror the attributes: `el.kvDtype = 'fp8'` sets kv-dtype="fp8"; reading gives
+// the parsed value, or null when the attribute is absent or invalid.
+for (const [attribute, { prop, read }] of Object.entries(ATTRIBUTES)) {
+  Object.defineProperty(KvCalcElement.prototype, prop, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const raw = this.getAttribute(attribute);
+      if (raw === null) return null;
+      const r = read(raw);
+      return r.error ? null : r.value;
+    },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, Array.isArray(value) ? value.join(',') : String(value));
+    },
+  });
+}
+
+/**
+ * Defines `<kv-calc>` (or `tag`) in `registry` unless the tag is already taken; returns the
+ * class registered under it. A second tag gets its own subclass (a class registers once).
+ */
+export function define(tag = 'kv-calc', registry = customElements) {
+  const existing = registry.get(tag);
+  if (existing) return existing;
+  let cls = KvCalcElement;
+  try {
+    if (registry.getName && registry.getName(KvCalcElement)) cls = class extends KvCalcElement {};
+  } catch {
+    cls = class extends KvCalcElement {};
+  }
+  registry.define(tag, cls);
+  return cls;
+}

@@ -1,0 +1,70 @@
+// The element's one door to the JS API: every <kv-calc> on a page shares the module that
+// load() returns (one wasm instance), and a small memo of results, since views ask for the
+// same sizes again on every re-render (the table, the chart, the GQA points).
+
+import { load } from '../api.js';
+
+let shared = null;
+
+// Resolves to the page's one Engine.
+export function engine() {
+  shared ??= load().then((kv) => new Engine(kv));
+  return shared;
+}
+
+const MEMO_LIMIT = 2000;
+
+export class Engine {
+  constructor(kv) {
+    this.kv = kv;
+    this.memo = new Map();
+    this.configIds = new Map();  // config text -> short key for the memo
+    this.presetList = kv.presets();
+    this.presetIds = new Set(this.presetList.map((p) => p.id));
+    this.gpuList = typeof kv.gpuPresets === 'function' ? kv.gpuPresets() : [];
+  }
+
+  configKey(config) {
+    if (this.presetIds.has(config)) return `p:${config}`;
+    let id = this.configIds.get(config);
+    if (id === undefined) {
+      id = this.configIds.size;
+      this.configIds.set(config, id);
+    }
+    return `t:${id}`;
+  }
+
+  memoized(kind, config, options, call) {
+    const key = `${kind}|${this.configKey(config)}|${JSON.stringify(options)}`;
+    let hit = this.memo.get(key);
+    if (hit === undefined) {
+      try {
+        hit = { value: call() };
+      } catch (error) {
+        hit = { error };
+      }
+      if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value);
+      this.memo.set(key, hit);
+    }
+    if (hit.error) throw hit.error;
+    return hit.value;
+  }
+
+  // The size result (camelCase keys) of a config text or preset id; throws KvCalcError.
+  size(config, options) {
+    return this.memoized('size', config, options, () => this.kv.size(config, options));
+  }
+
+  check(config, options) {
+    return this.memoized('check', config, options, () => this.kv.check(config, options));
+  }
+
+  // The text of a bundled preset's config.json.
+  presetConfig(id) {
+    return this.kv.presetConfig(id);
+  }
+
+  hasCheck() {
+    return typeof this.kv.check === 'function';
+  }
+}
