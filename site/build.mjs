@@ -17,6 +17,7 @@ import { escapeText, parseAttributes, slug } from './tools/html.mjs';
 import { Kvcalc, bakeFallbacks, groupThousands, insertCliRuns } from './tools/bake.mjs';
 import { parseElementHeader, renderReference } from './tools/reference.mjs';
 import { listFiles, writeServiceWorker } from './tools/service-worker.mjs';
+import { faviconIco } from './tools/favicon.mjs';
 
 const SITE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(SITE, '..');
@@ -135,6 +136,7 @@ export function build() {
   writeFileSync(join(OUT, 'examples/plain.html'), snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH));
 
   for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));
+  writeFileSync(join(OUT, 'favicon.ico'), faviconIco());
   cpSync(DIST, join(OUT, 'dist'), { recursive: true });
 
   const sw = writeServiceWorker({ template: join(SITE, 'sw.js'), outDir: OUT });

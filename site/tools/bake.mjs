@@ -158,7 +158,8 @@ export function bakeCheck(attrs, kvcalc) {
     `Safe max context: <data value="${c.max_safe_context}">${groupThousands(c.max_safe_context)}</data> tokens.</p>`;
 }
 
-const BAKERS = { table: bakeTable, formula: bakeFormula, gqa: bakeGqa, check: bakeCheck };
+// view="all" falls back to the formula's sentence: the first thing the element shows.
+const BAKERS = { table: bakeTable, formula: bakeFormula, gqa: bakeGqa, check: bakeCheck, all: bakeFormula };
 
 // Replaces `<!-- fallback -->` inside each <kv-calc ...> with the baked fallback for its view.
 export function bakeFallbacks(html, kvcalc, parseAttributes, where) {

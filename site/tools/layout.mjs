@@ -7,14 +7,14 @@ import { escapeAttr, escapeText } from './html.mjs';
 // The pages in reading order; the navigation lists them in this order.
 export const PAGES = [
   { file: 'index.html', nav: 'Overview' },
-  { file: 'kv-cache.html', nav: 'The KV cache' },
+  { file: 'kv-cache.html', nav: 'KV cache' },
   { file: 'attention.html', nav: 'GQA and MLA' },
   { file: 'windows.html', nav: 'Windows and hybrids' },
   { file: 'models.html', nav: 'Model tables' },
-  { file: 'pools.html', nav: 'Pools and the check' },
+  { file: 'pools.html', nav: 'Pool check' },
   { file: 'faq.html', nav: 'FAQ' },
   { file: 'embed.html', nav: 'Embedding' },
-  { file: 'reference.html', nav: 'Element reference' },
+  { file: 'reference.html', nav: 'Reference' },
 ];
 
 export function renderPage({ file, title, description, body, usesElement }) {
