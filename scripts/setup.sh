@@ -30,3 +30,13 @@ if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]
   echo "setup: installing npm dev dependencies"
   npm install --no-audit --no-fund --loglevel=error
 fi
+
+# The closure compiler for the wasm module's JS glue, pinned (TOOLCHAIN.md section 4: only
+# 20220202.0.0 works with Emscripten 3.1.6). A build tool, not a package dependency.
+closure=build-tools/closure
+if [ ! -x "$closure/node_modules/.bin/google-closure-compiler" ]; then
+  echo "setup: installing google-closure-compiler@20220202.0.0 into $closure"
+  npm install --prefix "$closure" --no-save --no-audit --no-fund --loglevel=error \
+    google-closure-compiler@20220202.0.0 ||
+    echo "setup: no closure compiler; the wasm glue will be built without --closure (larger)"
+fi

@@ -1,0 +1,85 @@
+// load(): one module per page, safe from many callers at once, instructive before it has
+// resolved, and retryable after a failure. The tests run in order in this one process, so
+// the module-level state is exactly what a fresh page has.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { dist, importDist } from './support.mjs';
+
+const kvcalc = await importDist();
+const wasmBinary = readFileSync(join(dist, 'kvcalc_core.wasm'));
+
+test('calling the API before load() says what to do', () => {
+  for (const call of [() => kvcalc.size('Qwen/Qwen3-8B'), () => kvcalc.formula('Qwen/Qwen3-8B'), () => kvcalc.presets(),
+    () => kvcalc.presetConfig('Qwen/Qwen3-8B'), () => kvcalc.heapStats()]) {
+    assert.throws(call, {
+      name: 'KvCalcError', code: 'not_loaded',
+      message: 'kvcalc is not loaded: call load() first and await it (const kv = await load(); kv.size(...))',
+    });
+  }
+});
+
+test('wasmBinary must be bytes; the failed load can be retried', async () => {
+  await assert.rejects(kvcalc.load({ wasmBinary: 'kvcalc_core.wasm' }), {
+    name: 'KvCalcError', code: 'bad_option', field: 'wasmBinary',
+    message: 'wasmBinary: must be an ArrayBuffer or a typed array (the bytes of kvcalc_core.wasm)',
+  });
+  assert.throws(() => kvcalc.size('Qwen/Qwen3-8B'), { code: 'not_loaded' });
+});
+
+test('bytes that are not a wasm module reject with load_failed; the next load() retries', async () => {
+  const quiet = console.error; // Emscripten logs the compile failure before rejecting
+  console.error = () => {};
+  try {
+    await assert.rejects(kvcalc.load({ wasmBinary: new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]) }), (e) => {
+      assert.equal(e.name, 'KvCalcError');
+      assert.equal(e.code, 'load_failed');
+      assert.match(e.message, /^kvcalc: could not load the wasm module: .*\(in Node, pass load\(\{ wasmBinary: readFileSync\(wasmUrl\) \}\)\)$/);
+      return true;
+    });
+  } finally {
+    console.error = quiet;
+  }
+});
+
+test('20 concurrent load() calls share one promise and one instance', async () => {
+  const promises = Array.from({ length: 20 }, () => kvcalc.load({ wasmBinary }));
+  // While it loads, the API says so, and the promise is the same object for every caller.
+  assert.throws(() => kvcalc.size('Qwen/Qwen3-8B'), {
+    code: 'not_loaded', message: 'kvcalc is still loading: await the promise from load() before calling it (const kv = await load())',
+  });
+  for (const p of promises) assert.equal(p, promises[0]);
+  const apis = await Promise.all(promises);
+  for (const kv of apis) assert.equal(kv, apis[0]);
+  // Later calls, with or without options, resolve to that same instance.
+  assert.equal(await kvcalc.load(), apis[0]);
+  assert.equal(await kvcalc.load({ wasmBinary: new Uint8Array(1) }), apis[0]);
+  assert.ok(Object.isFrozen(apis[0]));
+  // One wasm instance: a leak-free call sequence through any of them moves one heap.
+  const one = apis[0].heapStats();
+  assert.equal(apis[19].heapStats().memoryBytes, one.memoryBytes);
+});
+
+test('after load() the module-level functions answer too', async () => {
+  const kv = await kvcalc.load();
+  assert.deepEqual(kvcalc.size('Qwen/Qwen3-8B', { context: 4096 }), kv.size('Qwen/Qwen3-8B', { context: 4096 }));
+  // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 (head_dim) x 2 B = 147,456 B per token.
+  assert.equal(kvcalc.size('Qwen/Qwen3-8B').bytesPerToken, 147_456);
+  assert.equal(kvcalc.presets().length, kv.presets().length);
+});
+
+test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => {
+  assert.equal(kvcalc.wasmUrl.href, new URL('kvcalc_core.wasm', new URL(`file://${dist}/`)).href);
+  // The glue runs under a CSP without 'unsafe-eval', and fetches only its own wasm.
+  const glue = readFileSync(join(dist, 'kvcalc_core.mjs'), 'utf8');
+  assert.ok(!glue.includes('new Function'));
+  assert.ok(!glue.includes('eval('));
+  for (const file of ['kvcalc.js', 'api.js', 'convert.js', 'errors.js', 'formula.js']) {
+    const source = readFileSync(join(dist, file), 'utf8');
+    assert.ok(!/\bfetch\(|XMLHttpRequest|\beval\(|new Function|innerHTML/.test(source), file);
+    for (const [, spec] of source.matchAll(/(?:from\s*|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
+      assert.match(spec, /^\.\/[\w-]+\.m?js$/, `${file} imports ${spec}`);
+    }
+  }
+});

@@ -1,0 +1,52 @@
+// dist/kvcalc.d.ts type-checks against a usage file, with tsc --strict, imported by the
+// package name (so package.json's "exports" and "types" are checked too).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { dist, loadDist, root } from './support.mjs';
+
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+test('dist/kvcalc.d.ts is the hand-written web/kvcalc.d.ts', () => {
+  assert.equal(readFileSync(join(dist, 'kvcalc.d.ts'), 'utf8'), readFileSync(join(root, 'web', 'kvcalc.d.ts'), 'utf8'));
+});
+
+test('tests/js/usage.ts type-checks with tsc --noEmit --strict', () => {
+  assert.ok(existsSync(tsc), 'typescript is not installed: run scripts/setup.sh');
+  const args = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+    '--lib', 'es2022,dom', join('tests', 'js', 'usage.ts')];
+  let output = '';
+  try {
+    execFileSync(process.execPath, [tsc, ...args], { cwd: root, encoding: 'utf8' });
+  } catch (e) {
+    output = `${e.stdout}${e.stderr}`;
+  }
+  assert.equal(output, '');
+});
+
+// tsc checks the usage against the declarations; this checks the declarations against what
+// the API returns: the members an interface declares are the keys a real result has.
+function declaredMembers(name) {
+  const source = readFileSync(join(root, 'web', 'kvcalc.d.ts'), 'utf8');
+  const body = source.match(new RegExp(`(?:export )?interface ${name}(?: extends \\w+)? \\{\\n([\\s\\S]*?)\\n\\}`))[1];
+  return [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]).sort();
+}
+
+test('the declared interfaces have exactly the keys of real results', async () => {
+  const { kv } = await loadDist();
+  const report = kv.size('deepseek-ai/DeepSeek-V3', { context: 4096 });
+  assert.deepEqual(Object.keys(report).sort(), declaredMembers('SizeReport'));
+  assert.deepEqual(Object.keys(kv.presets()[0]).sort(), declaredMembers('Preset'));
+  const f = kv.formula('openai/gpt-oss-20b', { context: 4096 });
+  assert.deepEqual(Object.keys(f).sort(), declaredMembers('Formula'));
+  assert.deepEqual(Object.keys(f.groups[0]).sort(), declaredMembers('GroupFormula'));
+  assert.deepEqual(Object.keys(f.groups[0].terms[0]).sort(), declaredMembers('Term'));
+  const common = declaredMembers('GroupFigures');
+  const groups = { AttentionGroup: 'openai/gpt-oss-20b', MlaGroup: 'deepseek-ai/DeepSeek-V3' };
+  for (const [name, id] of Object.entries(groups)) {
+    const g = kv.size(id, { context: 4096 }).groups[0];
+    assert.deepEqual(Object.keys(g).sort(), [...common, ...declaredMembers(name)].sort(), name);
+  }
+});

@@ -1,0 +1,74 @@
+// Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
+// package writes against dist/kvcalc.d.ts, imported by the package's own name.
+import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
+import type { Formula, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport, Term } from 'kvcalc';
+
+declare const caught: KvCalcError;
+declare function readBytes(url: URL): Uint8Array; // readFileSync in Node (no @types/node here)
+
+async function main(): Promise<void> {
+  const kv: KvCalc = await load({ wasmBinary: readBytes(wasmUrl) });
+  await load({ wasmBinary: new ArrayBuffer(8) });
+  await load({ wasmUrl: '/static/kvcalc_core.wasm' });
+  await load();
+
+  const options: SizeOptions = { context: 4096, batch: 8, kvDtype: 'fp8', tp: 2, accounting: 'vllm', blockSize: 16,
+    maxNumBatchedTokens: 8192, sharedPrefix: 512 };
+  const report: SizeReport = kv.size('Qwen/Qwen2.5-7B-Instruct', options);
+  const perGpu: number = report.kvBytesPerGpu;
+  const max: number | undefined = report.maxContext?.value;
+  const total: number = report.layers.total + report.layers.sliding_window;
+  report.warnings.forEach((w) => console.log(w.field, w.message));
+
+  for (const g of report.groups) describe(g);
+  kv.size({ num_hidden_layers: 32, num_attention_heads: 32, hidden_size: 4096 });
+  size('{"num_hidden_layers": 2}');
+
+  const f: Formula = kv.formula('deepseek-ai/DeepSeek-V3', { kvDtype: 'fp8_ds_mla' });
+  const terms: Term[] = f.groups.flatMap((g) => g.terms);
+  const rendered: string = terms.map((t) => `${t.name} ${t.value} (${t.source})`).join(' x ');
+  const window: number | undefined = f.groups[0].window?.value;
+
+  const presets: Preset[] = kv.presets();
+  const text: string = kv.presetConfig(presets[0].id);
+
+  try {
+    kv.size('{');
+  } catch (e) {
+    if (e instanceof KvCalcError) {
+      const where: string = e.line !== undefined ? `${e.line}:${e.column}` : e.field;
+      if (e.code === 'malformed_json' || e.code === 'not_loaded') console.log(where, e.message);
+    }
+  }
+  const { heapTop, inUse, memoryBytes }: { heapTop: number; inUse: number; memoryBytes: number } = kv.heapStats();
+  console.log(perGpu, max, total, rendered, window, text, heapTop + inUse + memoryBytes);
+
+  // What the types refuse:
+  // @ts-expect-error kv_dtype is kvDtype in JS
+  kv.size('Qwen/Qwen3-8B', { kv_dtype: 'fp8' });
+  // @ts-expect-error not a KV dtype
+  kv.size('Qwen/Qwen3-8B', { kvDtype: 'fp7' });
+  // @ts-expect-error not an accounting
+  kv.size('Qwen/Qwen3-8B', { accounting: 'paged' });
+  // @ts-expect-error a number is not a config
+  kv.size(7);
+  // @ts-expect-error reports are camelCase
+  console.log(report.bytes_per_token);
+  // @ts-expect-error an error code the API never uses
+  if (caught.code === 'oops') console.log();
+}
+
+function describe(g: LayerGroup): string {
+  switch (g.kind) {
+    case 'mla':
+      return `${g.layers} x ${g.latentDim.value}`;
+    case 'linear_state':
+      return `${g.mixer}: ${g.stateBytesLayer} B per layer`;
+    case 'no_cache':
+      return 'no cache';
+    default:
+      return `${g.kvHeads.value} x ${g.headDim.value} x ${g.vHeadDim.value}${g.window ? ` up to ${g.window.value}` : ''}`;
+  }
+}
+
+void main();

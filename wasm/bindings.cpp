@@ -1,0 +1,38 @@
+// The wasm module's whole surface: a few coarse text-in, text-out calls into core/api.hpp.
+// Every call returns JSON text (a report, or {"error": {...}}); nothing here throws, and no
+// logic lives here: web/api.js turns the text into objects and errors into KvCalcError.
+#include <emscripten/bind.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+
+#include "api.hpp"
+
+namespace {
+
+std::string size(const std::string& config, const std::string& options_json) {
+    return kvcalc::size_json(config, options_json);
+}
+
+std::string presets() { return kvcalc::presets_json(); }
+
+std::string preset_config(const std::string& id) { return kvcalc::preset_config(id); }
+
+// The allocator's own view of the heap, for the leak test and diagnostics: the break
+// (sbrk(0): the top of memory malloc has claimed) and the bytes currently allocated.
+std::string heap_stats() {
+    struct mallinfo mi = mallinfo();
+    auto top = reinterpret_cast<std::uintptr_t>(sbrk(0));
+    return "{\"heap_top\":" + std::to_string(top) + ",\"in_use\":" + std::to_string(mi.uordblks) + "}";
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(kvcalc) {
+    emscripten::function("size", &size);
+    emscripten::function("presets", &presets);
+    emscripten::function("presetConfig", &preset_config);
+    emscripten::function("heapStats", &heap_stats);
+}

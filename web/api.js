@@ -1,0 +1,111 @@
+// The JS API over the wasm core: load() once per page, then size / check / presets /
+// formula, each answering with the CLI's JSON report in camelCase, or throwing KvCalcError.
+// The core does all the work; this file only moves text in and out of it.
+
+import { KvCalcError } from './errors.js';
+import { camelKeys, optionsText, renameOptionError, toJsonText } from './convert.js';
+import { formulaOf } from './formula.js';
+
+export { KvCalcError };
+
+/** Where the wasm file is, beside this module. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
+export const wasmUrl = new URL('./kvcalc_core.wasm', import.meta.url);
+
+let pending = null; // the page's one module promise
+let loaded = null; // the API object, once the module is ready
+
+/**
+ * Loads the wasm module, once per page: every call returns the same promise, whatever its
+ * options (the first call's options are used). After a failed load, the next call retries.
+ * @param {{wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
+ */
+export function load(options = {}) {
+  if (!pending) {
+    pending = instantiate(options ?? {}).then(
+      (module) => (loaded = makeApi(module)),
+      (cause) => {
+        pending = null;
+        throw cause instanceof KvCalcError
+          ? cause
+          : new KvCalcError({ code: 'load_failed', message: `kvcalc: could not load the wasm module: ${cause?.message ?? cause}` +
+              (globalThis.process?.versions?.node ? ' (in Node, pass load({ wasmBinary: readFileSync(wasmUrl) }))' : '') });
+      },
+    );
+  }
+  return pending;
+}
+
+async function instantiate({ wasmBinary, wasmUrl: url }) {
+  const args = {};
+  if (wasmBinary !== undefined) {
+    if (!(wasmBinary instanceof ArrayBuffer) && !ArrayBuffer.isView(wasmBinary)) {
+      throw new KvCalcError({ code: 'bad_option', message: 'wasmBinary: must be an ArrayBuffer or a typed array (the bytes of kvcalc_core.wasm)', field: 'wasmBinary' });
+    }
+    args.wasmBinary = wasmBinary instanceof ArrayBuffer ? new Uint8Array(wasmBinary) : wasmBinary;
+  } else {
+    const href = url === undefined ? wasmUrl.href : new URL(String(url), globalThis.location?.href ?? import.meta.url).href;
+    args.locateFile = () => href;
+  }
+  const { default: createKvcalcModule } = await import('./kvcalc_core.mjs');
+  return createKvcalcModule(args);
+}
+
+// The API object load() resolves to; the module-level functions below forward to it.
+function makeApi(module) {
+  // Runs one core call; the core answers text, with bad input as {"error": {...}}.
+  const callText = (fn, ...texts) => {
+    try {
+      return module[fn](...texts);
+    } catch (cause) {
+      // Only a bug can get here (the core never throws; an abort in the wasm would).
+      throw new KvCalcError({ code: 'internal_error', message: `kvcalc: the wasm module failed in ${fn}: ${cause?.message ?? cause}` });
+    }
+  };
+  const call = (fn, ...texts) => JSON.parse(callText(fn, ...texts));
+  const sized = (fn, config, options) => {
+    const configText = typeof config === 'string' ? config : configTextOf(config);
+    const { text, names } = optionsText(options);
+    const result = call(fn, configText, text);
+    if (result.error) throw new KvCalcError(renameOptionError(result.error, names));
+    return camelKeys(result);
+  };
+  let presetList = null; // the core's text; parsed afresh per call so callers may mutate
+  return Object.freeze({
+    size: (config, options) => sized('size', config, options),
+    formula: (config, options) => formulaOf(sized('size', config, options)),
+    presets: () => camelKeys(JSON.parse((presetList ??= callText('presets')))),
+    presetConfig(id) {
+      const text = typeof id === 'string' ? callText('presetConfig', id) : '';
+      if (!text) {
+        throw new KvCalcError({ code: 'unknown_preset', message: `${JSON.stringify(String(id))} is not a bundled preset id (see presets())`, field: 'id' });
+      }
+      return text;
+    },
+    heapStats: () => ({ ...camelKeys(call('heapStats')), memoryBytes: module.HEAPU8.buffer.byteLength }),
+  });
+}
+
+function configTextOf(config) {
+  if (config === null || typeof config !== 'object') {
+    const got = config === null ? 'null' : typeof config;
+    throw new KvCalcError({ code: 'invalid_value', message: `config: must be JSON text, a config object or a preset id, got ${got}`, field: 'config' });
+  }
+  return toJsonText(config, 'config');
+}
+
+function api() {
+  if (loaded) return loaded;
+  throw new KvCalcError({
+    code: 'not_loaded',
+    message: pending
+      ? 'kvcalc is still loading: await the promise from load() before calling it (const kv = await load())'
+      : 'kvcalc is not loaded: call load() first and await it (const kv = await load(); kv.size(...))',
+  });
+}
+
+/** @see makeApi: the same calls, usable once load() has resolved. */
+export const size = (config, options) => api().size(config, options);
+export const formula = (config, options) => api().formula(config, options);
+export const presets = () => api().presets();
+export const presetConfig = (id) => api().presetConfig(id);
+export const heapStats = () => api().heapStats();

@@ -1,0 +1,68 @@
+// The formula behind a size report, as terms to render: each term is a factor of one layer
+// group's bytes with its value and where that value came from ("head size 128 = hidden_size
+// 3584 / num_attention_heads 28"). No arithmetic of its own beyond labelling: every value
+// is read from the core's report, and the product of a group's terms is its `bytes`.
+
+const term = (name, value, source) => ({ name, value, source });
+
+function layersTerm(report, group) {
+  // One group spanning the whole model: its count is the config's layer count; otherwise
+  // the layer plan split the layers.
+  const whole = report.groups.length === 1 && group.layers === report.numLayers.value;
+  return term('layers', group.layers, whole ? report.numLayers.source : report.layerPlanSource);
+}
+
+function groupFormula(report, group, bytesPerElement) {
+  const out = { kind: group.kind, name: group.name, layers: group.layers };
+  const layers = layersTerm(report, group);
+  let terms;
+  if (group.kind === 'linear_state') {
+    out.per = 'sequence';
+    terms = [layers, term('state bytes per layer', group.stateBytesLayer, group.stateSource)];
+    out.bytes = group.layers * group.stateBytesLayer;
+  } else if (group.kind === 'no_cache') {
+    out.per = 'none';
+    terms = [];
+    out.bytes = 0;
+  } else {
+    out.per = 'token';
+    if (group.kind === 'mla') {
+      terms =
+        report.kvDtype === 'fp8_ds_mla'
+          ? [layers, term('bytes per token per layer', group.bytesPerTokenLayer, report.kvDtypeSource)]
+          : [layers, term('latent', group.latentDim.value, group.latentDim.source), bytesPerElement];
+    } else {
+      const heads = term('KV heads', group.kvHeads.value, group.kvHeads.source);
+      terms =
+        group.headDim.value === group.vHeadDim.value
+          ? [term('K and V', 2, 'one key and one value vector per head'), layers, heads,
+             term('head size', group.headDim.value, group.headDim.source), bytesPerElement]
+          : [layers, heads,
+             term('K + V head sizes', group.headDim.value + group.vHeadDim.value,
+                  `${group.headDim.source} + ${group.vHeadDim.source}`),
+             bytesPerElement];
+    }
+    out.bytes = group.layers * group.bytesPerTokenLayer;
+    if (group.window) out.window = term('window', group.window.value, group.window.source);
+  }
+  out.terms = terms;
+  out.expression = terms.map((t) => String(t.value)).join(' x ');
+  return out;
+}
+
+/**
+ * @param {object} report  a camelCased size report
+ */
+export function formulaOf(report) {
+  const bytesPerElement = term('bytes per element', report.kvDtypeBits / 8, report.kvDtypeSource);
+  return {
+    model: report.model,
+    attentionKind: report.attentionKind,
+    kvDtype: report.kvDtype,
+    bytesPerElement,
+    groups: report.groups.map((g) => groupFormula(report, g, bytesPerElement)),
+    bytesPerToken: report.bytesPerToken,
+    stateBytes: report.stateBytes,
+    report,
+  };
+}

@@ -1,0 +1,3 @@
+// kvcalc: the one module a page imports. The JS API over the wasm core (api.js); the
+// <kv-calc> element (element.js) is exported and defined from here too.
+export * from './api.js';
