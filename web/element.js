@@ -108,11 +108,15 @@ export class KvCalcChangeEvent extends Event {
   }
 }
 
-export class KvCalcElement extends HTMLElement {
+// Outside a browser (Node importing dist/kvcalc.js for the API) there is no HTMLElement:
+// the class still exists, and define() does nothing.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class KvCalcElement extends ElementBase {
   static observedAttributes = Object.keys(ATTRIBUTES);
 
   /** Defines the element under `tag` in `registry`, unless that tag is already defined. */
-  static define(tag = 'kv-calc', registry = customElements) {
+  static define(tag = 'kv-calc', registry = globalThis.customElements) {
     return define(tag, registry);
   }
 
@@ -474,9 +478,11 @@ for (const [attribute, { prop, read }] of Object.entries(ATTRIBUTES)) {
 
 /**
  * Defines `<kv-calc>` (or `tag`) in `registry` unless the tag is already taken; returns the
- * class registered under it. A second tag gets its own subclass (a class registers once).
+ * class registered under it (null where there is no registry, as in Node). A second tag
+ * gets its own subclass, since a class registers only once.
  */
-export function define(tag = 'kv-calc', registry = customElements) {
+export function define(tag = 'kv-calc', registry = globalThis.customElements) {
+  if (!registry) return null;
   const existing = registry.get(tag);
   if (existing) return existing;
   let cls = KvCalcElement;
