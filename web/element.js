@@ -88,7 +88,7 @@ const SECTIONS = {
   formula: ['formula', 'chart'],
   table: ['table'],
   gqa: ['gqa'],
-  check: ['check', 'chart'],
+  check: ['check', 'chart'],   // in this order on screen
   all: ['formula', 'chart', 'table', 'gqa', 'check'],
 };
 
@@ -108,11 +108,15 @@ export class KvCalcChangeEvent extends Event {
   }
 }
 
-export class KvCalcElement extends HTMLElement {
+// Outside a browser (Node importing dist/kvcalc.js for the API) there is no HTMLElement:
+// the class still exists, and define() does nothing.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class KvCalcElement extends ElementBase {
   static observedAttributes = Object.keys(ATTRIBUTES);
 
   /** Defines the element under `tag` in `registry`, unless that tag is already defined. */
-  static define(tag = 'kv-calc', registry = customElements) {
+  static define(tag = 'kv-calc', registry = globalThis.customElements) {
     return define(tag, registry);
   }
 
@@ -129,6 +133,7 @@ export class KvCalcElement extends HTMLElement {
   #lastKey = '';
   #result = null;
   #check = null;
+  #options = {};         // the size() options of the last render
   #observer = null;
   #onHashChange = () => this.#readHash();
 
@@ -239,10 +244,12 @@ export class KvCalcElement extends HTMLElement {
     else this.#queue();
   }
 
+  // The config is tried with the element's current options (its context, dtype...), so an
+  // error shows next to the config input before anything else changes.
   #usePastedConfig(text) {
     const e = this.#engine;
     try {
-      e.size(text, {});
+      e.size(text, this.#options);
     } catch (err) {
       return err;
     }
@@ -296,8 +303,9 @@ export class KvCalcElement extends HTMLElement {
     if (source === null) source = this.#inline !== null ? 'inline' : 'preset';
     let presetId = values.model ?? DEFAULT_MODEL;
     if (!e.presetIds.has(presetId)) {
-      messages.push(`model: "${presetId}" is not a bundled preset; showing ${e.presetList[0]?.id ?? DEFAULT_MODEL}`);
-      presetId = e.presetIds.has(DEFAULT_MODEL) ? DEFAULT_MODEL : e.presetList[0]?.id;
+      const fallback = e.presetIds.has(DEFAULT_MODEL) ? DEFAULT_MODEL : e.presetList[0]?.id;
+      messages.push(`model: "${presetId}" is not a bundled preset; showing ${fallback}`);
+      presetId = fallback;
     }
     const configFor = (s) => (s === 'pasted' ? this.#pasted : s === 'inline' ? this.#inline : presetId);
     let config = configFor(source);
@@ -318,7 +326,7 @@ export class KvCalcElement extends HTMLElement {
       } catch (err) {
         const attr = OPTION_ATTRIBUTE[err.field];
         if (attr && options[ATTRIBUTES[attr].prop] !== undefined) {
-          messages.push(`${attr}: ${describeError(err)}; not applied`);
+          messages.push(`${attr}: ${err.message}; not applied`);
           delete options[ATTRIBUTES[attr].prop];
         } else if (source !== 'preset') {
           messages.push(`${source === 'inline' ? 'inline config' : 'config'}: ${describeError(err)}; showing ${presetId}`);
@@ -333,8 +341,14 @@ export class KvCalcElement extends HTMLElement {
     replace(ui.error, messages.length > 1 ? h('ul', null, messages.map((m) => h('li', null, m))) : messages[0] ?? '');
     if (!r) return;
 
+    this.#options = options;
     const configText = source === 'preset' ? e.presetConfig(presetId) : config;
-    const state = { ...values, ...options, view: values.view ?? 'formula', source, presetId };
+    // What is in use: the attributes, less the options the core refused.
+    const applied = { ...values };
+    for (const prop of ['context', 'batch', 'kvDtype', 'tp', 'accounting']) {
+      if (options[prop] === undefined) delete applied[prop];
+    }
+    const state = { ...applied, view: values.view ?? 'formula', source, presetId };
     const isMla = r.groups.some((g) => g.kind === 'mla');
 
     // Header and controls.
@@ -345,11 +359,20 @@ export class KvCalcElement extends HTMLElement {
     if (this.#pasted !== null) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
     if (this.#inline !== null) extra.push({ value: INLINE, label: `This page's config${source === 'inline' ? `: ${r.model}` : ''}` });
     ui.controls.setModels(e.presetList, extra, source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId);
-    ui.controls.update({ state: { ...values, ...options }, result: r, fmt, isMla });
+    ui.controls.update({ state, result: r, fmt, isMla });
     if (source === 'pasted') ui.configInput.show(this.#pasted);
 
     const shown = new Set(SECTIONS[state.view]);
+    // The table names its own rows; its header would name a model it may not show.
+    const tableOnly = state.view === 'table';
+    ui.header.hidden = tableOnly;
+    ui.controls.fields.model.el.hidden = tableOnly;
     for (const [name, view] of Object.entries(ui.sections)) view.root.hidden = !shown.has(name);
+    if (ui.order !== state.view) {
+      // The view's sections first, in its order (moving nodes keeps their state).
+      ui.order = state.view;
+      for (const name of SECTIONS[state.view]) ui.base.append(ui.sections[name].root);
+    }
 
     const sizeOpts = (extraOpts) => ({ ...options, ...extraOpts });
     let check = null;
@@ -407,7 +430,7 @@ export class KvCalcElement extends HTMLElement {
 
   #renderChart(e, config, r, state, check, fmt, sizeOpts) {
     const poolTokens = check ? check.poolTokens : state.poolTokens;
-    const contexts = sampleContexts(r, poolTokens ? [poolTokens] : []);
+    const contexts = sampleContexts(r, [poolTokens, check && check.maxContext].filter(Boolean));
     const chosen = state.kvDtype ?? 'auto';
     const series = [];
     for (const dtype of chartDtypes(r, chosen)) {
@@ -421,14 +444,16 @@ export class KvCalcElement extends HTMLElement {
     }
     let pool = null;
     if (check && check.poolBytes !== undefined) {
-      pool = { bytes: check.poolBytes, label: `pool ${fmt.tokens(check.poolTokens)} = ${fmt.binary(check.poolBytes)}` };
+      pool = { bytes: check.poolBytes, label: `pool ${fmt.tokens(check.poolTokens)} = ${fmt.binary(check.poolBytes)}`, short: `pool ${fmt.binary(check.poolBytes)}` };
     } else if (poolTokens) {
       const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
       if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
-        pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}` };
+        pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}`, short: `pool ${fmt.binary(bytes)}` };
       }
     }
-    this.#ui.chart.update({ r, series, pool, fmt });
+    const markers = [{ context: r.context, label: `context ${fmt.shortTokens(r.context)}` }];
+    if (check && check.maxContext !== r.context) markers.push({ context: check.maxContext, label: `advertised ${fmt.shortTokens(check.maxContext)}` });
+    this.#ui.chart.update({ r, series, pool, fmt, markers });
   }
 }
 
@@ -453,9 +478,11 @@ for (const [attribute, { prop, read }] of Object.entries(ATTRIBUTES)) {
 
 /**
  * Defines `<kv-calc>` (or `tag`) in `registry` unless the tag is already taken; returns the
- * class registered under it. A second tag gets its own subclass (a class registers once).
+ * class registered under it (null where there is no registry, as in Node). A second tag
+ * gets its own subclass, since a class registers only once.
  */
-export function define(tag = 'kv-calc', registry = customElements) {
+export function define(tag = 'kv-calc', registry = globalThis.customElements) {
+  if (!registry) return null;
   const existing = registry.get(tag);
   if (existing) return existing;
   let cls = KvCalcElement;

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startBrowser, openPage, waitForWidgets, shadowText, readConfig, problems, CLEAN, ROOT } from './harness.mjs';
+import { startBrowser, openPage, waitForWidgets, shadowText, readConfig, problems, CLEAN, ROOT, CONFIGS } from './harness.mjs';
 
 let env;
 before(async () => { env = await startBrowser(); });
@@ -76,10 +76,18 @@ test('a real clipboard paste and a dropped file are read too', async () => {
     zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, llama);
-  await page.waitForFunction(() => document.querySelector('#qwen').result.model === 'LlamaForCausalLM');
+  // this config names itself by _name_or_path
+  await page.waitForFunction(() => document.querySelector('#qwen').result.model === 'meta-llama/Llama-2-7b-hf');
   // Llama-2-7B, MHA: 2 x 32 x 32 x 128 x 2 = 524,288 B per token
   assert.match(await shadowText(page, '#qwen', '.formula .results'), /Bytes per token\s+524,288 B/);
   assert.match(await shadowText(page, '#qwen', '.dropzone'), /Using config\.json/);
+
+  // open a file through the file input
+  await page.locator('#qwen input[type=file]').setInputFiles(join(CONFIGS, 'Qwen--Qwen3-0.6B.json'));
+  await page.waitForFunction(() => document.querySelector('#qwen').result.model === 'Qwen3ForCausalLM');
+  // Qwen3-0.6B: 2 x 28 x 8 x 128 x 2 = 114,688 B per token
+  assert.match(await shadowText(page, '#qwen', '.formula .results'), /Bytes per token\s+114,688 B/);
+  assert.match(await shadowText(page, '#qwen', '.dropzone'), /Using Qwen--Qwen3-0\.6B\.json/);
   await page.close();
 });
 
@@ -90,19 +98,26 @@ test('a bad config shows the error naming the field, and the widget keeps workin
 
   delete cfg.num_attention_heads;
   await useConfig(page, JSON.stringify(cfg));
-  assert.match(await error(), /num_attention_heads: missing/);
+  assert.equal(await error(), 'num_attention_heads: missing (also looked for n_head, num_heads)');
   assert.equal(await page.locator('#qwen textarea[name=config]').getAttribute('aria-invalid'), 'true');
 
   cfg.num_attention_heads = 'many';
   await useConfig(page, JSON.stringify(cfg));
-  assert.match(await error(), /num_attention_heads/);
+  assert.equal(await error(), 'num_attention_heads: must be a number, got "many"');
 
-  cfg.num_attention_heads = 27;  // 3584 / 27 is not whole
+  cfg.num_attention_heads = 24;  // 3584 / 24 is not whole, and there is no head_dim
   await useConfig(page, JSON.stringify(cfg));
-  assert.match(await error(), /hidden_size.*num_attention_heads|num_attention_heads.*hidden_size/);
+  assert.equal(await error(), 'hidden_size 3584 is not divisible by num_attention_heads 24, and there is no head_dim');
+
+  cfg.num_attention_heads = 27;  // 4 KV heads cannot share 27 query heads evenly
+  await useConfig(page, JSON.stringify(cfg));
+  assert.equal(await error(), 'num_key_value_heads 4 does not divide num_attention_heads 27');
 
   await useConfig(page, '{ "num_hidden_layers": 28,\n  "num_attention_heads": }');
-  assert.match(await error(), /line 2, column/);
+  assert.equal(await error(), "malformed JSON at line 2, column 26: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal");
+
+  await useConfig(page, '[1, 2]');
+  assert.equal(await error(), 'the config must be a JSON object, got [1,2]');
 
   // the previous model is still in use, and still answers: 57,344 x 32,768 = 1,879,048,192
   assert.equal(await shadowText(page, '#qwen', '.model-name'), 'Qwen/Qwen2.5-7B-Instruct');

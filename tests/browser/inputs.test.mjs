@@ -77,7 +77,7 @@ test('properties mirror attributes; several changes render once, with one event'
     el.kvDtype = 'int4';
     const attrs = [el.getAttribute('context'), el.getAttribute('batch'), el.getAttribute('kv-dtype')];
     await new Promise((r) => setTimeout(r, 0));
-    return { events, attrs, props: [el.context, el.batch, el.kvDtype], shown: el.shadowRoot.querySelector('.results').innerText };
+    return { events, attrs, props: [el.context, el.batch, el.kvDtype], shown: el.shadowRoot.querySelector('.formula .results').innerText };
   });
   assert.deepEqual(out.attrs, ['8192', '2', 'int4']);
   assert.deepEqual(out.props, [8192, 2, 'int4']);

@@ -54,8 +54,8 @@ test('every view can be used with the keyboard alone', async () => {
   f = await tabTo(page, (x) => x.name === 'context');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('65536');
-  // 57,344 x 65,536 = 3,758,096,384 B = 3.5 GiB
-  assert.match(await results(), /3\.5 GiB \(3,758,096,384 B\)/);
+  // 57,344 x 65,536 = 3,758,096,384 B = 3.50 GiB
+  assert.match(await results(), /3\.50 GiB \(3,758,096,384 B\)/);
 
   // the 1M shortcut, pressed with Enter; then 4K with Space
   f = await tabTo(page, (x) => x.tag === 'button' && x.text === '1M');

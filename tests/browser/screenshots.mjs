@@ -17,9 +17,12 @@ for (const name of PAGES) {
   for (const [mode, viewport, colorScheme] of MODES) {
     const { page } = await openPage(env, `/${name}.html`, { viewport, colorScheme });
     await waitForWidgets(page);
-    const file = join(out, `${name}-${mode}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    console.log(file);
+    // one picture per element, so each is legible at its real size
+    for (const id of await page.$$eval('kv-calc', (els) => els.map((el) => el.id))) {
+      const file = join(out, `${name}-${id}-${mode}.png`);
+      await page.locator(`#${id}`).screenshot({ path: file });
+      console.log(file);
+    }
     await page.close();
   }
 }

@@ -61,7 +61,7 @@ export class ChartView {
     this.draw(data);
   }
 
-  draw({ r, series, pool, fmt }) {
+  draw({ r, series, pool, fmt, markers = [] }) {
     const W = Math.max(280, Math.min(this.width, 900));
     const H = Math.round(Math.max(200, Math.min(320, W * 0.5)));
     const left = 64;
@@ -101,14 +101,20 @@ export class ChartView {
     nodes.push(svg('text', { class: 'axis-label', x: String((left + W - right) / 2), y: String(H - 6), 'text-anchor': 'middle' }, 'context (tokens, log scale)'));
     nodes.push(svg('text', { class: 'axis-label', x: '12', y: String(top + (H - top - bottom) / 2), 'text-anchor': 'middle', transform: `rotate(-90 12 ${top + (H - top - bottom) / 2})` }, 'KV cache (log scale)'));
 
-    // The chosen context.
-    const cx = X(r.context);
-    nodes.push(svg('line', { class: 'marker', x1: cx.toFixed(1), x2: cx.toFixed(1), y1: String(top), y2: String(H - bottom) }));
+    // The chosen context (and the advertised one, in the check).
+    markers.forEach((m, i) => {
+      const mx = X(m.context);
+      nodes.push(svg('line', { class: 'marker', x1: mx.toFixed(1), x2: mx.toFixed(1), y1: String(top), y2: String(H - bottom) }));
+      const anchor = mx > W - right - 80 ? 'end' : 'start';
+      nodes.push(svg('text', { class: 'tick', x: (mx + (anchor === 'end' ? -4 : 4)).toFixed(1), y: String(H - bottom - 5 - i * 13), 'text-anchor': anchor }, m.label));
+    });
 
     if (pool && pool.bytes > 0) {
       const py = Y(pool.bytes);
       nodes.push(svg('line', { class: 'pool-line', x1: String(left), x2: String(W - right), y1: py.toFixed(1), y2: py.toFixed(1) }));
-      nodes.push(svg('text', { class: 'pool-label', x: String(W - right - 4), y: (py - 5).toFixed(1), 'text-anchor': 'end' }, pool.label));
+      // Labelled at the left, where the lines run low, below the line when it is near the top.
+      const ly = py - 5 < top + 30 ? py + 13 : py - 5;
+      nodes.push(svg('text', { class: 'pool-label', x: String(left + 4), y: ly.toFixed(1), 'text-anchor': 'start' }, pool.short || pool.label));
     }
     series.forEach((s, i) => {
       const d = s.points.filter((p) => p.bytes > 0)
@@ -131,7 +137,7 @@ export class ChartView {
     const cur = series.find((s) => s.current) || series[0];
     const at = cur.points.find((p) => p.context === r.context);
     let text = `KV cache of ${r.model} against context, log scales. ${cur.label}: ${at ? fmt.binary(at.bytes) : ''} at ${fmt.tokens(r.context)}.`;
-    if (pool) text += ` Pool: ${pool.label}.`;
+    if (pool) text += ` The ${pool.label}.`;
     setText(this.summary, text);
     return text;
   }

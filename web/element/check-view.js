@@ -138,6 +138,7 @@ export class CheckView {
       replace(this.figures);
       replace(this.advice);
       replace(this.bar);
+      this.bar.setAttribute('hidden', '');  // SVG elements have no .hidden property
       return;
     }
     const fits = check.fits;
@@ -158,6 +159,7 @@ export class CheckView {
   }
 
   drawBar(check, fmt) {
+    this.bar.removeAttribute('hidden');
     const W = 640;
     const H = 58;
     const span = Math.max(check.poolTokens, check.maxContext);

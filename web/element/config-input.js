@@ -9,7 +9,7 @@ import { h, setText, uid } from './dom.js';
 export function describeError(e) {
   const message = String(e && e.message ? e.message : e);
   let text = e && e.field && !message.includes(e.field) ? `${e.field}: ${message}` : message;
-  if (e && e.line) text += ` (line ${e.line}, column ${e.column})`;
+  if (e && e.line && !message.includes(`line ${e.line}`)) text += ` (line ${e.line}, column ${e.column})`;
   return text;
 }
 

@@ -133,16 +133,14 @@ export class Controls {
     const hint = this.fields.context.hint;
     if (result) {
       setText(hint, state.context === undefined
-        ? `the model's max (${result.contextSource}): ${fmt.int(result.context)}`
+        ? `${fmt.int(result.context)}: the model's max (${result.contextSource})`
         : `${fmt.int(result.context)} tokens`);
     }
     this.setValue(this.batchInput, String(state.batch ?? 1), (v) => readCount(v).value === (state.batch ?? 1));
     this.setValue(this.tpInput, String(state.tp ?? 1), (v) => readCount(v).value === (state.tp ?? 1));
 
     const dtype = state.kvDtype ?? 'auto';
-    const autoLabel = result && (state.kvDtype ?? 'auto') === 'auto'
-      ? `auto (${result.kvDtype}, ${result.kvDtypeSource.replace(/^auto: /, '')})`
-      : 'auto (the model dtype)';
+    const autoLabel = result && (state.kvDtype ?? 'auto') === 'auto' ? `auto (${result.kvDtype})` : 'auto (the model dtype)';
     const choices = [['auto', autoLabel], ...DTYPE_CHOICES];
     if (isMla) choices.push(['fp8_ds_mla', 'fp8_ds_mla (656 B per token per layer)']);
     if (!choices.some(([v]) => v === dtype)) choices.push([dtype, dtype]);

@@ -64,6 +64,14 @@ export class Formatter {
     return BigInt(n) < 1024n ? b : `${b} (${this.bytes(n)})`;
   }
 
+  // A parameter count in billions (or millions), two decimals rounded half up: "8.03 B".
+  params(n) {
+    const v = BigInt(n);
+    const [div, unit] = v >= 1000000000n ? [10000000n, 'B'] : [10000n, 'M'];
+    const hundredths = (v + div / 2n) / div;
+    return `${this.int(hundredths / 100n)}${this.decimal}${String(hundredths % 100n).padStart(2, '0')} ${unit}`;
+  }
+
   tokens(n) {
     return `${this.int(n)} ${BigInt(n) === 1n ? 'token' : 'tokens'}`;
   }

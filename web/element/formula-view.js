@@ -65,6 +65,7 @@ export class FormulaView {
     }
     for (const { g, terms } of groupTerms) {
       const label = multi ? `${KIND_LABEL[g.kind] || g.kind} (${fmt.int(g.layers)} layers)` : null;
+      lines.push(symbolLine(symbolsFor(g, r)));
       lines.push(equationLine(label, terms, fmt.int(g.layers * g.bytesPerTokenLayer), 'B'));
     }
     if (groupTerms.length > 1) {
@@ -75,6 +76,10 @@ export class FormulaView {
           `${fmt.int(g.layers * g.bytesPerTokenLayer)} B per token: the ${KIND_LABEL[g.kind] || g.kind} layers (${g.name})`));
       });
       lines.push(equationLine('bytes per token', sumTerms, fmt.int(r.bytesPerToken), 'B'));
+    }
+    for (const g of r.groups.filter((x) => x.kind === 'linear_state')) {
+      lines.push(h('p', { class: 'note' }, `${fmt.int(g.layers)} linear-state layers (${g.mixer}) keep no per-token cache: ` +
+        `a fixed state of ${fmt.bytes(g.stateBytesLayer)} per layer and sequence, counted below.`));
     }
     const noCache = r.groups.filter((g) => g.kind === 'no_cache');
     for (const g of noCache) {
@@ -96,8 +101,20 @@ export class FormulaView {
     ];
     if (r.tp > 1 || r.pp > 1) rows.push([`Per GPU (TP ${fmt.int(r.tp)})`, fmt.bytesBoth(r.kvBytesPerGpu)]);
     if (r.stateBytes > 0) rows.push(['Fixed state per sequence', fmt.bytesBoth(r.stateBytes)]);
+    if (r.weightBytes != null) {
+      rows.push([`Weights (${r.weightDtype}, for comparison)`, `${fmt.binary(r.weightBytes)}, ${fmt.params(r.paramCount)} parameters`]);
+    }
     replace(this.results, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', { class: 'num' }, v))]));
   }
+}
+
+// The names of the factors perTokenTerms puts in, in the same order.
+function symbolsFor(g, r) {
+  if (g.kind === 'mla') {
+    return r.kvDtype === 'fp8_ds_mla' ? ['layers', 'fp8_ds_mla bytes'] : ['layers', '(kv_lora_rank + qk_rope_head_dim)', 'bytes'];
+  }
+  if (g.vHeadDim && g.vHeadDim.value !== g.headDim.value) return ['layers', 'KV heads', '(key size + value size)', 'bytes'];
+  return ['2', 'layers', 'KV heads', 'head size', 'bytes'];
 }
 
 // The bytes per element of the cache dtype and where that comes from.
@@ -129,11 +146,35 @@ function times(terms) {
   return out;
 }
 
-// label (optional): terms = value unit, as one MathML line.
-function equationLine(label, termNodes, value, unit) {
-  const row = math('mrow', null, ...termNodes, mo('='), math('mn', null, value), math('mtext', null, `\u00a0${unit}`));
-  const m = math('math', { display: 'block' }, label ? math('mrow', null, math('mtext', null, `${label}:\u00a0`), row) : row);
-  return m;
+// One equation, "label: terms = value unit", as <math> pieces that break after "×"
+// and before "+" and "="
+// (MathML in browsers does not wrap a long line; a phone needs it to).
+function equationLine(label, termNodes, value, unit, symbolic = false) {
+  const pieces = [];
+  let current = [];
+  for (const n of termNodes) {
+    const op = n.localName === 'mo' ? n.textContent : null;
+    if (op === '+' && current.length) {
+      pieces.push(current);
+      current = [n];
+    } else {
+      current.push(n);
+      if (op === '×') {
+        pieces.push(current);
+        current = [];
+      }
+    }
+  }
+  if (current.length) pieces.push(current);
+  const tail = value === null ? [] : [[mo('='), math('mn', null, value), math('mtext', null, `\u00a0${unit}`)]];
+  return h('div', { class: symbolic ? 'eq symbolic' : 'eq' },
+    label ? h('span', { class: 'eq-label' }, `${label}:`) : null,
+    [...pieces, ...tail].map((p) => math('math', null, math('mrow', null, ...p))));
+}
+
+// The formula in words, above the same formula with the model's values.
+function symbolLine(names) {
+  return equationLine(null, times(names.map((n) => (n === '2' ? math('mn', null, '2') : math('mi', null, n)))), null, '', true);
 }
 
 function layersTerm(r, g, fmt, multi) {

@@ -27,7 +27,7 @@ export class GqaView {
     this.range = h('input', { id, type: 'range', min: '0', max: '0', step: '1', value: '0', part: 'input gqa-range' });
     this.label = h('label', { for: id }, 'KV heads');
     this.ticks = h('div', { class: 'ticks', 'aria-hidden': 'true' });
-    this.readout = h('p', { class: 'num', part: 'gqa-readout' });
+    this.readout = h('p', { part: 'gqa-readout' });
     this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
     this.tbody = h('tbody');
     this.caption = h('caption');
@@ -38,7 +38,7 @@ export class GqaView {
       h('div', { class: 'gqa-control' }, this.label, this.range, this.ticks),
       this.readout,
       this.picture,
-      h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Cache for each KV-head count' },
+      this.tableWrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region' },
         h('table', { part: 'table gqa-table' }, this.caption,
           h('thead', null, h('tr', null,
             h('th', { scope: 'col' }, 'KV heads'), h('th', { scope: 'col', class: 'kind' }, 'Kind'),
@@ -48,6 +48,16 @@ export class GqaView {
       this.note, this.error);
     this.choice = null;   // chosen KV heads, null = the model's own
     this.modelKey = null;
+    // The picture is drawn at the section's real width, so its labels keep their size.
+    this.width = 640;
+    this.resize = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0].contentRect.width);
+      if (w > 0 && Math.abs(w - this.width) > 8) {
+        this.width = w;
+        if (this.lastHeads) this.drawHeads(...this.lastHeads);
+      }
+    });
+    this.resize.observe(this.root);
     this.range.addEventListener('input', () => {
       this.choice = this.points[Number(this.range.value)].kvHeads;
       this.onPick?.();
@@ -91,14 +101,15 @@ export class GqaView {
       if (isMla) mla = { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` };
       else {
         const v = size(withReferenceMla(configText, r));
-        mla = { bytes: v.kvBytes, bytesPerToken: v.bytesPerToken, label: `MLA (DeepSeek-V3's latent ${REFERENCE_LATENT.kv_lora_rank} + ${REFERENCE_LATENT.qk_rope_head_dim} on these layers)` };
+        mla = { bytes: v.kvBytes, bytesPerToken: v.bytesPerToken, label: `MLA (latent ${REFERENCE_LATENT.kv_lora_rank} + ${REFERENCE_LATENT.qk_rope_head_dim}, as DeepSeek-V3)` };
       }
     } catch {
       mla = null;
     }
     const mha = this.points[this.points.length - 1];
     const ownKv = isMla ? null : own.kvHeads.value;
-    const chosen = this.choice ?? ownKv ?? 1;
+    // Start at the model as configured; an MLA model at MHA, the attention MLA compresses.
+    const chosen = this.choice ?? ownKv ?? q;
     let index = this.points.findIndex((p) => p.kvHeads === chosen);
     if (index < 0) index = 0;
     const p = this.points[index];
@@ -116,6 +127,7 @@ export class GqaView {
       `${r.batch > 1 ? ` × batch ${fmt.int(r.batch)}` : ''}, ${ratioText(p.bytes, mha.bytes, fmt)} of MHA` +
       `${ownKv === p.kvHeads ? ' (the model as configured)' : ''}.`);
 
+    this.tableWrap.setAttribute('aria-label', `KV cache of ${r.model} for each KV-head count`);
     setText(this.caption, `${r.model}: KV cache at ${fmt.tokens(r.context)}, batch ${fmt.int(r.batch)}, ${r.kvDtype}, ${r.accounting}`);
     const rows = this.points.map((x) => h('tr', { class: x.kvHeads === p.kvHeads ? 'current' : null },
       h('th', { scope: 'row' }, fmt.int(x.kvHeads), x.kvHeads === ownKv ? h('span', { class: 'muted' }, ' (configured)') : null),
@@ -142,7 +154,8 @@ export class GqaView {
 
   // Query heads in a row on top, KV heads below, a line from each query head to its KV head.
   drawHeads(q, d, fmt) {
-    const W = 640;
+    this.lastHeads = [q, d, fmt];
+    const W = Math.max(260, Math.min(this.width, 1000));
     const pad = 10;
     const cell = (W - 2 * pad) / q;
     const kvCell = (W - 2 * pad) / d;

@@ -56,7 +56,7 @@ const CSS = `
 *, *::before, *::after { box-sizing: border-box; }
 [hidden] { display: none !important; }
 
-.kv { display: grid; gap: var(--_gap); min-width: 0; }
+.kv { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--_gap); min-width: 0; }
 h2, h3 { margin: 0; font-size: 1.05em; line-height: 1.3; }
 h3 { font-size: 1em; }
 p { margin: 0; }
@@ -65,7 +65,7 @@ p { margin: 0; }
 .model-line { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: baseline; }
 .model-name { font-weight: 600; overflow-wrap: anywhere; }
 .loading { color: var(--_muted); }
-.view { display: grid; gap: calc(var(--_gap) * 0.75); min-width: 0; }
+.view { display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(var(--_gap) * 0.75); min-width: 0; }
 
 /* Messages */
 .error {
@@ -88,6 +88,7 @@ p { margin: 0; }
   border-radius: var(--_radius);
 }
 .field { display: grid; gap: 0.2rem; min-width: 0; }
+.field > input:not([type="radio"]):not([type="checkbox"]):not([type="range"]), .field > select { width: 100%; }
 .field.wide { grid-column: 1 / -1; }
 label, .label { font-size: 0.85em; font-weight: 600; color: var(--_fg); }
 input, select, textarea, button {
@@ -121,11 +122,12 @@ input:focus-visible, select:focus-visible, textarea:focus-visible { outline-offs
 details > summary { cursor: pointer; font-size: 0.9em; font-weight: 600; }
 details[open] > summary { margin-bottom: 0.4rem; }
 
-/* Formula */
-.formula-block { display: grid; gap: 0.5rem; overflow-x: auto; padding: 0.25rem 0; position: relative; }
+/* Formula: each equation is a row of <math> pieces that wraps at "=" and "+" */
+.formula-block { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; padding: 0.25rem 0; }
+.eq { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.1rem 0.25rem; }
+.eq-label { color: var(--_muted); font-size: 0.9em; }
+.eq.symbolic { color: var(--_muted); }
 math { font-size: 1.15em; }
-math[display="block"] { margin: 0; }
-.formula-block math { justify-self: start; }
 .term { color: var(--_accent); cursor: help; border-radius: 3px; }
 .term:focus-visible { outline: 2px solid var(--_focus); outline-offset: 1px; }
 .term.active { background: var(--_surface); }
@@ -146,10 +148,10 @@ math[display="block"] { margin: 0; }
 /* Table */
 .table-wrap { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; font-size: 0.9em; min-width: 100%; }
-caption { text-align: left; font-weight: 600; padding-bottom: 0.35rem; }
+caption, .caption { text-align: left; font-weight: 500; color: var(--_muted); }
 th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--_border); text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
-th[scope="row"] { font-weight: 500; overflow-wrap: anywhere; min-width: 10rem; }
+th[scope="row"] { font-weight: 500; overflow-wrap: anywhere; min-width: 9rem; }
 thead th { background: var(--_surface); white-space: nowrap; vertical-align: bottom; }
 td.kind, th.kind { text-align: left; }
 thead th button {
@@ -165,7 +167,7 @@ tr.current th[scope="row"] { font-weight: 700; }
 .gqa-control { display: grid; gap: 0.3rem; }
 .gqa-control input[type="range"] { width: 100%; }
 .ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
-.heads { width: 100%; height: auto; max-height: 14rem; }
+.heads { width: 100%; height: auto; display: block; }
 .heads .q { fill: var(--_surface); stroke: var(--_series-1); }
 .heads .kvh { fill: var(--_series-1); }
 .heads .link { stroke: var(--_muted); stroke-width: 1; }

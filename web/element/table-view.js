@@ -3,7 +3,7 @@
 // attribute lists (default: every bundled preset), with the reader's own config as a row.
 // Columns sort by their header button; aria-sort says how.
 
-import { h, replace, setText } from './dom.js';
+import { h, replace, setText, uid } from './dom.js';
 import { describeError } from './config-input.js';
 
 const TABLE_CONTEXTS = [4096, 32768, 131072];
@@ -32,22 +32,31 @@ export function geometry(r, fmt) {
   };
 }
 
+// A model id with a line-break opportunity after each "/" ("meta-llama/" "Llama-3.1-8B").
+function breakable(name) {
+  const parts = String(name).split('/');
+  return parts.flatMap((p, i) => (i < parts.length - 1 ? [`${p}/`, h('wbr')] : [p]));
+}
+
 export class TableView {
   constructor() {
     this.sort = { key: null, dir: 'ascending' };
-    this.caption = h('caption', null);
+    // The caption sits outside the scrolling box, so a phone shows it whole.
+    this.caption = h('p', { class: 'caption', id: uid('kv-table-caption') });
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.note = h('p', { class: 'note' });
     this.root = h('section', { class: 'view table', part: 'view table' },
       h('h2', null, 'Per-model table'),
-      h('div', { class: 'table-wrap', part: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Per-model table (scrolls sideways)' },
-        h('table', { part: 'table' }, this.caption, this.thead, this.tbody)),
+      // Scrolls sideways on narrow screens; the sort buttons inside take keyboard focus.
+      this.caption,
+      h('div', { class: 'table-wrap', part: 'table-wrap' },
+        h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody)),
       this.note);
     this.headKey = '';
   }
 
-  columns(contexts, fmt, batch, withWeights) {
+  columns(contexts, fmt, withWeights) {
     const cols = [
       { key: 'model', label: 'Model', type: 'text' },
       { key: 'kind', label: 'Attention', type: 'text' },
@@ -77,8 +86,8 @@ export class TableView {
         return { row, error: describeError(e) };
       }
     });
-    const withWeights = data.some((d) => d.r && d.r.weightBytes !== undefined);
-    const cols = this.columns(contexts, fmt, state.batch ?? 1, withWeights);
+    const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
+    const cols = this.columns(contexts, fmt, withWeights);
     this.renderHead(cols);
     const sorted = this.sorted(data, cols);
     replace(this.tbody, sorted.map((d) => this.renderRow(d, cols, fmt)));
@@ -133,7 +142,7 @@ export class TableView {
 
   renderRow(d, cols, fmt) {
     const cls = [d.row.pasted ? 'pasted' : '', d.row.current ? 'current' : ''].filter(Boolean).join(' ') || null;
-    const nameCell = (name) => h('th', { scope: 'row' }, name,
+    const nameCell = (name) => h('th', { scope: 'row' }, breakable(name),
       d.row.pasted ? h('span', { class: 'muted' }, ` (${d.row.pasted})`) : null);
     if (d.error) {
       return h('tr', { class: cls }, nameCell(d.row.label),
@@ -147,8 +156,10 @@ export class TableView {
         case 'kv': return h('td', { class: 'num' }, g.kvText);
         case 'head': return h('td', { class: 'num' }, g.headText);
         case 'bpt': return h('td', { class: 'num' }, fmt.bytes(r.bytesPerToken));
-        case 'weights': return h('td', { class: 'num', title: r.weightBytes !== undefined ? fmt.bytes(r.weightBytes) : null },
-          r.weightBytes !== undefined ? fmt.binary(r.weightBytes) : '—');
+        case 'weights': return r.weightBytes != null
+          ? h('td', { class: 'num', title: `${fmt.int(r.paramCount)} parameters, ${fmt.bytes(r.weightBytes)}` },
+            `${fmt.binary(r.weightBytes)} (${fmt.params(r.paramCount)}, ${r.weightDtype})`)
+          : h('td', { class: 'num' }, '—');
         default: return h('td', { class: 'num', title: fmt.bytes(d.mem[c.context]) },
           h('data', { value: String(d.mem[c.context]) }, fmt.binary(d.mem[c.context])));
       }
