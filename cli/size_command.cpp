@@ -53,8 +53,9 @@ void print_plain(const json& r) {
         }
     }
     std::cout << "  total: " << bytes(u("bytes_per_token")) << " per token\n\n";
+    std::string csrc = r["context_source"].get<std::string>();
     std::cout << "One sequence of " << group_thousands(u("context")) << " tokens ("
-              << r["context_source"].get<std::string>() << "):\n"
+              << (csrc == "context" ? "given" : "the model's max, " + csrc) << "):\n"
               << "  naive     " << bytes(u("sequence_bytes_naive")) << "  every cached layer x every token\n"
               << "  resident  " << bytes(u("sequence_bytes_resident")) << "  windows capped, plus fixed state\n"
               << "  vllm      " << bytes(u("sequence_bytes_vllm")) << "  vLLM's per-request reservation (block "
@@ -65,6 +66,7 @@ void print_plain(const json& r) {
     if (u("tp") > 1 || u("pp") > 1)
         std::cout << "  per GPU (tp " << u("tp") << ", pp " << u("pp") << ", heaviest stage): "
                   << bytes(u("kv_bytes_per_gpu")) << "; all GPUs: " << bytes(u("kv_bytes_deployment")) << "\n";
+    std::cout << std::flush;
     for (const auto& w : r["warnings"])
         std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
                   << w["message"].get<std::string>() << "\n";
@@ -99,7 +101,7 @@ int run_size(int argc, char** argv, int first) {
         return report_error(e, as_json);
     }
     if (as_json) {
-        std::cout << to_text(r, 2) << "\n";
+        std::cout << to_text(r, 2) << "\n" << std::flush;
         for (const auto& w : r["warnings"])
             std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
                       << w["message"].get<std::string>() << "\n";

@@ -12,7 +12,13 @@ bool looks_like_json(std::string_view s) {
     std::size_t i = 0;
     if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 byte-order mark
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
-    return i < s.size() && (s[i] == '{' || s[i] == '[' || s[i] == '"');
+    if (i == s.size()) return false;
+    std::string_view rest = s.substr(i);
+    // Preset ids never hold braces or quotes: text with them is (broken) JSON.
+    if (rest.find_first_of("{}\"") != std::string_view::npos) return true;
+    // Any JSON value: a non-object is then refused as "must be a JSON object".
+    return std::string_view("{[\"-0123456789").find(rest[0]) != std::string_view::npos ||
+           rest.substr(0, 4) == "null" || rest.substr(0, 4) == "true" || rest.substr(0, 5) == "false";
 }
 
 Result<json> parse_options(std::string_view options_json) {
@@ -33,7 +39,6 @@ Result<json> parse_options(std::string_view options_json) {
 }  // namespace
 
 Result<ModelSpec> load_config(std::string_view config) {
-    if (looks_like_json(config)) return read_model_text(config);
     if (const Preset* p = find_preset(config)) {
         auto m = read_model_text(p->config_json);
         if (m && m->name_source != "_name_or_path") {
@@ -42,6 +47,12 @@ Result<ModelSpec> load_config(std::string_view config) {
         }
         return m;
     }
+    if (looks_like_json(config)) return read_model_text(config);
+    bool blank = true;
+    for (char c : config) blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    if (blank)
+        return make_error(code::malformed_json, "the config is empty: give config.json text or a bundled preset id",
+                          "config");
     std::string shown(config.substr(0, 80));
     return make_error(code::unknown_preset,
                       "\"" + shown + "\" is neither config JSON nor a bundled preset id (see presets)",

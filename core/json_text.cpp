@@ -108,28 +108,40 @@ public:
         key_ = std::move(k);
         return true;
     }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) {
-        // what(): "[json.exception.parse_error.101] parse error at line L, column C: detail"
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+        // what(): "[json.exception.parse_error.101] parse error at line L, column C: detail",
+        // or "[json.exception.out_of_range.406] detail"; the position is computed here for both.
         std::string what = ex.what();
-        Error e = make_error(code::malformed_json, "");
-        std::size_t at = what.find(" at line ");
         std::string detail = what;
-        if (at != std::string::npos) {
-            e.line = std::atoi(what.c_str() + at + 9);
-            std::size_t colpos = what.find("column ", at);
-            if (colpos != std::string::npos) e.column = std::atoi(what.c_str() + colpos + 7);
-            std::size_t colon = what.find(": ", at);
-            detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        } else {
-            std::size_t bracket = what.find("] ");
-            if (bracket != std::string::npos) detail = what.substr(bracket + 2);
+        std::size_t colon = what.find("column ");
+        colon = colon == std::string::npos ? colon : what.find(": ", colon);
+        if (colon != std::string::npos) {
+            detail = what.substr(colon + 2);
+        } else if (std::size_t bracket = what.find("] "); bracket != std::string::npos) {
+            detail = what.substr(bracket + 2);
         }
-        e.message = detail;
+        Error e = make_error(code::malformed_json, detail);
+        e.line = 1;
+        e.column = 0;
+        std::size_t end = position < text_.size() ? position : text_.size();
+        for (std::size_t i = 0; i < end; ++i) {
+            if (text_[i] == '\n') {
+                ++e.line;
+                e.column = 0;
+            } else {
+                ++e.column;
+            }
+        }
+        if (position > end) e.column += static_cast<int>(position - end);  // past the end of the input
+        if (e.column == 0) e.column = 1;
         fail(std::move(e));
         return false;
     }
 
+    explicit DomBuilder(const std::string& text) : text_(text) {}
+
 private:
+    const std::string& text_;
     std::vector<json*> stack_;
     std::vector<std::string> keys_;
     std::string key_;
@@ -182,7 +194,7 @@ private:
 Result<json> parse_json_text(std::string_view text) {
     std::vector<Replacement> reps;
     std::string rewritten = rewrite_python_numbers(text, reps);
-    DomBuilder builder;
+    DomBuilder builder(rewritten);
     json::sax_parse(rewritten, &builder, json::input_format_t::json, true, false);
     if (builder.failed) {
         Error e = builder.error;

@@ -219,6 +219,9 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
                f.path("sliding_window") + " with no layer pattern: every layer slides");
 }
 
+// "linear_num_value_heads 32": a state dim with its value, for display.
+std::string sv(const Sourced& s) { return s.source + " " + to_s(s.value); }
+
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
     StateShape s;
     auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
@@ -237,9 +240,9 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = dv->value * dk->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source = "conv (" + k->source + " - 1) x (2 x " + nk->source + " x " + dk->source + " + " +
-                   nv->source + " x " + dv->source + "), state " + nv->source + " x " + dv->source +
-                   " x " + dk->source;
+        s.source = "conv (" + sv(*k) + " - 1) x (2 x " + sv(*nk) + " x " + sv(*dk) + " + " +
+                   sv(*nv) + " x " + sv(*dv) + "), state " + sv(*nv) + " x " + sv(*dv) +
+                   " x " + sv(*dk);
     } else if (mixer == Mixer::mamba2) {
         auto k = need(f, "conv_kernel");
         auto heads = need(f, "mamba_num_heads");
@@ -255,9 +258,9 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = hd->value * dstate->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source = "conv (" + k->source + " - 1) x (" + heads->source + " x " + hd->source + " + 2 x " +
-                   groups->source + " x " + dstate->source + "), state " + heads->source + " x " +
-                   hd->source + " x " + dstate->source;
+        s.source = "conv (" + sv(*k) + " - 1) x (" + sv(*heads) + " x " + sv(*hd) + " + 2 x " +
+                   sv(*groups) + " x " + sv(*dstate) + "), state " + sv(*heads) + " x " +
+                   sv(*hd) + " x " + sv(*dstate);
     } else {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -273,8 +276,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = hd->value * hd->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = 32;  // the KDA recurrent state is kept in float32
-        s.source = "conv (" + k->source + " - 1) x 3 x " + heads->source + " x " + hd->source +
-                   ", float32 state " + heads->source + " x " + hd->source + " x " + hd->source;
+        s.source = "conv (" + sv(*k) + " - 1) x 3 x " + sv(*heads) + " x " + sv(*hd) +
+                   ", float32 state " + sv(*heads) + " x " + sv(*hd) + " x " + sv(*hd);
     }
     if (s.conv_rows == 0 && s.conv_channels == 0) s.conv_channels = 0;
     // The SSM state may be kept in another dtype (Qwen3.5: mamba_ssm_dtype float32).

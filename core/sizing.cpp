@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checked.hpp"
+#include "units.hpp"
 
 namespace kvcalc {
 namespace {
@@ -14,11 +15,13 @@ bool is_attention(LayerKind k) {
            k == LayerKind::chunked_local;
 }
 
-Error overflow_error(const std::string& what) {
+// `field` names what to look at: the config field of an absurd geometry, or the
+// context / batch option that made an honest per-token figure too large.
+Error overflow_error(const std::string& what, const std::string& field) {
     return make_error(code::overflow,
-                      what + " exceeds 2^53 - 1 bytes, the largest figure kvcalc reports exactly "
-                             "(check the config's sizes and the options)",
-                      "context");
+                      what + " exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports "
+                             "exactly: check " + field,
+                      field);
 }
 
 // One layer's bytes for one token, given the KV heads it holds.
@@ -171,7 +174,7 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
             d.bits = 8;
             d.source = "auto: " + m.kv_quant_source + " declares an fp8 KV cache";
         } else {
-            d.name = m.model_dtype_bits == 16 && !m.dtype.empty() ? m.dtype : "bf16";
+            d.name = m.dtype == "float16" || m.dtype == "fp16" || m.dtype == "half" ? "fp16" : "bf16";
             d.bits = 16;
             d.source = m.dtype.empty() ? "auto: no dtype in the config, 2 bytes"
                        : m.model_dtype_bits == 32 ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
@@ -265,12 +268,22 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
             s = state_bytes(g.state, 1);
             sg = state_bytes(g.state, o.tp);
         }
-        if (!t || !tg || !s || !sg) return overflow_error("one token of one layer");
+        if (!t || !tg || !s || !sg)
+            return overflow_error("one token of one " + g.name + " layer",
+                                  g.kind == LayerKind::linear_state ? g.state.source
+                                  : g.kind == LayerKind::mla        ? g.latent_dim.source
+                                                                    : g.k_head_dim.source);
         tok[i] = *t;
         tok_gpu[i] = *tg;
         st[i] = *s;
         st_gpu[i] = *sg;
     }
+    // Built only when an overflow is reported: sizing itself allocates no message text.
+    const std::string load_field = N > 1 ? "batch" : "context";
+    auto load = [N, C]() {
+        return "the KV cache of " + (N > 1 ? group_thousands(N) + " sequences of " : std::string()) +
+               group_thousands(C) + " tokens";
+    };
     const std::uint64_t vblock0 = o.block_size.value_or(default_block_size);
     std::vector<Warning> same_again;  // the per-GPU layout repeats the whole model's warnings
     VllmLayout whole = vllm_layout(m, tok, st, vblock0, r.warnings);
@@ -342,7 +355,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         LayerBytes batch = layer_bytes(i, false, N, P);
         auto c = mul(g.count, one.naive), d = mul(g.count, one.resident), e = mul(g.count, one.vllm);
         auto k = mul(g.count, pick(batch));
-        if (!c || !d || !e || !k) return overflow_error("the " + g.name + " layers' cache");
+        if (!c || !d || !e || !k) return overflow_error(load() + " in the " + g.name + " layers", load_field);
         f.sequence_bytes_naive = *c;
         f.sequence_bytes_resident = *d;
         f.sequence_bytes_vllm = *e;
@@ -354,7 +367,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         kv = add(kv, k);
         r.groups.push_back(f);
     }
-    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error("the cache");
+    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error(load(), load_field);
     r.bytes_per_token = *bpt;
     r.sequence_bytes_naive = *seq_n;
     r.sequence_bytes_resident = *seq_r;
@@ -370,13 +383,15 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         StageFigures s;
         s.first_layer = first;
         s.layers = n;
+        std::vector<std::uint64_t> in_stage(G, 0);  // layers of each group in this stage
+        for (std::uint32_t l = first; l < first + n; ++l) ++in_stage[m.layer_group[l]];
         opt_u64 sb = 0, sk = 0;
-        for (std::uint32_t l = first; l < first + n; ++l) {
-            std::uint32_t gi = m.layer_group[l];
-            sb = add(sb, tok_gpu[gi]);
-            sk = add(sk, pick(layer_bytes(gi, true, N, P)));
+        for (std::size_t gi = 0; gi < G; ++gi) {
+            if (!in_stage[gi]) continue;
+            sb = add(sb, mul(in_stage[gi], tok_gpu[gi]));
+            sk = add(sk, mul(in_stage[gi], pick(layer_bytes(gi, true, N, P))));
         }
-        if (!sb || !sk) return overflow_error("one GPU's cache");
+        if (!sb || !sk) return overflow_error(load() + " on one GPU", load_field);
         s.bytes_per_token_per_gpu = *sb;
         s.kv_bytes_per_gpu = *sk;
         r.bytes_per_token_per_gpu = std::max(r.bytes_per_token_per_gpu, *sb);
@@ -385,7 +400,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         r.stages.push_back(s);
         first += n;
     }
-    if (!deployment) return overflow_error("the deployment's cache");
+    if (!deployment) return overflow_error(load() + " summed over all GPUs", load_field);
     r.kv_bytes_deployment = *deployment;
     return r;
 }

@@ -16,9 +16,13 @@ std::string group_thousands(std::uint64_t v, const std::string& sep) {
 std::string fixed_point(std::uint64_t value, unsigned scale) {
     std::uint64_t div = 1;
     for (unsigned i = 0; i < scale; ++i) div *= 10;
+    std::string out = std::to_string(value / div);
+    if (scale == 0) return out;
     std::string frac = std::to_string(value % div);
-    while (frac.size() < scale) frac = "0" + frac;
-    return std::to_string(value / div) + (scale ? "." + frac : "");
+    out += '.';
+    out.append(scale - frac.size(), '0');
+    out += frac;
+    return out;
 }
 
 std::string format_bytes(std::uint64_t bytes, bool decimal) {

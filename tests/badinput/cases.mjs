@@ -1,0 +1,207 @@
+// The bad-input corpus: over 200 distinct inputs, each with the outcome kvcalc must give:
+// a structured error with its code (and field), or an answer with the exact figure and,
+// where documented, a warning. Run through the CLI (cli.test.mjs) and the wasm module
+// (wasm.test.mjs), which must agree on every code.
+
+// A valid base: 2 x 4 layers x 2 KV heads x (256 / 4 = 64) x 2 B = 2,048 B per token.
+const base = { num_hidden_layers: 4, hidden_size: 256, num_attention_heads: 4, num_key_value_heads: 2,
+  torch_dtype: 'bfloat16', max_position_embeddings: 4096 };
+const text = (o) => JSON.stringify(o);
+const withField = (k, raw) => {
+  // raw is JSON text for the value, so NaN / Infinity / huge literals survive
+  const o = { ...base };
+  delete o[k];
+  const t = text(o);
+  return `${t.slice(0, -1)}, "${k}": ${raw}}`;
+};
+const err = (code, field) => ({ code, ...(field === undefined ? {} : { field }) });
+const ok = (bytesPerToken, warningField) => ({ ok: true, bytesPerToken, ...(warningField ? { warningField } : {}) });
+
+export const cases = [];
+const add = (name, input, expect, options = {}) => cases.push({ name, input, expect, options });
+
+// --- malformed JSON of every kind (code malformed_json, with a line and column) ---
+const good = text(base);
+for (let cut = 1; cut < good.length; cut += 7) add(`truncated at ${cut}`, good.slice(0, cut), err('malformed_json'));
+const malformed = {
+  'trailing comma': '{"num_hidden_layers": 4,}',
+  'double comma': '{"num_hidden_layers": 4,, "hidden_size": 256}',
+  'single quotes': "{'num_hidden_layers': 4}",
+  'unquoted key': '{num_hidden_layers: 4}',
+  'line comment': '{"num_hidden_layers": 4 // layers\n}',
+  'block comment': '{/* c */ "num_hidden_layers": 4}',
+  'missing colon': '{"num_hidden_layers" 4}',
+  'extra closing brace': `${good}}`,
+  'trailing garbage': `${good} x`,
+  'two documents': `${good}${good}`,
+  'leading garbage': `x${good}`,
+  'raw newline in string': '{"model_type": "a\nb", "num_hidden_layers": 4}',
+  'control character in string': '{"model_type": "a\u0001b"}',
+  'invalid escape': '{"model_type": "\\x41"}',
+  'lone high surrogate': '{"model_type": "\\ud800"}',
+  'lone low surrogate': '{"model_type": "\\udc00x"}',
+  'short unicode escape': '{"model_type": "\\u12"}',
+  'lowercase nan': '{"num_hidden_layers": nan}',
+  'Python None': '{"num_hidden_layers": None}',
+  'Python True': '{"multi_query": True}',
+  'plus sign': '{"num_hidden_layers": +4}',
+  'leading zero': '{"num_hidden_layers": 04}',
+  'bare decimal point': '{"num_hidden_layers": 4.}',
+  'leading decimal point': '{"num_hidden_layers": .5}',
+  'dangling exponent': '{"num_hidden_layers": 1e}',
+  'hex literal': '{"num_hidden_layers": 0x10}',
+  'number overflow': '{"num_hidden_layers": 1e400}',
+  'negative overflow': '{"num_hidden_layers": -1e400}',
+  'NaN as a key': '{NaN: 1}',
+  'Infinity glued to a word': '{"num_hidden_layers": Infinityx}',
+  'unclosed string': '{"num_hidden_layers": "4}',
+  'unclosed array': '{"layer_types": ["full_attention"}',
+  'only whitespace then brace': '   }',
+  'UTF-16 BOM': '\ufffe{}',
+  'nesting deeper than 128 levels': `{"text_config": ${'['.repeat(200)}${']'.repeat(200)}}`,
+  'nesting 100,000 levels': `${'['.repeat(100000)}${']'.repeat(100000)}`,
+  'bytes that are not UTF-8': Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+  'NUL byte in the text': `{"num_hidden_layers": 4\u0000}`,
+};
+for (const [name, input] of Object.entries(malformed)) add(`malformed: ${name}`, input, err('malformed_json'));
+add('duplicate key at the top', '{"num_hidden_layers": 4, "num_hidden_layers": 8}', err('malformed_json', 'num_hidden_layers'));
+add('duplicate key in text_config', '{"text_config": {"num_hidden_layers": 4, "num_hidden_layers": 8}}',
+  err('malformed_json', 'text_config.num_hidden_layers'));
+add('duplicate key, same value', `${good.slice(0, -1)}, "hidden_size": 256}`, err('malformed_json', 'hidden_size'));
+
+// --- not an object, or empty ---
+add('an array', '[1, 2]', err('invalid_value'));
+add('a number', '42', err('invalid_value'));
+add('a string', '"config"', err('invalid_value'));
+add('null', 'null', err('invalid_value'));
+add('empty text', '', err('malformed_json', 'config'));
+add('only spaces', '   \n\t ', err('malformed_json', 'config'));
+add('empty object', '{}', err('missing_field', 'num_hidden_layers'));
+add('an unknown preset id', 'acme/not-a-model', err('unknown_preset', 'config'));
+
+// --- wrong types, zeros, negatives, fractions, NaN and Infinity, huge numbers, per field ---
+const numericFields = ['num_hidden_layers', 'num_attention_heads', 'num_key_value_heads', 'hidden_size', 'head_dim',
+  'max_position_embeddings'];
+const badValues = {
+  zero: '0', negative: '-1', fraction: '1.5', 'numeric string': '"8"', boolean: 'true', array: '[4]', object: '{"v": 4}',
+  NaN: 'NaN', Infinity: 'Infinity', '-Infinity': '-Infinity', '2^64': '18446744073709551616', '1e300': '1e300',
+  '2^53 + 1': '9007199254740993', 'negative fraction': '-0.5',
+};
+for (const f of numericFields)
+  for (const [kind, raw] of Object.entries(badValues)) {
+    // 2^53 + 1 is an integer: it is refused as too large for an exact report, except where
+    // it is merely a maximum (max_position_embeddings), which then overflows no figure until used.
+    if (kind === '2^53 + 1' && f === 'max_position_embeddings') {
+      add(`${f}: ${kind}`, withField(f, raw), err('invalid_value', f));
+      continue;
+    }
+    add(`${f}: ${kind}`, withField(f, raw), err('invalid_value', f));
+  }
+
+// --- nulls: a null field is an absent field ---
+add('num_hidden_layers null', withField('num_hidden_layers', 'null'), err('missing_field', 'num_hidden_layers'));
+add('num_attention_heads null', withField('num_attention_heads', 'null'), err('missing_field', 'num_attention_heads'));
+add('num_key_value_heads null means MHA', withField('num_key_value_heads', 'null'), ok(4096));  // 2 x 4 x 4 x 64 x 2
+add('hidden_size null without head_dim', withField('hidden_size', 'null'), err('missing_field', 'head_dim'));
+add('hidden_size null with head_dim', `${withField('hidden_size', 'null').slice(0, -1)}, "head_dim": 32}`, ok(1024));  // 2 x 4 x 2 x 32 x 2
+add('max_position_embeddings null needs a context', withField('max_position_embeddings', 'null'), err('missing_field', 'context'), { noContext: true });
+add('max_position_embeddings null with a context', withField('max_position_embeddings', 'null'), ok(2048));
+add('torch_dtype null', withField('torch_dtype', 'null'), ok(2048, 'torch_dtype'));
+add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
+
+// --- contradictory fields ---
+const contra = [
+  ['KV heads not dividing query heads', withField('num_key_value_heads', '3'), err('inconsistent', 'num_key_value_heads')],
+  ['more KV heads than query heads', withField('num_key_value_heads', '8'), err('inconsistent', 'num_key_value_heads')],
+  ['hidden size not divisible by heads', withField('hidden_size', '250'), err('inconsistent', 'hidden_size')],
+  ['layer_types shorter than the layers', `${good.slice(0, -1)}, "layer_types": ["full_attention"]}`, err('inconsistent', 'layer_types')],
+  ['layer_types longer than the layers', `${good.slice(0, -1)}, "layer_types": ${text(Array(5).fill('full_attention'))}}`, err('inconsistent', 'layer_types')],
+  ['layer_types not an array', `${good.slice(0, -1)}, "layer_types": "full_attention"}`, err('invalid_value', 'layer_types')],
+  ['layer_types with a number', `${good.slice(0, -1)}, "layer_types": [1, 2, 3, 4]}`, err('invalid_value', 'layer_types[0]')],
+  ['unknown layer type', `${good.slice(0, -1)}, "layer_types": ["full_attention", "full_attention", "full_attention", "quantum"]}`, err('invalid_value', 'layer_types[3]')],
+  ['sliding layers without a window', `${good.slice(0, -1)}, "layer_types": ${text(Array(4).fill('sliding_attention'))}}`, err('missing_field', 'sliding_window')],
+  ['sliding window zero', `${good.slice(0, -1)}, "sliding_window": 0}`, err('invalid_value', 'sliding_window')],
+  ['use_sliding_window true without a window', `${good.slice(0, -1)}, "use_sliding_window": true}`, err('missing_field', 'sliding_window')],
+  ['use_sliding_window as a string', `${good.slice(0, -1)}, "use_sliding_window": "false", "sliding_window": 64}`, err('invalid_value', 'use_sliding_window')],
+  ['max_window_layers negative', `${good.slice(0, -1)}, "use_sliding_window": true, "sliding_window": 64, "max_window_layers": -1}`, err('invalid_value', 'max_window_layers')],
+  ['hybrid pattern of the wrong length', `${good.slice(0, -1)}, "hybrid_override_pattern": "M*"}`, err('inconsistent', 'hybrid_override_pattern')],
+  ['hybrid pattern with an unknown symbol', `${good.slice(0, -1)}, "hybrid_override_pattern": "M*Q*"}`, err('invalid_value', 'hybrid_override_pattern')],
+  ['hybrid pattern as a number', `${good.slice(0, -1)}, "hybrid_override_pattern": 4}`, err('invalid_value', 'hybrid_override_pattern')],
+  ['Mamba layers without state dims', `${good.slice(0, -1)}, "hybrid_override_pattern": "M*M*"}`, err('missing_field', 'linear_num_value_heads')],
+  ['linear layers without state dims', `${good.slice(0, -1)}, "full_attention_interval": 2}`, err('missing_field', 'linear_num_value_heads')],
+  ['full_attention_interval zero', `${good.slice(0, -1)}, "full_attention_interval": 0}`, err('invalid_value', 'full_attention_interval')],
+  ['layer listed twice', `${good.slice(0, -1)}, "linear_attn_config": {"full_attn_layers": [1, 1], "kda_layers": [2, 3, 4]}}`, err('inconsistent', 'linear_attn_config.full_attn_layers[1]')],
+  ['layer beyond the model (1-indexed)', `${good.slice(0, -1)}, "linear_attn_config": {"full_attn_layers": [5], "kda_layers": [1, 2, 3]}}`, err('inconsistent', 'linear_attn_config.full_attn_layers[0]')],
+  ['layer in neither list', `${good.slice(0, -1)}, "linear_attn_config": {"full_attn_layers": [1], "kda_layers": [2, 3]}}`, err('inconsistent', 'linear_attn_config')],
+  ['linear_attn_config without kda_layers', `${good.slice(0, -1)}, "linear_attn_config": {"full_attn_layers": [1, 2, 3, 4]}}`, err('missing_field', 'linear_attn_config.kda_layers')],
+  ['kv_lora_rank without qk_rope_head_dim', `${good.slice(0, -1)}, "kv_lora_rank": 512}`, err('missing_field', 'qk_rope_head_dim')],
+  ['kv_lora_rank zero', `${good.slice(0, -1)}, "kv_lora_rank": 0, "qk_rope_head_dim": 64}`, err('invalid_value', 'kv_lora_rank')],
+  ['qk_rope_head_dim as a string', `${good.slice(0, -1)}, "kv_lora_rank": 512, "qk_rope_head_dim": "64"}`, err('invalid_value', 'qk_rope_head_dim')],
+  ['attention_chunk_size zero', `${good.slice(0, -1)}, "attention_chunk_size": 0}`, err('invalid_value', 'attention_chunk_size')],
+  ['no_rope_layers of the wrong length', `${good.slice(0, -1)}, "attention_chunk_size": 64, "no_rope_layers": [1, 0]}`, err('inconsistent', 'no_rope_layers')],
+  ['no_rope_layers with a 2', `${good.slice(0, -1)}, "attention_chunk_size": 64, "no_rope_layers": [1, 1, 2, 0]}`, err('invalid_value', 'no_rope_layers[2]')],
+  ['all layers shared', `${good.slice(0, -1)}, "num_kv_shared_layers": 4}`, err('inconsistent', 'num_kv_shared_layers')],
+  ['global KV heads not dividing', `${good.slice(0, -1)}, "num_global_key_value_heads": 3}`, err('inconsistent', 'num_global_key_value_heads')],
+  ['multi_query as a string', `${withField('num_key_value_heads', 'null').slice(0, -1)}, "multi_query": "yes"}`, err('invalid_value', 'multi_query')],
+  ['text_config as a string', '{"text_config": "num_hidden_layers"}', err('invalid_value', 'text_config')],
+  ['text_config as an array', '{"text_config": [4]}', err('invalid_value', 'text_config')],
+  ['text_config with a bad field', `{"text_config": ${withField('num_attention_heads', '0')}}`, err('invalid_value', 'text_config.num_attention_heads')],
+  ['text_config without layers', '{"text_config": {"hidden_size": 256}}', err('missing_field', 'num_hidden_layers')],
+  ['torch_dtype unknown', withField('torch_dtype', '"int8"'), err('invalid_value', 'torch_dtype')],
+  ['torch_dtype a number', withField('torch_dtype', '16'), err('invalid_value', 'torch_dtype')],
+  ['mamba_ssm_dtype unknown', `${good.slice(0, -1)}, "full_attention_interval": 2, "linear_conv_kernel_dim": 4, "linear_num_key_heads": 2, "linear_key_head_dim": 8, "linear_num_value_heads": 2, "linear_value_head_dim": 8, "mamba_ssm_dtype": "fp4"}`, err('invalid_value', 'mamba_ssm_dtype')],
+  ['state dims with a zero', `${good.slice(0, -1)}, "full_attention_interval": 2, "linear_conv_kernel_dim": 4, "linear_num_key_heads": 0, "linear_key_head_dim": 8, "linear_num_value_heads": 2, "linear_value_head_dim": 8}`, err('invalid_value', 'linear_num_key_heads')],
+];
+for (const [name, input, expect] of contra) add(name, input, expect);
+
+// --- absurd sizes: an overflow is an error, never a wrapped number ---
+add('layer count beyond any model', withField('num_hidden_layers', '100001'), err('invalid_value', 'num_hidden_layers'));
+add('head_dim of 2^40 at 4096 tokens', withField('head_dim', '1099511627776'), err('overflow', 'context'));
+add('head_dim of 2^50 overflows one token', withField('head_dim', '1125899906842624'), err('overflow', 'head_dim'));
+add('context near 2^53', good, err('overflow', 'context'), { context: '9007199254740991' });
+add('batch of 10^12', good, err('overflow', 'batch'), { batch: '1000000000000' });
+add('context with 17 digits', good, err('bad_option', 'context'), { context: '12345678901234567' });
+add('kv_lora_rank of 2^52', `${good.slice(0, -1)}, "kv_lora_rank": 4503599627370496, "qk_rope_head_dim": 64}`, err('overflow'));
+
+// --- options ---
+add('unknown kv dtype', good, err('bad_option', 'kv_dtype'), { kvDtype: 'fp7' });
+add('fp8_ds_mla on a non-MLA model', good, err('bad_option', 'kv_dtype'), { kvDtype: 'fp8_ds_mla' });
+add('unknown accounting', good, err('bad_option', 'accounting'), { accounting: 'optimistic' });
+add('tp not dividing heads', good, err('bad_option', 'tp'), { tp: '3' });
+add('tp zero', good, err('bad_option', 'tp'), { tp: '0' });
+add('pp above the layers', good, err('bad_option', 'pp'), { pp: '5' });
+add('block size zero', good, err('bad_option', 'block_size'), { blockSize: '0' });
+add('block size above a megatoken', good, err('bad_option', 'block_size'), { blockSize: '2000000' });
+add('prefix longer than the context', good, err('bad_option', 'shared_prefix'), { sharedPrefix: '5000' });
+add('batch zero', good, err('bad_option', 'batch'), { batch: '0' });
+add('context zero', good, err('bad_option', 'context'), { context: '0' });
+add('max_num_batched_tokens zero', good, err('bad_option', 'max_num_batched_tokens'), { maxNumBatchedTokens: '0' });
+
+// --- accepted oddities: answered exactly, with a warning where documented ---
+add('UTF-8 BOM', `\ufeff${good}`, ok(2048));
+add('CRLF line ends', good.replace(/,/g, ',\r\n'), ok(2048));
+add('leading and trailing white space', `\n\t ${good} \n`, ok(2048));
+add('integral float 4.0', withField('num_hidden_layers', '4.0'), ok(2048));
+add('exponent integer 4e0', withField('num_hidden_layers', '4e0'), ok(2048));
+add('NaN in a field kvcalc does not read', `${good.slice(0, -1)}, "time_step_limit": [0.0, Infinity], "rope_theta": NaN}`, ok(2048));
+add('-Infinity in a field kvcalc does not read', `${good.slice(0, -1)}, "floor": -Infinity}`, ok(2048));
+add('unknown model_type', `${good.slice(0, -1)}, "model_type": "acme_unreleased_v9"}`, ok(2048));
+add('unknown architecture name', `${good.slice(0, -1)}, "architectures": ["AcmeForCausalLM"]}`, ok(2048));
+add('a model name with markup', `${good.slice(0, -1)}, "_name_or_path": "<img src=x onerror=alert(1)>"}`, ok(2048));
+add('float32 checkpoint', withField('torch_dtype', '"float32"'), ok(2048, 'torch_dtype'));
+add('cross-attention layers', `${good.slice(0, -1)}, "cross_attention_layers": [1]}`, ok(2048, 'cross_attention_layers'));
+add('attn_type_list', `${good.slice(0, -1)}, "attn_type_list": [1, 0, 1, 0]}`, ok(2048, 'attn_type_list'));
+add('layers_block_type', `${good.slice(0, -1)}, "layers_block_type": ["attention"]}`, ok(2048, 'layers_block_type'));
+add('block_configs', `${good.slice(0, -1)}, "block_configs": []}`, ok(2048, 'block_configs'));
+add('attn_config', `${good.slice(0, -1)}, "attn_config": {"kv_n_heads": 1}}`, ok(2048, 'attn_config'));
+add('sparse-attention indexer', `${good.slice(0, -1)}, "index_head_dim": 128}`, ok(2048, 'index_head_dim'));
+add('MTP layers', `${good.slice(0, -1)}, "num_nextn_predict_layers": 1}`, ok(2048, 'num_nextn_predict_layers'));
+add('attention_k_eq_v', `${good.slice(0, -1)}, "attention_k_eq_v": true}`, ok(2048, 'attention_k_eq_v'));
+add('context above the model max', good, ok(2048, 'context'), { context: '8192' });
+add('use_sliding_window false ignores the window', `${good.slice(0, -1)}, "use_sliding_window": false, "sliding_window": 7}`, ok(2048));
+add('a megabyte of extra fields', `${good.slice(0, -1)}, ${Array.from({ length: 40000 }, (_, i) => `"pad_${i}": ${i}`).join(', ')}}`, ok(2048));
+add('a megabyte string', `${good.slice(0, -1)}, "notes": "${'x'.repeat(1 << 20)}"}`, ok(2048));
+add('a 200,000-entry layer_types', `${good.slice(0, -1)}, "layer_types": ${text(Array(200000).fill('full_attention'))}}`, err('inconsistent', 'layer_types'));
+add('escaped unicode in names', `${good.slice(0, -1)}, "_name_or_path": "\\u00e9\\ud83d\\ude00"}`, ok(2048));
+
+export const baseConfig = good;

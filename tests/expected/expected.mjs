@@ -1,0 +1,66 @@
+// The expected-figures table (tests/expected/configs.json) for the Node and browser tests,
+// with the evaluator of its arithmetic: integers, x, +, -, (a/b) exact, ceildiv(a, b), min(a, b).
+// BigInt throughout, so no figure is rounded.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = resolve(here, '../..');
+export const sharedDir = process.env.KVCALC_SHARED_DIR || resolve(repoRoot, '../shared');
+export const configsDir = join(sharedDir, 'configs');
+
+export function evaluate(text) {
+  let i = 0;
+  const fail = (why) => { throw new Error(`arithmetic "${text}": ${why} at ${i}`); };
+  const skip = () => { while (text[i] === ' ') i++; };
+  const eat = (tok) => { skip(); if (text.startsWith(tok, i)) { i += tok.length; return true; } return false; };
+  const expr = () => {
+    let v = term();
+    for (;;) {
+      if (eat('+')) v += term();
+      else if (eat('-')) v -= term();
+      else return v;
+    }
+  };
+  const term = () => {
+    let v = factor();
+    for (;;) {
+      skip();
+      if (text[i] === 'x' && text[i + 1] === ' ') { i++; v *= factor(); }
+      else if (eat('/')) { const d = factor(); if (d === 0n || v % d !== 0n) fail('inexact division'); v /= d; }
+      else return v;
+    }
+  };
+  const pair = () => { const a = expr(); if (!eat(',')) fail('expected ,'); const b = expr(); if (!eat(')')) fail('expected )'); return [a, b]; };
+  const factor = () => {
+    if (eat('ceildiv(')) { const [a, b] = pair(); return (a + b - 1n) / b; }
+    if (eat('min(')) { const [a, b] = pair(); return a < b ? a : b; }
+    if (eat('(')) { const v = expr(); if (!eat(')')) fail('expected )'); return v; }
+    skip();
+    const m = /^\d+/.exec(text.slice(i));
+    if (!m) fail('expected a number');
+    i += m[0].length;
+    return BigInt(m[0]);
+  };
+  const v = expr();
+  skip();
+  if (i !== text.length) fail('trailing text');
+  return v;
+}
+
+// Every entry, with each figure checked against its own arithmetic (as Numbers: all are
+// below 2^53, which kvcalc guarantees for every figure it reports).
+export function expectedConfigs() {
+  const table = JSON.parse(readFileSync(join(here, 'configs.json'), 'utf8'));
+  const num = (f) => {
+    const v = evaluate(f.arithmetic);
+    if (v !== BigInt(f.value)) throw new Error(`configs.json: ${f.arithmetic} is ${v}, not ${f.value}`);
+    return f.value;
+  };
+  return table.configs.map((e) => {
+    const at = (a) => a && { context: a.context, naive: num(a.naive), resident: num(a.resident), vllm: num(a.vllm), state: num(a.state) };
+    return { file: e.file, path: join(configsDir, e.file), note: e.note,
+      bytesPerToken: num(e.bytes_per_token), at4096: at(e.at_4096), atMax: at(e.at_max) };
+  });
+}

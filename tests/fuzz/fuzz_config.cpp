@@ -1,0 +1,69 @@
+// libFuzzer target over config parsing and sizing. Built with clang, ASan and UBSan
+// (scripts/fuzz.sh). Besides crashes, it checks invariants that any accepted config must
+// keep, so a silently wrong number is a finding too.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "api.hpp"
+#include "json_text.hpp"
+#include "model.hpp"
+#include "report.hpp"
+#include "sizing.hpp"
+
+namespace {
+
+void require(bool ok) {
+    if (!ok) std::abort();
+}
+
+void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, const kvcalc::SizeOptions& o) {
+    // naive is bytes per token times the context, exactly
+    require(r.sequence_bytes_naive == r.bytes_per_token * r.context);
+    // resident never charges a layer for more tokens than naive does, apart from state
+    // and block rounding (at most one block per layer)
+    std::uint64_t slack = r.state_bytes;
+    if (o.block_size) slack += *o.block_size * r.bytes_per_token;
+    require(r.sequence_bytes_resident <= r.sequence_bytes_naive + slack);
+    // one sequence, no prefix: the batch figure is the chosen sequence figure
+    if (o.batch == 1 && o.shared_prefix == 0) require(r.kv_bytes == r.sequence_bytes(o.accounting));
+    // per GPU never exceeds the whole, apart from replicated heads and the unsplit latent
+    if (o.tp == 1 && o.pp == 1) require(r.kv_bytes_per_gpu == r.kv_bytes);
+    std::uint32_t layers = 0;
+    for (const auto& g : m.groups) layers += g.count;
+    require(layers == m.num_layers.value);
+    require(m.layer_group.size() == m.num_layers.value);
+    // every report serialises
+    require(!kvcalc::to_text(kvcalc::size_report(m, r)).empty());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string text(reinterpret_cast<const char*>(data), size);
+    auto m = kvcalc::read_model_text(text);
+    if (!m) {
+        require(!m.error().code.empty() && !m.error().message.empty());
+        return 0;
+    }
+    // The last bytes pick the options, so the fuzzer explores them too.
+    std::uint8_t k = size ? data[size - 1] : 0;
+    kvcalc::SizeOptions o;
+    o.context = std::uint64_t{1} << (k % 24);
+    o.batch = 1 + (k >> 5);
+    o.tp = (k & 4) ? 2 : 1;
+    o.pp = (k & 8) ? 2 : 1;
+    o.accounting = static_cast<kvcalc::Accounting>(k % 3);
+    if (k & 16) o.block_size = 16;
+    static const char* dtypes[] = {"auto", "fp8", "int4", "fp32", "fp8_ds_mla"};
+    o.kv_dtype = dtypes[k % 5];
+    for (int pass = 0; pass < 2; ++pass) {
+        auto r = kvcalc::size_model(*m, o);
+        if (r) check_invariants(*m, *r, o);
+        else require(!r.error().message.empty());
+        o = kvcalc::SizeOptions{};  // and the defaults (the model's max context)
+    }
+    // the text API on the same input never fails to answer
+    require(!kvcalc::size_json(text, "{\"context\": 4096}").empty());
+    return 0;
+}
