@@ -10,7 +10,8 @@ using kvcalc::json;
 namespace {
 
 kvcalc::CheckResult check(std::uint64_t pool, std::uint64_t context, std::uint64_t block = 16,
-                          std::uint64_t model_max = 0, std::optional<std::uint64_t> concurrency = std::nullopt) {
+                          std::uint64_t model_max = 0,
+                          std::optional<std::uint64_t> concurrency = std::nullopt) {
     kvcalc::CheckInputs in;
     in.pool_tokens = pool;
     in.max_context = context;
@@ -43,10 +44,11 @@ json error_of(const std::string& config, const json& options) {
 
 TEST_CASE("check: max concurrency is what vLLM's %.2f prints, in integers") {
     using kvcalc::printf_hundredths;
-    CHECK(printf_hundredths(681280, 1048576) == 65);   // 68,128,000 / 1,048,576 = 64.97...: "0.65"
-    CHECK(printf_hundredths(463216, 32768) == 1414);   // 14.136...: "14.14"
-    CHECK(printf_hundredths(91088, 32768) == 278);     // vLLM V0's 5,693 blocks x 16 / 32,768 = 2.7797...: "2.78"
-    CHECK(printf_hundredths(290864, 32768) == 888);    // 8.876...
+    CHECK(printf_hundredths(681280, 1048576) == 65);  // 68,128,000 / 1,048,576 = 64.97...: "0.65"
+    CHECK(printf_hundredths(463216, 32768) == 1414);  // 14.136...: "14.14"
+    CHECK(printf_hundredths(91088, 32768) ==
+          278);  // vLLM V0's 5,693 blocks x 16 / 32,768 = 2.7797...: "2.78"
+    CHECK(printf_hundredths(290864, 32768) == 888);  // 8.876...
     // Exact ties go where the double goes: 0.125 is a double, and printf rounds it to even;
     // 0.375 to even upwards; 0.005 and 0.025 are stored a little high, 0.015 a little low.
     CHECK(printf_hundredths(1, 8) == 12);
@@ -68,10 +70,12 @@ TEST_CASE("check: the reference case, 1,048,576 advertised on a 681,280-token po
     CHECK(r.max_concurrency_text == "0.65");
     CHECK(r.max_safe_context == 681280);
     REQUIRE(r.advice.size() == 3);
-    CHECK(r.advice[0] == "Does not fit: one request of 1,048,576 tokens needs 65,536 blocks of 16 tokens; the pool "
-                         "has 42,580.");
-    CHECK(r.advice[1] == "Set --max-model-len 681280 (vLLM) / --context-length 681280 (SGLang), and advertise no "
-                         "more than 681,280 tokens.");
+    CHECK(r.advice[0] ==
+          "Does not fit: one request of 1,048,576 tokens needs 65,536 blocks of 16 tokens; the pool "
+          "has 42,580.");
+    CHECK(r.advice[1] ==
+          "Set --max-model-len 681280 (vLLM) / --context-length 681280 (SGLang), and advertise no "
+          "more than 681,280 tokens.");
     CHECK(r.advice[2] == "Test it: a prompt of 681,281 tokens must get an error (HTTP 400), not a 200.");
 }
 
@@ -98,8 +102,9 @@ TEST_CASE("check: never above the model's own max context") {
     CHECK(r.max_safe_context_source == "the model's own max context (max_position_embeddings)");
     CHECK(r.max_concurrency_text == "20.79");  // 681,280 / 32,768 = 20.79...
     REQUIRE(r.advice.size() == 3);
-    CHECK(r.advice[0] == "Fits: one request of 32,768 tokens needs 2,048 of the pool's 42,580 blocks; 20.79x such "
-                         "requests fit at once.");
+    CHECK(r.advice[0] ==
+          "Fits: one request of 32,768 tokens needs 2,048 of the pool's 42,580 blocks; 20.79x such "
+          "requests fit at once.");
     CHECK(r.advice[1] == "Keep --max-model-len 32768 (the pool would allow 32,768).");
     CHECK(r.advice[2] == "Test it: a prompt of 32,769 tokens must get an error (HTTP 400), not a 200.");
     auto over = check(681280, 65536, 16, 32768);
@@ -110,18 +115,21 @@ TEST_CASE("check: never above the model's own max context") {
 TEST_CASE("check: a target concurrency") {
     auto r = check(463216, 32768, 16, 32768, 8);  // 8 users at 32K on 28,951 blocks
     REQUIRE(r.concurrency_fits);
-    CHECK(*r.concurrency_fits);                    // 8 x 2,048 = 16,384 blocks
-    CHECK(*r.max_context_at_concurrency == 32768);  // 28,951 / 8 = 3,618 blocks = 57,888 tokens, capped at 32,768
+    CHECK(*r.concurrency_fits);  // 8 x 2,048 = 16,384 blocks
+    CHECK(*r.max_context_at_concurrency ==
+          32768);  // 28,951 / 8 = 3,618 blocks = 57,888 tokens, capped at 32,768
     auto s = check(463216, 32768, 16, 32768, 16);
-    CHECK_FALSE(*s.concurrency_fits);              // 16 x 2,048 = 32,768 > 28,951
+    CHECK_FALSE(*s.concurrency_fits);               // 16 x 2,048 = 32,768 > 28,951
     CHECK(*s.max_context_at_concurrency == 28944);  // 28,951 / 16 = 1,809 blocks x 16
-    CHECK(s.advice.back() == "16 concurrent requests of 32,768 tokens do not fit: the pool holds 14.14x. For 16 at "
-                             "once, each can have at most 28,944 tokens; beyond that the engine queues or preempts "
-                             "requests.");
+    CHECK(s.advice.back() ==
+          "16 concurrent requests of 32,768 tokens do not fit: the pool holds 14.14x. For 16 at "
+          "once, each can have at most 28,944 tokens; beyond that the engine queues or preempts "
+          "requests.");
 }
 
 TEST_CASE("check report: the reference case through check_json") {
-    json r = report("meta-llama/Llama-4-Scout-17B-16E-Instruct", {{"max_context", 1048576}, {"pool_tokens", 681280}});
+    json r = report("meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                    {{"max_context", 1048576}, {"pool_tokens", 681280}});
     CHECK(r["pool_tokens"] == 681280);
     CHECK(r["max_context"] == 1048576);
     CHECK(r["fits"] == false);
@@ -143,7 +151,7 @@ TEST_CASE("check report: Qwen2.5-72B, 8 users at 32K: 80 GiB of cache beside 145
     // On four H100s (tp 4) the pool is 463,216 tokens (test_pool); 8 x 32,768 fit.
     json four = report("Qwen/Qwen2.5-72B-Instruct",
                        {{"max_context", 32768}, {"gpu", "h100-80gb"}, {"tp", 4}, {"concurrency", 8}});
-    CHECK(four["weight_bytes"] == 145410768896);        // 72,705,384,448 x 2 B: about 145 GB
+    CHECK(four["weight_bytes"] == 145410768896);  // 72,705,384,448 x 2 B: about 145 GB
     CHECK(four["weight_bytes_per_gpu"] == 36354670592);
     CHECK(four["pool_tokens"] == 463216);
     CHECK(four["pool_bytes_per_gpu"] == 37947189886);
@@ -169,8 +177,10 @@ TEST_CASE("check report: Qwen2.5-72B, 8 users at 32K: 80 GiB of cache beside 145
 TEST_CASE("check report: pools from vLLM and SGLang logs") {
     // The SGLang excerpt: pool and context both from the log, page size 1.
     std::string sglang =
-        "[2025-06-10 14:02:20 TP0] KV Cache is allocated. #tokens: 386961, K size: 26.57 GB, V size: 26.57 GB\n"
-        "[2025-06-10 14:02:24 TP0] max_total_num_tokens=386961, chunked_prefill_size=8192, max_prefill_tokens=16384, "
+        "[2025-06-10 14:02:20 TP0] KV Cache is allocated. #tokens: 386961, K size: 26.57 GB, V size: 26.57 "
+        "GB\n"
+        "[2025-06-10 14:02:24 TP0] max_total_num_tokens=386961, chunked_prefill_size=8192, "
+        "max_prefill_tokens=16384, "
         "max_running_requests=4096, context_len=40960, available_gpu_mem=7.98 GB\n";
     json s = report("Qwen/Qwen3-8B", {{"engine_log", sglang}});
     CHECK(s["engine"] == "sglang");
@@ -188,8 +198,9 @@ TEST_CASE("check report: pools from vLLM and SGLang logs") {
     json v = report("meta-llama/Llama-3.1-70B",
                     {{"max_context", 131072},
                      {"tp", 4},
-                     {"engine_log", "(VllmWorker rank=0 pid=9) INFO 05-12 10:31:58 [gpu_worker.py:227] Available KV "
-                                    "cache memory: 43.21 GiB\n"}});
+                     {"engine_log",
+                      "(VllmWorker rank=0 pid=9) INFO 05-12 10:31:58 [gpu_worker.py:227] Available KV "
+                      "cache memory: 43.21 GiB\n"}});
     CHECK(v["bytes_per_token_per_gpu"] == 81920);
     CHECK(v["pool_bytes_per_gpu"] == 46396384215);
     CHECK(v["pool_tokens"] == 566352);
@@ -198,9 +209,10 @@ TEST_CASE("check report: pools from vLLM and SGLang logs") {
 
     // vLLM V0 blocks x the block size.
     json b = report("meta-llama/Llama-3.1-8B",
-                    {{"engine_log", "INFO 01-13 11:35:23 gpu_executor.py:76] # GPU blocks: 5693, # CPU blocks: 2048\n"
-                                    "INFO 01-13 11:35:23 gpu_executor.py:80] Maximum concurrency for 32768 tokens per "
-                                    "request: 2.78x\n"}});
+                    {{"engine_log",
+                      "INFO 01-13 11:35:23 gpu_executor.py:76] # GPU blocks: 5693, # CPU blocks: 2048\n"
+                      "INFO 01-13 11:35:23 gpu_executor.py:80] Maximum concurrency for 32768 tokens per "
+                      "request: 2.78x\n"}});
     CHECK(b["pool_tokens"] == 91088);  // 5,693 x 16
     CHECK(b["max_context"] == 32768);
     CHECK(b["max_concurrency_text"] == "2.78");  // agrees with the engine's own line
@@ -211,19 +223,23 @@ TEST_CASE("check report: bad options are errors naming the option") {
     auto e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}});
     CHECK(e["code"] == "bad_option");
     CHECK(e["field"] == "pool_tokens");
-    CHECK(e["message"] == "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU preset, or "
-                          "gpu_memory) to derive it");
+    CHECK(e["message"] ==
+          "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU preset, or "
+          "gpu_memory) to derive it");
     e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu", "l40s"}});
     CHECK(e["message"] == "give one pool source: pool_tokens, engine_log or gpu/gpu_memory, not several");
     e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"gpu", "v100"}});
     CHECK(e["field"] == "gpu");
-    CHECK(e["message"] == "gpu: unknown \"v100\" (known: h100-80gb, h200-141gb, a100-40gb, a100-80gb, l40s, "
-                          "rtx-4090, b200, mi300x)");
-    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"gpu", "l40s"}, {"engine", "vllm"},
-                                   {"mem_fraction_static", 0.9}});
+    CHECK(e["message"] ==
+          "gpu: unknown \"v100\" (known: h100-80gb, h200-141gb, a100-40gb, a100-80gb, l40s, "
+          "rtx-4090, b200, mi300x)");
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"gpu", "l40s"}, {"engine", "vllm"}, {"mem_fraction_static", 0.9}});
     CHECK(e["field"] == "mem_fraction_static");
-    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu_memory_utilization", 0.9}});
-    CHECK(e["message"] == "gpu_memory_utilization: applies only when the pool is derived from a GPU (gpu or gpu_memory)");
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu_memory_utilization", 0.9}});
+    CHECK(e["message"] ==
+          "gpu_memory_utilization: applies only when the pool is derived from a GPU (gpu or gpu_memory)");
     e = error_of("Qwen/Qwen3-8B", {{"pool_tokens", 1000}});
     CHECK(e["code"] == "missing_field");
     CHECK(e["field"] == "max_context");
@@ -231,7 +247,8 @@ TEST_CASE("check report: bad options are errors naming the option") {
     CHECK(e["message"] == "unknown option \"colour\"");
     e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"engine_log", "nothing here\n"}});
     CHECK(e["code"] == "unrecognised_log");
-    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"gpu", "l40s"}, {"gpu_memory_utilization", "0.9.1"}});
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"gpu", "l40s"}, {"gpu_memory_utilization", "0.9.1"}});
     CHECK(e["field"] == "gpu_memory_utilization");
     // The same instance keeps working after errors.
     CHECK(report("Qwen/Qwen3-8B", {{"max_context", 4096}, {"pool_tokens", 4096}})["fits"] == true);
@@ -239,8 +256,8 @@ TEST_CASE("check report: bad options are errors naming the option") {
 
 TEST_CASE("check report: utilization as a JSON number is read as its decimal") {
     // 0.92 is not a double exactly; the report reads it back as the decimal 0.92 = 23/25.
-    json r = report("meta-llama/Llama-3.1-8B", {{"max_context", 131072}, {"gpu", "h100-80gb"},
-                                               {"gpu_memory_utilization", 0.92}});
+    json r = report("meta-llama/Llama-3.1-8B",
+                    {{"max_context", 131072}, {"gpu", "h100-80gb"}, {"gpu_memory_utilization", 0.92}});
     CHECK(r["pool"]["fraction"] == "0.92");
     CHECK(r["pool"]["requested_bytes"] == 84943715696ull * 23 / 25);
     // Llama-3.1-8B: 16,060,522,496 B of weights, 131,072 B per token.

@@ -57,13 +57,19 @@ TEST_CASE("pool: fractions are exact decimals") {
     CHECK(fraction("1.000").den == 1);
     CHECK(fraction(".85").text == "0.85");
     CHECK(fraction("0.900").text == "0.9");
-    for (auto [text, message] :
-         {std::pair{"0", "gpu_memory_utilization: must be above 0, got \"0\""},
-          std::pair{"1.1", "gpu_memory_utilization: must be at most 1, got \"1.1\""},
-          std::pair{"0.1234567",
-                    "gpu_memory_utilization: must be a decimal fraction like 0.9 (at most 6 decimals), got \"0.1234567\""},
-          std::pair{"90%", "gpu_memory_utilization: must be a decimal fraction like 0.9 (at most 6 decimals), got \"90%\""},
-          std::pair{"", "gpu_memory_utilization: must be a decimal fraction like 0.9 (at most 6 decimals), got \"\""}}) {
+    for (
+        auto [text, message] :
+        {std::pair{"0", "gpu_memory_utilization: must be above 0, got \"0\""},
+         std::pair{"1.1", "gpu_memory_utilization: must be at most 1, got \"1.1\""},
+         std::pair{"0.1234567",
+                   "gpu_memory_utilization: must be a decimal fraction like 0.9 (at most 6 decimals), got "
+                   "\"0.1234567\""},
+         std::pair{
+             "90%",
+             "gpu_memory_utilization: must be a decimal fraction like 0.9 (at most 6 decimals), got \"90%\""},
+         std::pair{
+             "",
+             "gpu_memory_utilization: must be a decimal fraction like 0.9 (at most 6 decimals), got \"\""}}) {
         auto bad = kvcalc::parse_fraction(text, "gpu_memory_utilization");
         REQUIRE_FALSE(bad.ok());
         CHECK(bad.error().code == "bad_option");
@@ -79,10 +85,10 @@ TEST_CASE("pool: byte sizes, rounded down to whole bytes") {
         REQUIRE(s.ok());
         return *s;
     };
-    CHECK(size("1.5GiB") == 1610612736);         // 3 x 2^29
-    CHECK(size("512 MiB") == 536870912);         // 2^29
-    CHECK(size("80GB") == 80000000000);          // decimal units are 10^9
-    CHECK(size("79.11GiB") == 84943715696);      // floor(7911 x 2^30 / 100) = floor(84,943,715,696.64)
+    CHECK(size("1.5GiB") == 1610612736);     // 3 x 2^29
+    CHECK(size("512 MiB") == 536870912);     // 2^29
+    CHECK(size("80GB") == 80000000000);      // decimal units are 10^9
+    CHECK(size("79.11GiB") == 84943715696);  // floor(7911 x 2^30 / 100) = floor(84,943,715,696.64)
     CHECK(size("536870912") == 536870912);
     CHECK(size("0") == 0);
     auto frac = kvcalc::parse_byte_size("1.5", "non_torch");
@@ -100,9 +106,10 @@ TEST_CASE("pool: GPU presets carry the memory CUDA reports") {
     REQUIRE(h100 != nullptr);
     CHECK(std::string(h100->id) == "h100-80gb");
     CHECK(kvcalc::gpu_memory_bytes(*h100) == 84943715696);  // 79.11 GiB: floor(7911 x 2^30 / 100)
-    for (auto [id, hundredths] : {std::pair{"h200-141gb", 13981}, std::pair{"a100-40gb", 3939},
-                                  std::pair{"a100-80gb", 7915}, std::pair{"l40s", 4431},
-                                  std::pair{"rtx-4090", 2353}, std::pair{"b200", 17852}, std::pair{"mi300x", 19145}}) {
+    for (auto [id, hundredths] :
+         {std::pair{"h200-141gb", 13981}, std::pair{"a100-40gb", 3939}, std::pair{"a100-80gb", 7915},
+          std::pair{"l40s", 4431}, std::pair{"rtx-4090", 2353}, std::pair{"b200", 17852},
+          std::pair{"mi300x", 19145}}) {
         const auto* g = kvcalc::find_gpu_preset(id);
         REQUIRE(g != nullptr);
         CHECK(g->memory_gib_hundredths == static_cast<std::uint64_t>(hundredths));
@@ -112,16 +119,17 @@ TEST_CASE("pool: GPU presets carry the memory CUDA reports") {
 }
 
 TEST_CASE("pool: whole blocks of the per-GPU bytes per token") {
-    CHECK(kvcalc::tokens_in_bytes(37947189886, 81920, 16) == 463216);  // floor(37,947,189,886 / 1,310,720) = 28,951 blocks
-    CHECK(kvcalc::tokens_in_bytes(1310719, 81920, 16) == 0);           // less than one block
+    CHECK(kvcalc::tokens_in_bytes(37947189886, 81920, 16) ==
+          463216);  // floor(37,947,189,886 / 1,310,720) = 28,951 blocks
+    CHECK(kvcalc::tokens_in_bytes(1310719, 81920, 16) == 0);  // less than one block
     CHECK(kvcalc::tokens_in_bytes(1310720, 81920, 16) == 16);
-    CHECK(kvcalc::tokens_in_bytes(1310720, 81920, 1) == 16);            // SGLang's page size 1
+    CHECK(kvcalc::tokens_in_bytes(1310720, 81920, 1) == 16);  // SGLang's page size 1
 }
 
 TEST_CASE("pool: Qwen2.5-72B on four H100s, tensor parallel 4, as vLLM derives it") {
     auto in = inputs_for("Qwen--Qwen2.5-72B-Instruct.json", 4, "h100-80gb", Engine::vllm);
-    CHECK(in.weight_bytes_per_gpu == 36354670592);   // the 72.71B parameters' share of one rank (test_weights)
-    CHECK(in.bytes_per_token_per_gpu == 81920);      // 2 x 80 layers x (8 KV heads / 4) x 128 x 2 B
+    CHECK(in.weight_bytes_per_gpu == 36354670592);  // the 72.71B parameters' share of one rank (test_weights)
+    CHECK(in.bytes_per_token_per_gpu == 81920);     // 2 x 80 layers x (8 KV heads / 4) x 128 x 2 B
     auto r = kvcalc::derive_pool(in);
     REQUIRE(r.ok());
     // 84,943,715,696 B x 9 / 10 = 76,449,344,126 (rounded down)
@@ -179,5 +187,6 @@ TEST_CASE("pool: a bigger gpu_memory_utilization gives the cache the difference"
     REQUIRE(at90.ok());
     REQUIRE(at95.ok());
     // 84,943,715,696 x 19 / 20 - 84,943,715,696 x 9 / 10, each rounded down.
-    CHECK(at95->pool_bytes_per_gpu - at90->pool_bytes_per_gpu == 84943715696ull * 19 / 20 - 84943715696ull * 9 / 10);
+    CHECK(at95->pool_bytes_per_gpu - at90->pool_bytes_per_gpu ==
+          84943715696ull * 19 / 20 - 84943715696ull * 9 / 10);
 }
