@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSP, startServer } from '../../scripts/serve.mjs';
-import { ALL_PAGES, SITE_BUILD, kvcalc, launch, openPage, sizeArgs, waitForWidgets, widgets } from './site-pages/support.mjs';
+import { ALL_PAGES, SITE_BUILD, kvcalc, launch, openPage, sizeArgs, sizeOf, waitForWidgets, widgets } from './site-pages/support.mjs';
 
 test('after one visit, with the network off, a reload and every page render and compute from the cache', async () => {
   const sw = readFileSync(join(SITE_BUILD, 'sw.js'), 'utf8');
@@ -22,9 +22,10 @@ test('after one visit, with the network off, a reload and every page render and 
   try {
     const { page, log } = await openPage(browser, `${base}/index.html`);
     await waitForWidgets(page);
-    // The worker is active (its install cached every file) and controls the page.
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The worker is active (its install cached every file) and controls the page. (Playwright
+    // gives up after 30 s, so a site without a worker fails here instead of hanging.)
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated')
+      .catch(() => assert.fail('no active service worker controls the page'));
     const cache = await page.evaluate(async () => {
       const names = await caches.keys();
       const keys = names.length === 1 ? await (await caches.open(names[0])).keys() : [];
@@ -60,7 +61,7 @@ test('after one visit, with the network off, a reload and every page render and 
           assert.ok(w.tables.live.models.length > 0, `${file} #${w.id}: the live table has rows`);
           continue;
         }
-        const cli = kvcalc(sizeArgs(w.attrs));
+        const cli = sizeOf(w);
         assert.equal(w.result.kvBytes, cli.kv_bytes, `${file} #${w.id} offline`);
       }
     }

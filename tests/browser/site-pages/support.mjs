@@ -20,20 +20,27 @@ export const ALL_PAGES = [...SITE_PAGES, 'examples/plain.html'];
 const KVCALC = join(resolve(ROOT, process.env.KVCALC_BUILD_DIR || 'build'), 'kvcalc');
 
 // The CLI's JSON for args (exit codes in `ok` are results).
-export function kvcalc(args, ok = [0]) {
+// `input` goes to stdin (for CONFIG "-").
+export function kvcalc(args, ok = [0], input = undefined) {
   const full = args.includes('--format') ? args : [...args, '--json'];
-  const r = spawnSync(KVCALC, full, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(KVCALC, full, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, input });
   if (r.error) throw r.error;
   if (!ok.includes(r.status)) throw new Error(`kvcalc ${full.join(' ')}: exit ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
 
-// The CLI arguments that size what a <kv-calc> with these attributes sizes.
-export function sizeArgs(attrs) {
-  const args = ['size', attrs.model || DEFAULT_MODEL];
+// The CLI arguments that size what a <kv-calc> with these attributes sizes (an inline
+// config goes to the CLI on stdin: see sizeOf).
+export function sizeArgs(attrs, inline = false) {
+  const args = ['size', inline ? '-' : attrs.model || DEFAULT_MODEL];
   if (attrs.context) args.push('--context', String(readTokens(attrs.context)));
   for (const name of ['batch', 'kv-dtype', 'tp', 'accounting']) if (attrs[name]) args.push(`--${name}`, attrs[name]);
   return args;
+}
+
+// The CLI's size report for a widget read by widgets(): its attributes and inline config.
+export function sizeOf(w) {
+  return kvcalc(sizeArgs(w.attrs, w.inlineConfig !== null), [0], w.inlineConfig ?? undefined);
 }
 
 // A browser with a fresh profile (no service worker, no cache from an earlier run).
@@ -123,6 +130,7 @@ export async function widgets(page) {
         shownText: root?.querySelector('[part~="base"]')?.innerText ?? '',
         verdict: text(root?.querySelector('[part~="verdict"]')),
         fallbackText: text(el.querySelector(':scope > .fallback')),
+        inlineConfig: el.querySelector(':scope > script[type="application/json"]')?.textContent ?? null,
         tables: {
           live: readTable(root?.querySelector('section.table table'), true),
           baked: readTable(el.querySelector(':scope > .fallback-table table'), false),
