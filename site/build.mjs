@@ -64,13 +64,17 @@ function includeSnippets(body, file) {
   });
 }
 
-// <!-- dist-files --> becomes a table of the package's files with their sizes.
+// <!-- dist-files --> becomes a table of the package's files with their sizes, and what a
+// page loads in all (every file but the type declarations).
 function distFilesTable() {
-  const rows = listFiles(DIST).map((f) => {
+  const files = listFiles(DIST).map((f) => {
     const bytes = readFileSync(join(DIST, f));
-    return `<tr><th scope="row"><code>${escapeText(f)}</code></th><td class="num">${groupThousands(statSync(join(DIST, f)).size)} B</td>` +
-      `<td class="num">${groupThousands(gzipSync(bytes, { level: 9 }).length)} B</td></tr>`;
+    return { f, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
+  const loaded = files.filter((x) => !x.f.endsWith('.d.ts'));
+  const sum = (key) => loaded.reduce((s, x) => s + x[key], 0);
+  const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.f)}</code></th>` +
+    `<td class="num">${groupThousands(x.raw)} B</td><td class="num">${groupThousands(x.gzip)} B</td></tr>`);
   return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="dist-files-caption">
 <table>
 <caption id="dist-files-caption">The package's files (dist/)</caption>
@@ -78,6 +82,7 @@ function distFilesTable() {
 <tbody>
 ${rows.join('\n')}
 </tbody>
+<tfoot><tr><th scope="row">What a page loads (all but the <code>.d.ts</code>)</th><td class="num">${groupThousands(sum('raw'))} B</td><td class="num">${groupThousands(sum('gzip'))} B</td></tr></tfoot>
 </table>
 </div>`;
 }
