@@ -51,7 +51,9 @@ function insertSnippets(body, file) {
     const path = join(SITE, 'snippets', name);
     if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/`);
     const code = readFileSync(path, 'utf8').replace(/\n$/, '');
-    return `<div class="snippet"><span class="snippet-label">${escapeText(label)}</span><pre tabindex="0"><code>${escapeText(code)}</code></pre></div>`;
+    // Snippet lines wrap; CSP sources such as 'wasm-unsafe-eval' must not break at their hyphens.
+    const html = escapeText(code).replace(/'[a-z]+(?:-[a-z]+)+'/g, (m) => `<span class="nowrap">${m}</span>`);
+    return `<div class="snippet"><span class="snippet-label">${escapeText(label)}</span><pre tabindex="0"><code>${html}</code></pre></div>`;
   });
 }
 
@@ -98,6 +100,11 @@ function addHeadingIds(body) {
   });
 }
 
+// Inline `--flag` code stays on one line (see code.flag in site.css).
+function markFlags(body) {
+  return body.replace(/<code>(--[a-z0-9-]{1,40}(?: [^<\s]{1,12})?)<\/code>/g, '<code class="flag">$1</code>');
+}
+
 // Scrollable code must be reachable by keyboard.
 function focusablePre(body) {
   return body.replace(/<pre(?![^>]*\btabindex=)/g, '<pre tabindex="0"');
@@ -123,7 +130,7 @@ export function build() {
     body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
     const bake = bakeFallbacks(body, kvcalc, parseAttributes, `site/pages/${file}`);
     baked += bake.count;
-    body = focusablePre(addHeadingIds(bake.html));
+    body = markFlags(focusablePre(addHeadingIds(bake.html)));
     const h1s = body.match(/<h1[\s>]/g) || [];
     if (h1s.length !== 1) throw new Error(`site/pages/${file}: has ${h1s.length} <h1>, not one`);
     if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {
