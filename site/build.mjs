@@ -105,6 +105,13 @@ function markFlags(body) {
   return body.replace(/<code>(--[a-z0-9-]{1,40}(?: [^<\s]{1,12})?)<\/code>/g, '<code class="flag">$1</code>');
 }
 
+// In running text a number and its unit stay on one line ("24,576 B", "1.75 GiB"). Tags,
+// <pre> and <code> are left as they are.
+function keepUnits(body) {
+  return body.split(/(<pre[\s\S]*?<\/pre>|<code[\s\S]*?<\/code>|<[^>]+>)/).map((part, i) => (i % 2 ? part
+    : part.replace(/(\d) (B|KiB|MiB|GiB|TiB|kB|MB|GB|TB)(?![A-Za-z])/g, '$1\u00a0$2'))).join('');
+}
+
 // Scrollable code must be reachable by keyboard.
 function focusablePre(body) {
   return body.replace(/<pre(?![^>]*\btabindex=)/g, '<pre tabindex="0"');
@@ -130,7 +137,7 @@ export function build() {
     body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
     const bake = bakeFallbacks(body, kvcalc, parseAttributes, `site/pages/${file}`);
     baked += bake.count;
-    body = markFlags(focusablePre(addHeadingIds(bake.html)));
+    body = keepUnits(markFlags(focusablePre(addHeadingIds(bake.html))));
     const h1s = body.match(/<h1[\s>]/g) || [];
     if (h1s.length !== 1) throw new Error(`site/pages/${file}: has ${h1s.length} <h1>, not one`);
     if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {

@@ -29,7 +29,7 @@ test('without JavaScript every widget shows its baked fallback', async () => {
     }
     // The first table's first baked row, as the CLI printed it.
     const { page } = await openPage(browser, `${base}/models.html`);
-    const row = await page.$eval('#table-main tbody tr', (tr) => [...tr.children].map((c) => c.textContent));
+    const row = await page.$eval('#table-main tbody tr', (tr) => [...tr.children].map((c) => c.textContent.replace(/\s+/g, ' ')));
     // Llama-3.1-8B: 2 x 32 x 8 x 128 x 2 = 131,072 B = 128 KiB per token; x 4,096 = 512 MiB,
     // x 32,768 = 4 GiB, x 131,072 = 16 GiB.
     assert.deepEqual(row.slice(0, 9), ['meta-llama/Llama-3.1-8B', 'GQA', '32', '8 / 32', '128', '128 KiB', '512 MiB', '4 GiB', '16 GiB']);
