@@ -102,6 +102,14 @@ int usage_error(const std::string& message) {
               << "usage: kvcalc size CONFIG [--context N] [--batch N] [--kv-dtype D] [--tp N] [--pp N]\n"
                  "                    [--block-size N] [--accounting naive|resident|vllm]\n"
                  "                    [--max-num-batched-tokens N] [--shared-prefix N] [--json]\n"
+                 "       kvcalc check CONFIG --max-context N (--pool-tokens N | --engine-log FILE |\n"
+                 "                    --gpu NAME [--gpu-memory SIZE]) [--tp N] [--pp N] [--kv-dtype D]\n"
+                 "                    [--block-size N] [--engine vllm|sglang] [--concurrency N]\n"
+                 "                    [--gpu-memory-utilization F | --mem-fraction-static F]\n"
+                 "                    [--activation-peak SIZE] [--non-torch SIZE] [--weight-dtype D] [--json]\n"
+                 "                    exit 3 when the context does not fit the pool\n"
+                 "       kvcalc table CONFIG... [--contexts 4096,32768,131072] [--format md|html|csv|json]\n"
+                 "                    [--kv-dtype D] [--accounting A] [--weight-dtype D]\n"
                  "       kvcalc presets [--json]\n"
                  "CONFIG is a config.json path, - for stdin, or a bundled preset id.\n";
     return exit_usage;

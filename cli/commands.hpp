@@ -5,5 +5,7 @@ namespace kvcalc::cli {
 
 int run_size(int argc, char** argv, int first);
 int run_presets(int argc, char** argv, int first);
+int run_check(int argc, char** argv, int first);
+int run_table(int argc, char** argv, int first);
 
 }  // namespace kvcalc::cli

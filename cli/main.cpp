@@ -11,8 +11,10 @@ int main(int argc, char** argv) {
     std::string cmd = argv[1];
     if (cmd == "size") return run_size(argc, argv, 2);
     if (cmd == "presets") return run_presets(argc, argv, 2);
+    if (cmd == "check") return run_check(argc, argv, 2);
+    if (cmd == "table") return run_table(argc, argv, 2);
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        usage_error("commands: size, presets");
+        usage_error("commands: size, check, table, presets");
         return exit_ok;
     }
     return usage_error("unknown command \"" + cmd + "\"");

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "config_fields.hpp"
+#include "weights.hpp"
 
 namespace kvcalc {
 
@@ -118,6 +119,10 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     j["kv_bytes"] = r.kv_bytes;
     j["kv_bytes_per_gpu"] = r.kv_bytes_per_gpu;
     j["kv_bytes_deployment"] = r.kv_bytes_deployment;
+    auto weights = estimate_weights(m);  // the text model's weights at the config's dtype
+    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
+    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
+    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
     j["layers"] = layer_counts(m);
     json groups = json::array();
     for (const auto& f : r.groups) groups.push_back(group_report(m, f));
@@ -130,6 +135,9 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     j["stages"] = stages;
     json warnings = json::array();
     for (const auto& w : r.warnings) warnings.push_back({{"field", w.field}, {"message", w.message}});
+    if (!weights)
+        warnings.push_back({{"field", weights.error().field},
+                            {"message", "no weights estimate: " + weights.error().message}});
     j["warnings"] = warnings;
     return j;
 }

@@ -1,0 +1,52 @@
+// The check: an advertised max context against the KV pool an engine really has. Does one
+// max-length request fit, how many fit at once, and which context is safe to advertise.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+#include "pool.hpp"
+
+namespace kvcalc {
+
+struct CheckInputs {
+    std::uint64_t pool_tokens = 0;
+    std::string pool_source;
+    std::uint64_t max_context = 0;  // what the deployment advertises
+    std::string max_context_source;
+    std::optional<std::uint64_t> concurrency;  // target number of max-length requests at once
+    std::uint64_t block_size = 16;             // vLLM block / SGLang page
+    std::string block_size_source;
+    std::uint64_t model_max_context = 0;  // the model's own max (0: unknown)
+    std::string model_max_context_source;
+    Engine engine = Engine::vllm;
+};
+
+struct CheckResult {
+    bool fits = false;                             // one max-length request fits the pool
+    std::uint64_t blocks_available = 0;            // floor(pool / block)
+    std::uint64_t blocks_needed = 0;               // cdiv(max_context, block), one request
+    std::uint64_t max_concurrency_hundredths = 0;  // pool / max_context, as vLLM's %.2f prints it
+    std::string max_concurrency_text;              // "0.65"
+    std::uint64_t max_safe_context = 0;            // the pool in whole blocks, capped at the model's max
+    std::string max_safe_context_source;
+    std::optional<bool> concurrency_fits;
+    std::optional<std::uint64_t> max_context_at_concurrency;
+    std::vector<std::string> advice;
+    std::vector<Warning> warnings;
+};
+
+Result<CheckResult> check_pool(const CheckInputs& in);
+
+// What printf("%.2f", double(num) / double(den)) prints, times 100, computed exactly in
+// integers: round to nearest, and on an exact tie between two hundredths the direction the
+// double's own rounding gives (half-even when the tie is representable, as printf does).
+std::uint64_t printf_hundredths(std::uint64_t num, std::uint64_t den);
+
+// 65 -> "0.65", 6497 -> "64.97".
+std::string hundredths_text(std::uint64_t h);
+
+}  // namespace kvcalc

@@ -1,0 +1,581 @@
+#include "check_api.hpp"
+
+#include <optional>
+
+#include "api.hpp"
+#include "check.hpp"
+#include "checked.hpp"
+#include "config_fields.hpp"
+#include "engine_log.hpp"
+#include "gpu_presets.hpp"
+#include "pool.hpp"
+#include "report.hpp"
+#include "sizing.hpp"
+#include "units.hpp"
+#include "weights.hpp"
+
+namespace kvcalc {
+namespace {
+
+std::string n(std::uint64_t v) {
+    return group_thousands(v);
+}
+
+Result<json> parse_options_text(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+        ++i;
+    if (i == text.size()) return json::object();
+    auto o = parse_json_text(text);
+    if (!o) {
+        Error e = o.error();
+        e.code = code::bad_option;
+        e.message = "options: " + e.message;
+        e.field = "options";
+        return e;
+    }
+    if (!o->is_object() && !o->is_null())
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
+                          "options");
+    return o->is_null() ? json::object() : *o;
+}
+
+Error as_option_error(Error e) {
+    e.code = code::bad_option;
+    return e;
+}
+
+Result<std::uint64_t> option_int(const json& v, const std::string& key, bool zero_ok = false) {
+    auto r = checked_integer(v, key, zero_ok);
+    if (!r) return as_option_error(r.error());
+    return *r;
+}
+
+Result<std::string> option_text(const json& v, const std::string& key) {
+    if (!v.is_string())
+        return make_error(code::bad_option, key + ": must be a string, got " + describe_value(v), key);
+    return v.get<std::string>();
+}
+
+// A size: a whole number of bytes, or text like "1.5GiB".
+Result<std::uint64_t> option_size(const json& v, const std::string& key) {
+    if (v.is_string()) return parse_byte_size(v.get_ref<const std::string&>(), key);
+    return option_int(v, key, true);
+}
+
+// A fraction: a JSON number (read back as the decimal it was written as) or text.
+Result<Fraction> option_fraction(const json& v, const std::string& key) {
+    if (v.is_string()) return parse_fraction(v.get_ref<const std::string&>(), key);
+    if (v.is_number()) return parse_fraction(to_text(v), key);
+    return make_error(code::bad_option, key + ": must be a decimal like 0.9, got " + describe_value(v), key);
+}
+
+struct CheckOptions {
+    std::optional<std::uint64_t> max_context, pool_tokens, concurrency, block_size, gpu_count, tp, pp,
+        max_num_batched_tokens, gpu_memory, activation_peak, non_torch;
+    std::optional<std::string> engine_log, gpu, kv_dtype, weight_dtype, accounting;
+    std::optional<Fraction> utilization, mem_fraction;
+    std::optional<Engine> engine;
+};
+
+Result<CheckOptions> read_check_options(const json& o) {
+    CheckOptions c;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const std::string& k = it.key();
+        const json& v = it.value();
+        if (v.is_null()) continue;
+        auto integer = [&](std::optional<std::uint64_t>& out, bool zero_ok) -> Result<bool> {
+            auto r = option_int(v, k, zero_ok);
+            if (!r) return r.error();
+            out = *r;
+            return true;
+        };
+        auto text = [&](std::optional<std::string>& out) -> Result<bool> {
+            auto r = option_text(v, k);
+            if (!r) return r.error();
+            out = *r;
+            return true;
+        };
+        auto size = [&](std::optional<std::uint64_t>& out) -> Result<bool> {
+            auto r = option_size(v, k);
+            if (!r) return r.error();
+            out = *r;
+            return true;
+        };
+        auto fraction = [&](std::optional<Fraction>& out) -> Result<bool> {
+            auto r = option_fraction(v, k);
+            if (!r) return r.error();
+            out = *r;
+            return true;
+        };
+        Result<bool> ok = true;
+        if (k == "max_context")
+            ok = integer(c.max_context, false);
+        else if (k == "pool_tokens")
+            ok = integer(c.pool_tokens, true);
+        else if (k == "concurrency")
+            ok = integer(c.concurrency, false);
+        else if (k == "block_size")
+            ok = integer(c.block_size, false);
+        else if (k == "gpu_count")
+            ok = integer(c.gpu_count, false);
+        else if (k == "tp")
+            ok = integer(c.tp, false);
+        else if (k == "pp")
+            ok = integer(c.pp, false);
+        else if (k == "max_num_batched_tokens")
+            ok = integer(c.max_num_batched_tokens, false);
+        else if (k == "gpu_memory")
+            ok = size(c.gpu_memory);
+        else if (k == "activation_peak")
+            ok = size(c.activation_peak);
+        else if (k == "non_torch")
+            ok = size(c.non_torch);
+        else if (k == "engine_log")
+            ok = text(c.engine_log);
+        else if (k == "gpu")
+            ok = text(c.gpu);
+        else if (k == "kv_dtype")
+            ok = text(c.kv_dtype);
+        else if (k == "weight_dtype")
+            ok = text(c.weight_dtype);
+        else if (k == "accounting")
+            ok = text(c.accounting);
+        else if (k == "gpu_memory_utilization")
+            ok = fraction(c.utilization);
+        else if (k == "mem_fraction_static")
+            ok = fraction(c.mem_fraction);
+        else if (k == "engine") {
+            auto t = option_text(v, k);
+            if (!t) return t.error();
+            auto e = parse_engine(*t);
+            if (!e) return e.error();
+            c.engine = *e;
+        } else {
+            return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+        }
+        if (!ok) return ok.error();
+    }
+    return c;
+}
+
+json warnings_json(const std::vector<Warning>& ws) {
+    json a = json::array();
+    for (const auto& w : ws)
+        a.push_back({{"field", w.field}, {"message", w.message}});
+    return a;
+}
+
+json log_json(const EngineLog& log) {
+    auto opt = [](const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); };
+    json understood = json::array();
+    for (const auto& f : log.understood)
+        understood.push_back({{"line", f.line}, {"what", f.what}, {"text", f.text}});
+    return json{
+        {"engine", log.engine},
+        {"pool_tokens", opt(log.pool_tokens)},
+        {"gpu_blocks", opt(log.gpu_blocks)},
+        {"kv_memory_bytes", opt(log.kv_memory_bytes)},
+        {"kv_memory_text", log.kv_memory_text},
+        {"max_model_len", opt(log.max_model_len)},
+        {"max_concurrency_text",
+         log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr)},
+        {"full_layer_tokens", opt(log.full_layer_tokens)},
+        {"swa_layer_tokens", opt(log.swa_layer_tokens)},
+        {"mamba_cache_size", opt(log.mamba_cache_size)},
+        {"understood", understood}};
+}
+
+bool has_window_or_state(const ModelSpec& m) {
+    return m.has(LayerKind::sliding_window) || m.has(LayerKind::chunked_local) ||
+           m.has(LayerKind::linear_state);
+}
+
+}  // namespace
+
+Result<json> check_report(const ModelSpec& m, const json& options) {
+    auto opts = read_check_options(options.is_null() ? json::object() : options);
+    if (!opts) return opts.error();
+    CheckOptions& o = opts.value();
+    std::vector<Warning> warnings;
+
+    // The pool's source: exactly one.
+    const bool by_gpu = o.gpu || o.gpu_memory;
+    int sources = (o.pool_tokens ? 1 : 0) + (o.engine_log ? 1 : 0) + (by_gpu ? 1 : 0);
+    if (sources == 0)
+        return make_error(code::bad_option,
+                          "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU "
+                          "preset, or gpu_memory) to derive it",
+                          "pool_tokens");
+    if (sources > 1)
+        return make_error(code::bad_option,
+                          "give one pool source: pool_tokens, engine_log or gpu/gpu_memory, not several",
+                          o.pool_tokens ? "pool_tokens" : "engine_log");
+    if (!by_gpu) {
+        for (auto [set, key] : {std::pair{o.utilization.has_value(), "gpu_memory_utilization"},
+                                std::pair{o.mem_fraction.has_value(), "mem_fraction_static"},
+                                std::pair{o.activation_peak.has_value(), "activation_peak"},
+                                std::pair{o.non_torch.has_value(), "non_torch"},
+                                std::pair{o.gpu_count.has_value(), "gpu_count"}})
+            if (set)
+                return make_error(code::bad_option,
+                                  std::string(key) +
+                                      ": applies only when the pool is derived from a GPU (gpu or "
+                                      "gpu_memory)",
+                                  key);
+    }
+
+    // Parallelism: gpu_count stands for tp x pp.
+    std::uint64_t pp = o.pp.value_or(1), tp = o.tp.value_or(1);
+    if (o.gpu_count) {
+        if (o.tp && *o.tp * pp != *o.gpu_count)
+            return make_error(code::bad_option,
+                              "gpu_count " + n(*o.gpu_count) + " is not tp " + n(*o.tp) + " x pp " + n(pp),
+                              "gpu_count");
+        if (!o.tp) {
+            if (*o.gpu_count % pp != 0)
+                return make_error(code::bad_option,
+                                  "gpu_count " + n(*o.gpu_count) + " is not a multiple of pp " + n(pp),
+                                  "gpu_count");
+            tp = *o.gpu_count / pp;
+        }
+    }
+
+    EngineLog log;
+    if (o.engine_log) {
+        auto parsed = parse_engine_log(*o.engine_log);
+        if (!parsed) return parsed.error();
+        log = *parsed;
+    }
+    Engine engine = o.engine ? *o.engine : log.engine == "sglang" ? Engine::sglang : Engine::vllm;
+    if (o.mem_fraction && !o.engine) engine = Engine::sglang;
+    if (o.utilization && engine == Engine::sglang)
+        return make_error(code::bad_option,
+                          "gpu_memory_utilization is vLLM's; SGLang's is mem_fraction_static",
+                          "gpu_memory_utilization");
+    if (o.mem_fraction && engine == Engine::vllm)
+        return make_error(code::bad_option,
+                          "mem_fraction_static is SGLang's; vLLM's is gpu_memory_utilization",
+                          "mem_fraction_static");
+
+    // The advertised context: given, else the one the engine logged.
+    std::uint64_t C = 0;
+    std::string c_source;
+    if (o.max_context) {
+        C = *o.max_context;
+        c_source = "max_context";
+    } else if (log.max_model_len) {
+        C = *log.max_model_len;
+        c_source = "the engine log: " + log.max_model_len_source;
+    } else {
+        return make_error(code::missing_field,
+                          "max_context: missing (the context the deployment advertises, e.g. vLLM's "
+                          "--max-model-len; an engine log can give it too)",
+                          "max_context");
+    }
+
+    SizeOptions so;
+    so.context = C;
+    so.tp = tp;
+    so.pp = pp;
+    if (o.kv_dtype) so.kv_dtype = *o.kv_dtype;
+    if (o.block_size) so.block_size = *o.block_size;
+    if (o.max_num_batched_tokens) so.max_num_batched_tokens = *o.max_num_batched_tokens;
+    so.accounting = Accounting::vllm;  // what the engine reserves for one request
+    if (o.accounting) {
+        if (*o.accounting == "naive")
+            so.accounting = Accounting::naive;
+        else if (*o.accounting == "resident")
+            so.accounting = Accounting::resident;
+        else if (*o.accounting != "vllm")
+            return make_error(code::bad_option,
+                              "accounting: must be naive, resident or vllm, got \"" + *o.accounting + "\"",
+                              "accounting");
+    }
+    auto sized = size_model(m, so);
+    if (!sized) return sized.error();
+    const SizeResult& sr = *sized;
+
+    // Block size: given, else the engine's.
+    std::uint64_t block = 0;
+    std::string block_source;
+    if (o.block_size) {
+        block = *o.block_size;
+        block_source = "block_size";
+    } else if (engine == Engine::sglang) {
+        block = 1;
+        block_source = "SGLang's default page size 1";
+    } else {
+        block = sr.vllm_block_size;
+        block_source = block == default_block_size
+                           ? "vLLM's default block size 16"
+                           : "vLLM's block for this hybrid model (attention page >= state page)";
+    }
+
+    auto weights = estimate_weights(m, o.weight_dtype.value_or("auto"));
+    std::optional<std::uint64_t> weights_per_gpu;
+    if (weights) {
+        auto g = weight_bytes_per_gpu(*weights, sr.stages, tp);
+        if (!g) return g.error();
+        weights_per_gpu = *g;
+    } else if (by_gpu) {
+        return weights.error();
+    }
+
+    // The pool in tokens.
+    std::uint64_t P = 0;
+    std::string p_source;
+    std::optional<std::uint64_t> pool_bytes;
+    json pool = nullptr;
+    const std::uint64_t per_token = sr.bytes_per_token_per_gpu;
+    auto per_token_text = [&] {
+        return n(per_token) + " B per token per GPU (tp " + n(tp) + (pp > 1 ? ", pp " + n(pp) : "") +
+               ", kv " + sr.kv_dtype.name + ")";
+    };
+    if (o.pool_tokens) {
+        P = *o.pool_tokens;
+        p_source = "pool_tokens";
+    } else if (o.engine_log) {
+        if (log.pool_tokens) {
+            P = *log.pool_tokens;
+            p_source = "the engine log: " + log.pool_tokens_source;
+        } else if (log.gpu_blocks) {
+            auto t = mul(*log.gpu_blocks, block);
+            if (!t)
+                return make_error(code::overflow, "the logged block count x block size exceeds 2^53 - 1",
+                                  "engine_log");
+            P = *t;
+            p_source = "the engine log: " + log.gpu_blocks_source + " x " + n(block) + "-token blocks";
+        } else {
+            if (per_token == 0)
+                return make_error(code::invalid_value,
+                                  "the model keeps no per-token cache, so a pool in bytes has no token count",
+                                  "engine_log");
+            pool_bytes = *log.kv_memory_bytes;
+            P = tokens_in_bytes(*log.kv_memory_bytes, per_token, block);
+            p_source = "the engine log: " + log.kv_memory_source + ", " + log.kv_memory_text + " = " +
+                       n(*log.kv_memory_bytes) + " B per GPU / (" + n(block) + " x " + per_token_text() +
+                       "), in whole blocks";
+            if (!o.tp && !o.gpu_count && !o.pp)
+                warnings.push_back(
+                    {"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
+        }
+    } else {
+        PoolInputs in;
+        in.engine = engine;
+        if (o.gpu) {
+            const GpuPreset* g = find_gpu_preset(*o.gpu);
+            if (!g) {
+                std::string ids;
+                for (std::size_t i = 0; i < gpu_preset_count(); ++i)
+                    ids += std::string(i ? ", " : "") + gpu_preset_at(i).id;
+                return make_error(code::bad_option,
+                                  "gpu: unknown \"" + o.gpu->substr(0, 40) + "\" (known: " + ids + ")",
+                                  "gpu");
+            }
+            in.gpu_memory_bytes = gpu_memory_bytes(*g);
+            in.gpu_source = std::string("gpu ") + g->id + ", " + fixed_point(g->memory_gib_hundredths, 2) +
+                            " GiB as CUDA reports it" + (g->measured ? "" : ", estimated");
+            if (o.gpu_memory) {
+                in.gpu_memory_bytes = *o.gpu_memory;
+                in.gpu_source = "gpu_memory (instead of the " + std::string(g->id) + " preset)";
+            }
+        } else {
+            in.gpu_memory_bytes = *o.gpu_memory;
+            in.gpu_source = "gpu_memory";
+        }
+        const bool vllm = engine == Engine::vllm;
+        auto f = vllm ? (o.utilization ? *o.utilization : *parse_fraction(default_vllm_utilization, "x"))
+                      : (o.mem_fraction ? *o.mem_fraction : *parse_fraction(default_sglang_fraction, "x"));
+        in.fraction = f;
+        in.fraction_source = vllm ? (o.utilization ? "gpu_memory_utilization" : "vLLM's default 0.9")
+                                  : (o.mem_fraction ? "mem_fraction_static" : "SGLang's fallback 0.88");
+        if (o.activation_peak) {
+            in.activation_peak_bytes = *o.activation_peak;
+            in.activation_source = "activation_peak";
+        }
+        if (o.non_torch) {
+            in.non_torch_bytes = *o.non_torch;
+            in.non_torch_source = "non_torch";
+        }
+        in.weight_bytes_per_gpu = *weights_per_gpu;
+        in.weight_source =
+            format_param_count(weights->param_count) + " parameters, " + weights->dtype.name +
+            (tp > 1 || pp > 1 ? ", the busiest of tp " + n(tp) + " x pp " + n(pp) + " GPUs" : "");
+        in.bytes_per_token_per_gpu = per_token;
+        in.block_size = block;
+        auto derived = derive_pool(in);
+        if (!derived) return derived.error();
+        P = derived->pool_tokens;
+        pool_bytes = derived->pool_bytes_per_gpu;
+        p_source = "derived from " + in.gpu_source + " (see pool.steps)";
+        pool = json{{"engine", engine_name(engine)},
+                    {"gpu_memory_bytes", in.gpu_memory_bytes},
+                    {"gpu_source", in.gpu_source},
+                    {"fraction", in.fraction.text},
+                    {"fraction_source", in.fraction_source},
+                    {"requested_bytes", derived->requested_bytes},
+                    {"weight_bytes_per_gpu", in.weight_bytes_per_gpu},
+                    {"activation_peak_bytes", vllm ? json(in.activation_peak_bytes) : json(nullptr)},
+                    {"activation_peak_source", vllm ? json(in.activation_source) : json(nullptr)},
+                    {"non_torch_bytes", in.non_torch_bytes},
+                    {"non_torch_source", in.non_torch_source},
+                    {"pool_bytes_per_gpu", derived->pool_bytes_per_gpu},
+                    {"memory_left", derived->memory_left},
+                    {"bytes_per_token_per_gpu", per_token},
+                    {"block_size", block},
+                    {"pool_blocks", derived->pool_blocks},
+                    {"pool_tokens", derived->pool_tokens},
+                    {"steps", derived->steps}};
+        if (!derived->memory_left)
+            warnings.push_back({"gpu",
+                                "the weights and reservations leave no memory for the KV cache on one GPU: "
+                                "vLLM refuses to start (\"No available memory for the cache blocks\")"});
+    }
+
+    CheckInputs ci;
+    ci.pool_tokens = P;
+    ci.pool_source = p_source;
+    ci.max_context = C;
+    ci.max_context_source = c_source;
+    ci.concurrency = o.concurrency;
+    ci.block_size = block;
+    ci.block_size_source = block_source;
+    ci.model_max_context = m.max_context.value;
+    ci.model_max_context_source = m.max_context.source;
+    ci.engine = engine;
+    auto checked = check_pool(ci);
+    if (!checked) return checked.error();
+    const CheckResult& cr = *checked;
+    for (const auto& w : cr.warnings)
+        warnings.push_back(w);
+    if (log.max_model_len && o.max_context && *log.max_model_len != *o.max_context)
+        warnings.push_back({"max_context", "the engine logged a max context of " + n(*log.max_model_len) +
+                                               " (" + log.max_model_len_source + "), not the " +
+                                               n(*o.max_context) + " checked here"});
+    if (has_window_or_state(m))
+        warnings.push_back({"pool_tokens",
+                            "the model has sliding-window, chunked or linear-state layers: the pool in "
+                            "tokens charges every cached layer for every token, and newer vLLM logs a "
+                            "concurrency-weighted token figure; compare request_bytes_per_gpu with "
+                            "pool_bytes_per_gpu where the pool's bytes are known"});
+
+    json j;
+    j["model"] = m.name;
+    j["engine"] = engine_name(engine);
+    j["pool_tokens"] = P;
+    j["pool_source"] = p_source;
+    j["max_context"] = C;
+    j["max_context_source"] = c_source;
+    j["model_max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
+    j["block_size"] = block;
+    j["block_size_source"] = block_source;
+    j["fits"] = cr.fits;
+    j["blocks_needed"] = cr.blocks_needed;
+    j["blocks_available"] = cr.blocks_available;
+    j["max_concurrency"] =
+        static_cast<double>(cr.max_concurrency_hundredths) / 100.0;  // prints as its 2 decimals
+    j["max_concurrency_text"] = cr.max_concurrency_text;
+    j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
+    j["max_safe_context"] = cr.max_safe_context;
+    j["max_safe_context_source"] = cr.max_safe_context_source;
+    j["concurrency"] = o.concurrency ? json(*o.concurrency) : json(nullptr);
+    j["concurrency_fits"] = cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr);
+    j["max_context_at_concurrency"] =
+        cr.max_context_at_concurrency ? json(*cr.max_context_at_concurrency) : json(nullptr);
+    j["advice"] = cr.advice;
+    j["tp"] = tp;
+    j["pp"] = pp;
+    j["kv_dtype"] = sr.kv_dtype.name;
+    j["bytes_per_token_per_gpu"] = per_token;
+    j["accounting"] = accounting_name(so.accounting);
+    j["request_bytes_per_gpu"] = sr.kv_bytes_per_gpu;
+    j["pool_bytes_per_gpu"] = pool_bytes ? json(*pool_bytes) : json(nullptr);
+    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
+    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
+    j["weight_bytes_per_gpu"] = weights_per_gpu ? json(*weights_per_gpu) : json(nullptr);
+    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
+    j["pool"] = pool;
+    j["log"] = o.engine_log ? log_json(log) : json(nullptr);
+    for (const auto& w : sr.warnings)
+        warnings.push_back(w);
+    if (!weights)
+        warnings.push_back({weights.error().field, "no weights estimate: " + weights.error().message});
+    j["warnings"] = warnings_json(warnings);
+    return j;
+}
+
+std::string check_json(std::string_view config, std::string_view options_json) {
+    auto m = load_config(config);
+    if (!m) return to_text(error_report(m.error()));
+    auto o = parse_options_text(options_json);
+    if (!o) return to_text(error_report(o.error()));
+    auto r = check_report(*m, *o);
+    if (!r) return to_text(error_report(r.error()));
+    return to_text(*r);
+}
+
+std::string table_json(std::string_view configs_json, std::string_view options_json) {
+    auto configs = parse_json_text(configs_json);
+    if (!configs) {
+        Error e = configs.error();
+        e.message = "configs: " + e.message;
+        e.field = "configs";
+        return to_text(error_report(e));
+    }
+    if (!configs->is_array())
+        return to_text(error_report(make_error(
+            code::bad_option,
+            "configs: must be a list of preset ids or configs, got " + describe_value(*configs), "configs")));
+    std::vector<ModelSpec> models;
+    for (std::size_t i = 0; i < configs->size(); ++i) {
+        const json& c = (*configs)[i];
+        Result<ModelSpec> m = c.is_string() ? load_config(c.get_ref<const std::string&>())
+                              : c.is_object()
+                                  ? read_model(c)
+                                  : Result<ModelSpec>(make_error(
+                                        code::bad_option, "must be a preset id or a config object", ""));
+        if (!m) {
+            Error e = m.error();
+            std::string at = "configs[" + std::to_string(i) + "]";
+            e.message = at + ": " + e.message;
+            if (e.field.empty()) e.field = at;
+            return to_text(error_report(e));
+        }
+        models.push_back(std::move(m.value()));
+    }
+    auto o = parse_options_text(options_json);
+    if (!o) return to_text(error_report(o.error()));
+    auto t = table_report(models, *o);
+    if (!t) return to_text(error_report(t.error()));
+    json out = *t;
+    if (o->contains("format")) {
+        const json& f = (*o)["format"];
+        if (!f.is_string())
+            return to_text(error_report(
+                make_error(code::bad_option,
+                           "format: must be md, html, csv or json, got " + describe_value(f), "format")));
+        auto text = render_table(*t, f.get<std::string>());
+        if (!text) return to_text(error_report(text.error()));
+        out["format"] = f;
+        out["text"] = *text;
+    }
+    return to_text(out);
+}
+
+std::string gpu_presets_json() {
+    json list = json::array();
+    for (std::size_t i = 0; i < gpu_preset_count(); ++i) {
+        const GpuPreset& g = gpu_preset_at(i);
+        list.push_back({{"id", g.id},
+                        {"name", g.name},
+                        {"nominal", g.nominal},
+                        {"memory_bytes", gpu_memory_bytes(g)},
+                        {"memory_gib", fixed_point(g.memory_gib_hundredths, 2)},
+                        {"measured", g.measured},
+                        {"source", g.source}});
+    }
+    return to_text(list);
+}
+
+}  // namespace kvcalc

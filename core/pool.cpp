@@ -1,0 +1,195 @@
+#include "pool.hpp"
+
+#include "checked.hpp"
+#include "units.hpp"
+
+namespace kvcalc {
+namespace {
+
+std::string bytes_text(std::uint64_t b) {
+    return group_thousands(b) + " B (" + format_bytes(b) + ")";
+}
+
+// Digits, an optional point and up to 6 more digits: value x 10^6 exactly.
+struct Decimal {
+    std::uint64_t millionths = 0;
+    std::size_t end = 0;  // where the number stops in the text
+    bool had_point = false;
+};
+
+bool read_decimal(std::string_view s, Decimal& d) {
+    std::size_t i = 0;
+    std::uint64_t whole = 0, frac = 0;
+    std::size_t whole_digits = 0, frac_digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (++whole_digits > 15) return false;
+        whole = whole * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+    }
+    if (i < s.size() && s[i] == '.') {
+        d.had_point = true;
+        ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+            if (++frac_digits > 6) return false;
+            frac = frac * 10 + static_cast<std::uint64_t>(s[i++] - '0');
+        }
+    }
+    if (whole_digits + frac_digits == 0) return false;
+    for (std::size_t k = frac_digits; k < 6; ++k)
+        frac *= 10;
+    auto v = add(mul(whole, 1000000), frac);
+    if (!v) return false;
+    d.millionths = *v;
+    d.end = i;
+    return true;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::uint64_t gcd(std::uint64_t a, std::uint64_t b) {
+    while (b) {
+        std::uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+}  // namespace
+
+Result<Fraction> parse_fraction(std::string_view text, const std::string& field) {
+    std::string_view s = trim(text);
+    Decimal d;
+    auto bad = [&](const std::string& why) {
+        return make_error(code::bad_option,
+                          field + ": " + why + ", got \"" + std::string(s.substr(0, 40)) + "\"", field);
+    };
+    if (!read_decimal(s, d) || d.end != s.size())
+        return bad("must be a decimal fraction like 0.9 (at most 6 decimals)");
+    if (d.millionths == 0) return bad("must be above 0");
+    if (d.millionths > 1000000) return bad("must be at most 1");
+    Fraction f;
+    std::uint64_t g = gcd(d.millionths, 1000000);
+    f.num = d.millionths / g;
+    f.den = 1000000 / g;
+    // Normalised text: no trailing zeros after the point.
+    std::string frac = std::to_string(d.millionths % 1000000 + 1000000).substr(1);
+    while (!frac.empty() && frac.back() == '0')
+        frac.pop_back();
+    f.text = std::to_string(d.millionths / 1000000) + (frac.empty() ? "" : "." + frac);
+    return f;
+}
+
+Result<std::uint64_t> parse_byte_size(std::string_view text, const std::string& field) {
+    std::string_view s = trim(text);
+    auto bad = [&](const std::string& why) {
+        return make_error(code::bad_option,
+                          field + ": " + why + ", got \"" + std::string(s.substr(0, 40)) + "\"", field);
+    };
+    Decimal d;
+    if (!read_decimal(s, d)) return bad("must be a size like 1.5GiB, 512MiB or a number of bytes");
+    std::string_view unit = trim(s.substr(d.end));
+    struct Unit {
+        const char* name;
+        std::uint64_t size;
+    };
+    static const Unit units[] = {{"", 1},
+                                 {"B", 1},
+                                 {"KiB", 1ull << 10},
+                                 {"MiB", 1ull << 20},
+                                 {"GiB", 1ull << 30},
+                                 {"TiB", 1ull << 40},
+                                 {"kB", 1000},
+                                 {"KB", 1000},
+                                 {"MB", 1000000},
+                                 {"GB", 1000000000},
+                                 {"TB", 1000000000000ull}};
+    for (const auto& u : units) {
+        if (unit != u.name) continue;
+        if (u.size == 1 && d.millionths % 1000000 != 0) return bad("a number of bytes must be whole");
+        // millionths x size / 10^6: the fraction part is below 10^6 x 2^40 < 2^64.
+        std::uint64_t whole = d.millionths / 1000000, frac = d.millionths % 1000000;
+        auto v = add(mul(whole, u.size), frac * u.size / 1000000);
+        if (!v) return bad("is too large");
+        return *v;
+    }
+    return bad("unknown unit (expected B, KiB, MiB, GiB, TiB, kB, MB, GB or TB)");
+}
+
+const char* engine_name(Engine e) {
+    return e == Engine::sglang ? "sglang" : "vllm";
+}
+
+Result<Engine> parse_engine(std::string_view text) {
+    if (text == "vllm" || text == "vLLM") return Engine::vllm;
+    if (text == "sglang" || text == "SGLang") return Engine::sglang;
+    return make_error(code::bad_option,
+                      "engine: must be vllm or sglang, got \"" + std::string(text.substr(0, 40)) + "\"",
+                      "engine");
+}
+
+std::uint64_t tokens_in_bytes(std::uint64_t bytes, std::uint64_t per_token, std::uint64_t block) {
+    if (per_token == 0 || block == 0) return 0;
+    auto page = mul(block, per_token);
+    if (!page) return 0;  // a block larger than any memory: no whole block fits
+    return bytes / *page * block;
+}
+
+Result<PoolResult> derive_pool(const PoolInputs& in) {
+    if (in.gpu_memory_bytes == 0)
+        return make_error(code::bad_option, "gpu_memory: must be above 0 bytes", "gpu_memory");
+    if (in.fraction.den == 0 || in.fraction.num == 0 || in.fraction.num > in.fraction.den)
+        return make_error(code::bad_option, "the memory fraction must be in (0, 1]",
+                          in.engine == Engine::vllm ? "gpu_memory_utilization" : "mem_fraction_static");
+    if (in.block_size == 0)
+        return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
+    if (in.bytes_per_token_per_gpu == 0)
+        return make_error(
+            code::invalid_value,
+            "the model keeps no per-token cache (only fixed states): a pool in tokens does not apply",
+            "config");
+    PoolResult r;
+    r.engine = in.engine;
+    auto scaled = mul(in.gpu_memory_bytes, in.fraction.num);
+    if (!scaled) return make_error(code::overflow, "gpu_memory x fraction exceeds 2^53 - 1", "gpu_memory");
+    r.requested_bytes = *scaled / in.fraction.den;
+    const bool vllm = in.engine == Engine::vllm;
+    const std::uint64_t activation = vllm ? in.activation_peak_bytes : 0;
+    auto reserved = add(add(in.weight_bytes_per_gpu, activation), in.non_torch_bytes);
+    if (!reserved) return make_error(code::overflow, "the reservations exceed 2^53 - 1 bytes", "weights");
+    r.reserved_bytes = *reserved;
+    r.memory_left = r.requested_bytes > r.reserved_bytes;
+    r.pool_bytes_per_gpu = r.memory_left ? r.requested_bytes - r.reserved_bytes : 0;
+    auto page = mul(in.block_size, in.bytes_per_token_per_gpu);
+    r.pool_blocks = page ? r.pool_bytes_per_gpu / *page : 0;
+    r.pool_tokens = r.pool_blocks * in.block_size;
+
+    const char* fname = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
+    r.steps.push_back("GPU memory " + bytes_text(in.gpu_memory_bytes) + " (" + in.gpu_source + ")");
+    r.steps.push_back("x " + std::string(fname) + " " + in.fraction.text + " (" + in.fraction_source +
+                      ") = " + bytes_text(r.requested_bytes));
+    r.steps.push_back("- weights " + bytes_text(in.weight_bytes_per_gpu) + " per GPU (" + in.weight_source +
+                      ")");
+    if (vllm)
+        r.steps.push_back("- activation peak " + bytes_text(activation) + " (" + in.activation_source + ")");
+    r.steps.push_back("- non-torch memory " + bytes_text(in.non_torch_bytes) + " (" + in.non_torch_source +
+                      ")");
+    if (!r.memory_left) {
+        r.steps.push_back("= nothing left for the KV cache: the reservations (" +
+                          bytes_text(r.reserved_bytes) + ") exceed " + bytes_text(r.requested_bytes));
+    } else {
+        r.steps.push_back("= " + bytes_text(r.pool_bytes_per_gpu) + " for the KV cache per GPU");
+        r.steps.push_back("/ (" + group_thousands(in.block_size) + " tokens x " +
+                          group_thousands(in.bytes_per_token_per_gpu) +
+                          " B per token per GPU) = " + group_thousands(r.pool_blocks) +
+                          " whole blocks = " + group_thousands(r.pool_tokens) + " tokens");
+    }
+    return r;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,370 @@
+#include "table.hpp"
+
+#include <algorithm>
+
+#include "config_fields.hpp"
+#include "report.hpp"
+#include "sizing.hpp"
+#include "units.hpp"
+#include "weights.hpp"
+
+namespace kvcalc {
+namespace {
+
+const std::vector<std::uint64_t> default_contexts = {4096, 32768, 131072};
+
+const char* short_kind(LayerKind k) {
+    switch (k) {
+        case LayerKind::full_attention:
+            return "full";
+        case LayerKind::sliding_window:
+            return "sliding";
+        case LayerKind::chunked_local:
+            return "chunked";
+        case LayerKind::mla:
+            return "latent";
+        default:
+            return "";
+    }
+}
+
+bool is_attention(LayerKind k) {
+    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
+           k == LayerKind::chunked_local;
+}
+
+// "8", or "8 sliding, 2 full" when the attention groups differ; MLA is "1 latent".
+std::string per_group(const ModelSpec& m, bool heads) {
+    std::vector<std::pair<std::string, std::string>> seen;  // (kind, value)
+    for (const auto& g : m.groups) {
+        if (!is_attention(g.kind)) continue;
+        std::string v;
+        if (g.kind == LayerKind::mla) {
+            v = heads ? "1" : std::to_string(g.latent_dim.value);
+        } else if (heads) {
+            v = std::to_string(g.kv_heads.value);
+        } else {
+            v = g.k_head_dim.value == g.v_head_dim.value ? std::to_string(g.k_head_dim.value)
+                                                         : std::to_string(g.k_head_dim.value) + " K + " +
+                                                               std::to_string(g.v_head_dim.value) + " V";
+        }
+        std::pair<std::string, std::string> e{short_kind(g.kind), v};
+        if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
+    }
+    if (seen.empty()) return "none";
+    bool same =
+        std::all_of(seen.begin(), seen.end(), [&](const auto& e) { return e.second == seen[0].second; });
+    bool mla = seen.size() == 1 && seen[0].first == "latent";
+    if (same) return seen[0].second + (mla ? " latent" : "");
+    std::string out;
+    for (const auto& e : seen)
+        out += (out.empty() ? "" : ", ") + e.second + " " + e.first;
+    return out;
+}
+
+std::string context_label(std::uint64_t c) {
+    if (c % 1048576 == 0) return std::to_string(c / 1048576) + "M";
+    if (c % 1024 == 0) return std::to_string(c / 1024) + "K";
+    return group_thousands(c);
+}
+
+Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
+    std::vector<std::uint64_t> out;
+    if (v.is_string()) {
+        const std::string& s = v.get_ref<const std::string&>();
+        std::size_t i = 0;
+        while (i <= s.size()) {
+            std::size_t comma = s.find(',', i);
+            std::string part = s.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+            bool digits = !part.empty() && part.size() <= 15 &&
+                          std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits || std::stoull(part) == 0)
+                return make_error(code::bad_option,
+                                  "contexts: must be positive whole numbers separated by commas, got \"" +
+                                      s.substr(0, 60) + "\"",
+                                  "contexts");
+            out.push_back(std::stoull(part));
+            if (comma == std::string::npos) break;
+            i = comma + 1;
+        }
+    } else if (v.is_array()) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            auto c = checked_integer(v[i], "contexts[" + std::to_string(i) + "]", false);
+            if (!c) {
+                Error e = c.error();
+                e.code = code::bad_option;
+                return e;
+            }
+            out.push_back(*c);
+        }
+    } else {
+        return make_error(code::bad_option,
+                          "contexts: must be a list of token counts, got " + describe_value(v), "contexts");
+    }
+    if (out.empty()) return make_error(code::bad_option, "contexts: give at least one context", "contexts");
+    if (out.size() > 16) return make_error(code::bad_option, "contexts: at most 16 contexts", "contexts");
+    return out;
+}
+
+std::string md_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '|':
+            case '\\':
+            case '`':
+            case '*':
+            case '_':
+            case '[':
+            case ']':
+                out += '\\';
+                out += c;
+                break;
+            case '\n':
+            case '\r':
+            case '\t':
+                out += ' ';
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string weights_text(const json& row) {
+    if (row["weight_bytes"].is_null()) return "—";
+    return format_bytes(row["weight_bytes"].get<std::uint64_t>()) + " (" +
+           format_param_count(row["param_count"].get<std::uint64_t>()) + ", " +
+           row["weight_dtype"].get<std::string>() + ")";
+}
+
+// The text cells of one row, in column order.
+std::vector<std::string> cells(const json& row) {
+    std::vector<std::string> c = {row["model"].get<std::string>(),
+                                  row["attention_kind"].get<std::string>(),
+                                  std::to_string(row["layers"].get<std::uint64_t>()),
+                                  row["kv_heads_text"].get<std::string>() + " / " +
+                                      std::to_string(row["query_heads"].get<std::uint64_t>()),
+                                  row["head_size_text"].get<std::string>(),
+                                  format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
+    for (const auto& k : row["kv_bytes"])
+        c.push_back(k.is_null() ? "—" : format_bytes(k.get<std::uint64_t>()));
+    c.push_back(weights_text(row));
+    return c;
+}
+
+std::vector<std::string> headers(const json& t) {
+    std::vector<std::string> h = {"Model",     "Attention", "Layers", "KV heads / query heads",
+                                  "Head size", "Per token"};
+    for (const auto& c : t["contexts"])
+        h.push_back(context_label(c.get<std::uint64_t>()) + " tokens");
+    h.push_back("Weights");
+    return h;
+}
+
+std::string note(const json& t) {
+    std::string s = "KV cache of one sequence, " + t["accounting"].get<std::string>() +
+                    " accounting, KV dtype " + t["kv_dtype"].get<std::string>() + "; 1 KiB = 1024 B.";
+    bool beyond = false;
+    for (const auto& r : t["rows"])
+        for (const auto& k : r["kv_bytes"])
+            beyond |= k.is_null();
+    if (beyond) s += " — : beyond the model's max context.";
+    return s;
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+Result<json> table_report(const std::vector<ModelSpec>& models, const json& options) {
+    std::vector<std::uint64_t> contexts = default_contexts;
+    SizeOptions base;
+    std::string weight_dtype = "auto";
+    if (!options.is_null() && !options.is_object())
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(options),
+                          "options");
+    json size_opts = json::object();
+    if (options.is_object())
+        for (auto it = options.begin(); it != options.end(); ++it) {
+            const std::string& k = it.key();
+            if (it.value().is_null() || k == "format") continue;
+            if (k == "contexts") {
+                auto c = read_contexts(it.value());
+                if (!c) return c.error();
+                contexts = *c;
+            } else if (k == "weight_dtype") {
+                if (!it.value().is_string())
+                    return make_error(code::bad_option,
+                                      "weight_dtype: must be a string, got " + describe_value(it.value()), k);
+                weight_dtype = it.value().get<std::string>();
+            } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
+                       k == "max_num_batched_tokens") {
+                size_opts[k] = it.value();
+            } else {
+                return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+            }
+        }
+    auto so = size_options_from_json(size_opts);
+    if (!so) return so.error();
+    base = *so;
+    if (models.empty()) return make_error(code::bad_option, "table: give at least one model", "configs");
+
+    json rows = json::array();
+    for (const auto& m : models) {
+        SizeOptions o = base;
+        o.context = contexts[0];
+        auto one = size_model(m, o);
+        if (!one) return one.error();
+        json kv = json::array();
+        for (std::uint64_t c : contexts) {
+            if (m.max_context.value && c > m.max_context.value) {
+                kv.push_back(nullptr);
+                continue;
+            }
+            o.context = c;
+            auto r = size_model(m, o);
+            if (!r) return r.error();
+            kv.push_back(r->sequence_bytes(o.accounting));
+        }
+        auto w = estimate_weights(m, weight_dtype);
+        if (!w && w.error().code == code::bad_option) return w.error();
+        json row = {{"model", m.name},
+                    {"attention_kind", attention_kind(m)},
+                    {"layers", m.num_layers.value},
+                    {"kv_heads_text", per_group(m, true)},
+                    {"query_heads", m.query_heads.value},
+                    {"head_size_text", per_group(m, false)},
+                    {"bytes_per_token", one->bytes_per_token},
+                    {"kv_bytes", kv},
+                    {"max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr)},
+                    {"param_count", w ? json(w->param_count) : json(nullptr)},
+                    {"weight_bytes", w ? json(w->weight_bytes) : json(nullptr)},
+                    {"weight_dtype", w ? json(w->dtype.name) : json(nullptr)},
+                    {"kv_dtype", one->kv_dtype.name}};
+        rows.push_back(row);
+    }
+    return json{{"contexts", contexts},
+                {"accounting", accounting_name(base.accounting)},
+                {"kv_dtype", base.kv_dtype},
+                {"rows", rows}};
+}
+
+Result<std::string> render_table(const json& t, const std::string& format) {
+    const std::vector<std::string> head = headers(t);
+    const std::size_t numeric_from = 2;  // Layers onwards are figures
+    std::string out;
+    if (format == "md") {
+        out += "|";
+        for (const auto& h : head)
+            out += " " + md_escape(h) + " |";
+        out += "\n|";
+        for (std::size_t i = 0; i < head.size(); ++i)
+            out += i >= numeric_from && i != 3 && i != 4 ? " ---: |" : " --- |";
+        out += "\n";
+        for (const auto& r : t["rows"]) {
+            out += "|";
+            for (const auto& c : cells(r))
+                out += " " + md_escape(c) + " |";
+            out += "\n";
+        }
+        out += "\n" + md_escape(note(t)) + "\n";
+    } else if (format == "html") {
+        out +=
+            "<table class=\"kvcalc-table\">\n<caption>" + html_escape(note(t)) + "</caption>\n<thead>\n<tr>";
+        for (const auto& h : head)
+            out += "<th scope=\"col\">" + html_escape(h) + "</th>";
+        out += "</tr>\n</thead>\n<tbody>\n";
+        for (const auto& r : t["rows"]) {
+            auto c = cells(r);
+            out += "<tr><th scope=\"row\">" + html_escape(c[0]) + "</th>";
+            for (std::size_t i = 1; i < c.size(); ++i)
+                out += "<td>" + html_escape(c[i]) + "</td>";
+            out += "</tr>\n";
+        }
+        out += "</tbody>\n</table>\n";
+    } else if (format == "csv") {
+        std::vector<std::string> h = {"model",       "attention_kind", "layers",         "kv_heads",
+                                      "query_heads", "head_size",      "bytes_per_token"};
+        for (const auto& c : t["contexts"])
+            h.push_back("kv_bytes_" + std::to_string(c.get<std::uint64_t>()));
+        for (const char* x : {"param_count", "weight_bytes", "weight_dtype"})
+            h.push_back(x);
+        for (std::size_t i = 0; i < h.size(); ++i)
+            out += (i ? "," : "") + h[i];
+        out += "\r\n";
+        for (const auto& r : t["rows"]) {
+            auto num = [](const json& v) {
+                return v.is_null() ? std::string() : std::to_string(v.get<std::uint64_t>());
+            };
+            std::vector<std::string> f = {r["model"].get<std::string>(),
+                                          r["attention_kind"].get<std::string>(),
+                                          num(r["layers"]),
+                                          r["kv_heads_text"].get<std::string>(),
+                                          num(r["query_heads"]),
+                                          r["head_size_text"].get<std::string>(),
+                                          num(r["bytes_per_token"])};
+            for (const auto& k : r["kv_bytes"])
+                f.push_back(num(k));
+            f.push_back(num(r["param_count"]));
+            f.push_back(num(r["weight_bytes"]));
+            f.push_back(r["weight_dtype"].is_null() ? "" : r["weight_dtype"].get<std::string>());
+            for (std::size_t i = 0; i < f.size(); ++i)
+                out += (i ? "," : "") + csv_field(f[i]);
+            out += "\r\n";
+        }
+    } else if (format == "json") {
+        out = to_text(t, 2) + "\n";
+    } else {
+        return make_error(code::bad_option,
+                          "format: must be md, html, csv or json, got \"" + format.substr(0, 40) + "\"",
+                          "format");
+    }
+    return out;
+}
+
+}  // namespace kvcalc

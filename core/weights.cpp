@@ -1,0 +1,736 @@
+// The parameter count, layer by layer, from the config's own fields (never its name).
+#include "weights.hpp"
+
+#include <algorithm>
+
+#include "checked.hpp"
+#include "config_fields.hpp"
+
+namespace kvcalc {
+namespace {
+
+std::string to_s(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+Error overflow_error() {
+    return make_error(code::overflow,
+                      "the parameter count exceeds 2^53 - 1, the largest figure kvcalc reports "
+                      "exactly (check the config's sizes)",
+                      "hidden_size");
+}
+
+// An optional non-negative integer field: nullopt when absent or null.
+Result<std::optional<std::uint64_t>> optional_int(const Fields& f, const char* name) {
+    if (!f.find(name)) return std::optional<std::uint64_t>();
+    auto v = f.non_negative(name);
+    if (!v) return v.error();
+    return std::optional<std::uint64_t>(v->value);
+}
+
+// The first present of `names`, as a positive integer; {} when none is present.
+Result<Sourced> first_positive(const Fields& f, std::initializer_list<const char*> names) {
+    std::string n = f.first_of(names);
+    if (n.empty()) return Sourced{};
+    return f.positive(n);
+}
+
+// A list of layer indices (mlp_only_layers, moe_layers); errors name the element.
+Result<std::vector<std::uint64_t>> index_list(const Fields& f, const char* name) {
+    std::vector<std::uint64_t> out;
+    const json* v = f.find(name);
+    if (!v) return out;
+    if (!v->is_array())
+        return make_error(code::invalid_value,
+                          f.path(name) + ": must be a list of layer indices, got " + describe_value(*v),
+                          f.path(name));
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        auto n = checked_integer((*v)[i], f.path(name) + "[" + to_s(i) + "]", true);
+        if (!n) return n.error();
+        out.push_back(*n);
+    }
+    return out;
+}
+
+bool contains(const std::vector<std::uint64_t>& v, std::uint64_t x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Config classes whose tie_word_embeddings defaults to false in transformers; every other
+// class inherits PretrainedConfig's true. Only consulted when the config omits the field.
+bool untied_by_default(const std::string& model_type) {
+    static const char* untied[] = {"llama", "llama4_text", "mistral",     "mixtral",    "qwen2",
+                                   "qwen3", "qwen3_moe",   "deepseek_v2", "deepseek_v3"};
+    for (const char* t : untied)
+        if (model_type == t) return true;
+    return false;
+}
+
+struct Layout {
+    std::uint64_t hidden = 0, vocab = 0, query_heads = 0;
+    std::uint64_t intermediate = 0;  // dense MLP width
+    std::string intermediate_source;
+    bool gated = true;  // SwiGLU-style MLP: gate, up and down matrices
+    bool attn_bias = false, qkv_bias = false, mlp_bias = false;
+    std::uint64_t norm_elems = 1;   // 2 for LayerNorm with a bias
+    bool attn_output_gate = false;  // q_proj also produces a per-head output gate
+    // MoE
+    std::uint64_t experts = 0;
+    std::uint64_t expert_intermediate = 0;
+    std::uint64_t shared_intermediate = 0;  // n_shared_experts x expert width, or the shared width
+    bool shared_gate = false;               // Qwen's shared_expert_gate (hidden x 1)
+    bool dense_beside_moe = false;          // Gemma 4: a dense MLP in parallel with the experts
+    std::uint64_t first_dense = 0, moe_freq = 1, sparse_step = 1, interleave_step = 1;
+    std::vector<std::uint64_t> mlp_only, moe_list;
+    std::uint64_t dense_intermediate = 0;  // Llama 4's intermediate_size_mlp
+    std::string pattern;                   // hybrid_override_pattern, when present
+};
+
+Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& top) {
+    Layout L;
+    L.hidden = m.hidden_size.value;
+    if (L.hidden == 0)
+        return make_error(code::missing_field,
+                          f.path("hidden_size") +
+                              ": missing (the weights estimate needs the model width; "
+                              "also looked for n_embd, d_model)",
+                          f.path("hidden_size"));
+    L.query_heads = m.query_heads.value;
+    auto vocab = first_positive(f, {"vocab_size", "padded_vocab_size"});
+    if (!vocab) return vocab.error();
+    if (vocab->value == 0) {
+        vocab = first_positive(top, {"vocab_size", "padded_vocab_size"});
+        if (!vocab) return vocab.error();
+    }
+    if (vocab->value == 0)
+        return make_error(code::missing_field,
+                          f.path("vocab_size") +
+                              ": missing (the weights estimate needs the vocabulary "
+                              "size; also looked for padded_vocab_size)",
+                          f.path("vocab_size"));
+    L.vocab = vocab->value;
+
+    auto inter = first_positive(f, {"intermediate_size", "ffn_hidden_size", "n_inner"});
+    if (!inter) return inter.error();
+    bool plain_act = f.find("activation_function") != nullptr;  // GPT-2 style: Conv1D, biases, no gate
+    for (const char* n : {"mlp_hidden_act", "hidden_act", "hidden_activation"}) {
+        auto a = f.text(n);
+        if (!a) return a.error();
+        if (*a == "relu2" || *a == "relu" || *a == "gelu_new") plain_act = true;
+        if (!a->empty()) break;
+    }
+    if (inter->value == 0) {
+        L.intermediate = 4 * L.hidden;
+        L.intermediate_source = "4 x hidden_size (no intermediate_size)";
+        L.gated = false;
+    } else {
+        L.intermediate = inter->value;
+        L.intermediate_source = inter->source;
+        L.gated = !plain_act;
+    }
+
+    auto bias_flag = [&](std::initializer_list<const char*> names, bool fallback) -> Result<bool> {
+        for (const char* n : names)
+            if (f.find(n)) return f.flag(n, false);
+        return fallback;
+    };
+    auto ab = bias_flag({"attention_bias", "bias", "use_bias"}, plain_act);
+    auto qb = f.flag("add_qkv_bias", false);
+    auto mb = bias_flag({"mlp_bias", "bias", "use_bias"}, plain_act);
+    for (auto* r : {&ab, &qb, &mb})
+        if (!*r) return r->error();
+    L.attn_bias = *ab;
+    L.qkv_bias = *qb;
+    L.mlp_bias = *mb;
+
+    auto rms = f.flag("rmsnorm", false);
+    if (!rms) return rms.error();
+    bool layer_norm = !f.first_of({"layer_norm_epsilon", "layer_norm_eps", "layernorm_epsilon"}).empty();
+    L.norm_elems = layer_norm && !*rms ? 2 : 1;
+
+    // Gated-DeltaNet hybrids gate their full attention's output: Qwen3.5 says so with
+    // attn_output_gate, Qwen3-Next always does and has no field for it.
+    auto gate = f.flag("attn_output_gate", f.find("linear_num_value_heads") != nullptr);
+    if (!gate) return gate.error();
+    L.attn_output_gate = *gate;
+
+    auto experts = first_positive(f, {"n_routed_experts", "num_experts", "num_local_experts"});
+    if (!experts) return experts.error();
+    L.experts = experts->value > 1 ? experts->value : 0;
+    if (L.experts) {
+        auto ei = first_positive(f, {"moe_intermediate_size"});
+        if (!ei) return ei.error();
+        L.expert_intermediate = ei->value ? ei->value : L.intermediate;
+        auto shared = first_positive(f, {"n_shared_experts", "num_shared_experts"});
+        auto shared_width = first_positive(f, {"shared_expert_intermediate_size"});
+        if (!shared) return shared.error();
+        if (!shared_width) return shared_width.error();
+        if (shared->value) {
+            L.shared_intermediate = shared->value * L.expert_intermediate;
+        } else if (shared_width->value) {
+            L.shared_intermediate = shared_width->value;
+            L.shared_gate = true;
+        } else if (f.find("interleave_moe_layer_step")) {
+            L.shared_intermediate = L.expert_intermediate;  // Llama 4: one always-on expert
+        }
+        auto both = f.flag("enable_moe_block", false);
+        if (!both) return both.error();
+        L.dense_beside_moe = *both;
+        for (auto [name, out] :
+             {std::pair{"first_k_dense_replace", &L.first_dense}, std::pair{"moe_layer_freq", &L.moe_freq},
+              std::pair{"decoder_sparse_step", &L.sparse_step},
+              std::pair{"interleave_moe_layer_step", &L.interleave_step}}) {
+            auto v = optional_int(f, name);
+            if (!v) return v.error();
+            if (*v) *out = **v;
+        }
+        for (auto [name, v] : {std::pair{"moe_freq", L.moe_freq}, std::pair{"sparse_step", L.sparse_step},
+                               std::pair{"interleave_step", L.interleave_step}})
+            if (v == 0)
+                return make_error(code::invalid_value,
+                                  std::string("a MoE layer interval (") + name + ") must be positive, got 0",
+                                  f.path(name));
+        auto only = index_list(f, "mlp_only_layers");
+        if (!only) return only.error();
+        L.mlp_only = *only;
+        auto list = index_list(f, "moe_layers");
+        if (!list) return list.error();
+        L.moe_list = *list;
+    }
+    auto dense = first_positive(f, {"intermediate_size_mlp"});
+    if (!dense) return dense.error();
+    L.dense_intermediate = dense->value ? dense->value : L.intermediate;
+    auto pat = f.text("hybrid_override_pattern");
+    if (!pat) return pat.error();
+    L.pattern = *pat;
+    return L;
+}
+
+bool is_moe_layer(const Layout& L, std::uint64_t i) {
+    if (!L.experts) return false;
+    if (!L.pattern.empty()) return L.pattern[i] == 'E';
+    if (contains(L.mlp_only, i)) return false;
+    if (!L.moe_list.empty()) return contains(L.moe_list, i);
+    return i >= L.first_dense && i % L.moe_freq == 0 && (i + 1) % L.sparse_step == 0 &&
+           (i + 1) % L.interleave_step == 0;
+}
+
+// MLP matrices of width `inter` (2 without a gate), plus biases.
+std::uint64_t mlp_params(const Layout& L, std::uint64_t inter, bool bias) {
+    std::uint64_t mats = L.gated ? 3 : 2;
+    return mats * L.hidden * inter + (bias ? (mats - 1) * inter + L.hidden : 0);
+}
+
+using Blocks = std::vector<ParamBlock>;
+
+void push(Blocks& b, const char* part, std::uint64_t params, Shard s = Shard::split, bool linear = true,
+          std::uint64_t kv_heads = 0) {
+    if (params == 0) return;
+    ParamBlock p;
+    p.part = part;
+    p.params = params;
+    p.shard = s;
+    p.linear = linear;
+    p.kv_heads = kv_heads;
+    b.push_back(p);
+}
+
+// Standard attention of one layer with the group's geometry.
+void attention_blocks(const Layout& L, const LayerGroup& g, bool k_eq_v, Blocks& b) {
+    const std::uint64_t H = L.hidden, nq = L.query_heads, kv = g.kv_heads.value;
+    const std::uint64_t kd = g.k_head_dim.value, vd = g.v_head_dim.value, qd = kd;
+    push(b, "attention", H * nq * qd * (L.attn_output_gate ? 2 : 1));
+    push(b, "attention", H * kv * kd, Shard::kv_heads, true, kv);
+    if (!k_eq_v) push(b, "attention", H * kv * vd, Shard::kv_heads, true, kv);
+    push(b, "attention", nq * vd * H);
+    if (L.attn_bias || L.qkv_bias) {
+        push(b, "attention", nq * qd, Shard::split, false);
+        push(b, "attention", kv * (kd + (k_eq_v ? 0 : vd)), Shard::kv_heads, false, kv);
+    }
+    if (L.attn_bias) push(b, "attention", H, Shard::replicated, false);
+}
+
+Result<bool> mla_blocks(const Layout& L, const Fields& f, Blocks& b) {
+    const std::uint64_t H = L.hidden, nq = L.query_heads;
+    auto nope = f.non_negative("qk_nope_head_dim");
+    auto rope = f.non_negative("qk_rope_head_dim");
+    auto vd = f.positive("v_head_dim");
+    auto rank = f.positive("kv_lora_rank");
+    auto qrank = optional_int(f, "q_lora_rank");
+    for (auto* r : {&nope, &rope, &vd, &rank})
+        if (!*r) return r->error();
+    if (!qrank) return qrank.error();
+    const std::uint64_t qk = nope->value + rope->value;
+    if (*qrank && **qrank > 0) {
+        std::uint64_t ql = **qrank;
+        push(b, "attention", H * ql, Shard::replicated);     // q_a_proj
+        push(b, "attention", ql, Shard::replicated, false);  // q_a_layernorm
+        push(b, "attention", ql * nq * qk);                  // q_b_proj
+    } else {
+        push(b, "attention", H * nq * qk);  // q_proj
+    }
+    push(b, "attention", H * (rank->value + rope->value), Shard::replicated);  // kv_a_proj_with_mqa
+    push(b, "attention", rank->value, Shard::replicated, false);               // kv_a_layernorm
+    push(b, "attention", rank->value * nq * (nope->value + vd->value));        // kv_b_proj
+    push(b, "attention", nq * vd->value * H);                                  // o_proj
+    return true;
+}
+
+Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& mixer, Blocks& b) {
+    const std::uint64_t H = L.hidden;
+    auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
+    if (mixer == "gated_delta_net") {
+        auto k = need(f, "linear_conv_kernel_dim");
+        auto nk = need(f, "linear_num_key_heads");
+        auto dk = need(f, "linear_key_head_dim");
+        auto nv = need(f, "linear_num_value_heads");
+        auto dv = need(f, "linear_value_head_dim");
+        for (auto* r : {&k, &nk, &dk, &nv, &dv})
+            if (!*r) return r->error();
+        std::uint64_t key = nk->value * dk->value, value = nv->value * dv->value;
+        push(b, "mixer", H * (2 * key + 2 * value));                          // in_proj_qkvz
+        push(b, "mixer", H * 2 * nv->value);                                  // in_proj_ba
+        push(b, "mixer", (2 * key + value) * k->value, Shard::split, false);  // conv1d
+        push(b, "mixer", 2 * nv->value, Shard::split, false);                 // dt_bias, A_log
+        push(b, "mixer", dv->value, Shard::replicated, false);                // gated norm
+        push(b, "mixer", value * H);                                          // out_proj
+    } else if (mixer == "mamba2") {
+        auto k = need(f, "conv_kernel");
+        auto heads = need(f, "mamba_num_heads");
+        auto hd = need(f, "mamba_head_dim");
+        auto groups = need(f, "n_groups");
+        auto dstate = need(f, "ssm_state_size");
+        for (auto* r : {&k, &heads, &hd, &groups, &dstate})
+            if (!*r) return r->error();
+        auto conv_bias = f.flag("use_conv_bias", true);
+        if (!conv_bias) return conv_bias.error();
+        std::uint64_t inner = heads->value * hd->value, bc = 2 * groups->value * dstate->value;
+        push(b, "mixer", H * (2 * inner + bc + heads->value));                                    // in_proj
+        push(b, "mixer", (inner + bc) * (k->value + (*conv_bias ? 1 : 0)), Shard::split, false);  // conv1d
+        push(b, "mixer", 3 * heads->value, Shard::split, false);  // dt_bias, A_log, D
+        push(b, "mixer", inner, Shard::split, false);             // gated norm
+        push(b, "mixer", inner * H);                              // out_proj
+    } else if (mixer == "kda") {
+        const json* cfg = f.find("linear_attn_config");
+        Fields lf(*cfg, f.path("linear_attn_config"));
+        auto k = need(lf, "short_conv_kernel_size");
+        auto heads = need(lf, "num_heads");
+        auto hd = need(lf, "head_dim");
+        for (auto* r : {&k, &heads, &hd})
+            if (!*r) return r->error();
+        std::uint64_t width = heads->value * hd->value;
+        push(b, "mixer", 3 * H * width);                              // q, k, v
+        push(b, "mixer", 3 * width * k->value, Shard::split, false);  // their short convs
+        push(b, "mixer", 2 * (H * hd->value), Shard::replicated);     // f_a, g_a (low rank)
+        push(b, "mixer", 2 * (hd->value * width));                    // f_b, g_b
+        push(b, "mixer", H * heads->value);                           // b_proj
+        push(b, "mixer", heads->value + width, Shard::split, false);  // A_log, dt_bias
+        push(b, "mixer", hd->value, Shard::replicated, false);        // o_norm
+        push(b, "mixer", width * H);                                  // o_proj
+    } else {
+        return make_error(code::invalid_value, "no weights model for the " + mixer + " mixer",
+                          f.path("layer_types"));
+    }
+    return true;
+}
+
+void mlp_blocks(const Layout& L, std::uint64_t i, bool mlp_layer, Blocks& b) {
+    if (!mlp_layer) return;
+    if (is_moe_layer(L, i)) {
+        push(b, "experts", L.experts * mlp_params(L, L.expert_intermediate, false));
+        push(b, "router", L.hidden * L.experts, Shard::replicated, false);
+        if (L.shared_intermediate) push(b, "shared_experts", mlp_params(L, L.shared_intermediate, false));
+        if (L.shared_gate) push(b, "router", L.hidden, Shard::replicated, false);
+        if (L.dense_beside_moe) push(b, "mlp", mlp_params(L, L.intermediate, L.mlp_bias));
+        return;
+    }
+    const std::uint64_t inter = L.dense_intermediate;
+    push(b, "mlp", mlp_params(L, inter, false));
+    if (L.mlp_bias) push(b, "mlp", (L.gated ? 2 : 1) * inter + L.hidden, Shard::split, false);
+}
+
+void add_to(WeightParts& p, const ParamBlock& b) {
+    std::string part = b.part;
+    std::uint64_t* slot = part == "attention"        ? &p.attention
+                          : part == "mixer"          ? &p.mixer
+                          : part == "mlp"            ? &p.mlp
+                          : part == "experts"        ? &p.experts
+                          : part == "shared_experts" ? &p.shared_experts
+                          : part == "router"         ? &p.router
+                                                     : &p.norms;
+    *slot += b.params;
+}
+
+// Bytes of `params` elements: quantized linear weights at the dtype's bits fraction, the
+// rest at other_bits, rounded up to a whole byte. Split into whole scale groups and a rest
+// so that fractions like (8 x 128 x 128 + 32) / (128 x 128) cannot overflow.
+opt_u64 element_bytes(std::uint64_t params, bool quantized, const WeightDtype& d) {
+    if (!quantized) {
+        auto bits = mul(params, d.other_bits);
+        return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
+    }
+    const std::uint64_t per = d.linear_bits_den * 8;  // elements whose bits are a whole number of bytes
+    return add(mul(params / per, d.linear_bits_num), cdiv(params % per * d.linear_bits_num, per));
+}
+
+bool quantized(const ParamBlock& b, const WeightDtype& d) {
+    return b.linear && (d.attention_quantized || std::string(b.part) != "attention");
+}
+
+std::uint64_t params_on_rank(const ParamBlock& b, std::uint64_t tp) {
+    switch (b.shard) {
+        case Shard::split:
+            return cdiv(b.params, tp);
+        case Shard::kv_heads:
+            return b.kv_heads <= tp ? b.params / b.kv_heads : cdiv(b.params, tp);
+        case Shard::replicated:
+            return b.params;
+    }
+    return b.params;
+}
+
+// A quant_method and its fields, as the bits of one quantized element.
+Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
+    auto method = q.text("quant_method");
+    if (!method) return method.error();
+    std::string src = q.path("quant_method") + " " + *method;
+    if (*method == "fp8") {
+        d.name = "fp8";
+        d.linear_bits_num = 8;
+        d.linear_bits_den = 1;
+        const json* blk = q.find("weight_block_size");
+        if (blk && blk->is_array() && blk->size() == 2) {
+            auto a = checked_integer((*blk)[0], q.path("weight_block_size[0]"), false);
+            auto b = checked_integer((*blk)[1], q.path("weight_block_size[1]"), false);
+            if (!a) return a.error();
+            if (!b) return b.error();
+            auto area = mul(*a, *b);
+            auto num = add(mul(area, 8), 32);
+            if (!area || !num || *area > 1048576)
+                return make_error(code::invalid_value, q.path("weight_block_size") + ": blocks are too large",
+                                  q.path("weight_block_size"));
+            d.linear_bits_num = *num;  // one fp32 scale per block
+            d.linear_bits_den = *area;
+            src += ", one fp32 scale per " + to_s(*a) + " x " + to_s(*b) + " block";
+        }
+    } else if (*method == "mxfp4") {
+        d.name = "mxfp4";
+        d.linear_bits_num = 17;  // 32 4-bit values and one 8-bit scale: 136 bits per 32
+        d.linear_bits_den = 4;
+        src += " (4-bit values, one 8-bit scale per 32)";
+    } else if (*method == "gptq" || *method == "awq" || *method == "awq_marlin" || *method == "gptq_marlin") {
+        auto bits = q.positive("bits");
+        if (!bits) bits = q.positive("w_bit");
+        if (!bits) return bits.error();
+        std::uint64_t group = 0;
+        for (const char* n : {"group_size", "q_group_size"}) {
+            const json* g = q.find(n);
+            if (g && g->is_number_unsigned()) group = g->get<std::uint64_t>();
+        }
+        d.name = "int" + to_s(bits->value);
+        d.linear_bits_num = bits->value;
+        d.linear_bits_den = 1;
+        if (group > 0 && group <= 1048576) {
+            d.linear_bits_num = bits->value * group + 16 + bits->value;  // fp16 scale + packed zero per group
+            d.linear_bits_den = group;
+            src += ", " + to_s(bits->value) + "-bit, group " + to_s(group);
+        }
+    } else if (*method == "bitsandbytes") {
+        auto four = q.flag("load_in_4bit", false);
+        auto eight = q.flag("load_in_8bit", false);
+        if (!four) return four.error();
+        if (!eight) return eight.error();
+        d.name = *four ? "int4" : *eight ? "int8" : "bf16";
+        d.linear_bits_num = *four ? 4 : *eight ? 8 : 16;
+        d.linear_bits_den = 1;
+    } else {
+        return false;  // not understood: the caller warns and keeps 16-bit
+    }
+    const json* skip = q.find("modules_to_not_convert");
+    if (!skip) skip = q.find("ignore");
+    if (!skip) skip = q.find("ignored_layers");
+    if (skip && skip->is_array())
+        for (const auto& s : *skip)
+            if (s.is_string() && s.get<std::string>().find("attn") != std::string::npos) {
+                d.attention_quantized = false;
+                src += "; attention kept 16-bit (" + q.path("modules_to_not_convert") + ")";
+                break;
+            }
+    d.source = src + "; embeddings, lm_head, norms and routers stay 16-bit";
+    return true;
+}
+
+}  // namespace
+
+Result<WeightDtype> resolve_weight_dtype(const std::string& req, const ModelSpec& m) {
+    WeightDtype d;
+    std::string sixteen =
+        m.model_dtype_bits == 16 && !m.dtype.empty()
+            ? (m.dtype == "float16" || m.dtype == "fp16" || m.dtype == "half" ? "fp16" : "bf16")
+            : "bf16";
+    if (req.empty() || req == "auto") {
+        Fields f(m.text, m.text_path), top(m.root, "");
+        for (const Fields* src : {&f, &top}) {
+            const json* q = src->find("quantization_config");
+            if (!q || !q->is_object()) continue;
+            auto ok = read_quantization(Fields(*q, src->path("quantization_config")), d);
+            if (!ok) return ok.error();
+            if (*ok) return d;
+            break;
+        }
+        d.name = sixteen;
+        d.source = m.dtype.empty() ? "auto: no dtype in the config, served 16-bit"
+                   : m.model_dtype_bits == 32
+                       ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
+                       : "auto: " + m.dtype_source + " " + m.dtype;
+        return d;
+    }
+    d.source = "weight_dtype " + req;
+    struct Known {
+        const char* name;
+        const char* shown;
+        std::uint64_t num, den, other;
+    };
+    static const Known known[] = {
+        {"bf16", "bf16", 16, 1, 16},    {"bfloat16", "bf16", 16, 1, 16}, {"fp16", "fp16", 16, 1, 16},
+        {"float16", "fp16", 16, 1, 16}, {"fp32", "fp32", 32, 1, 32},     {"float32", "fp32", 32, 1, 32},
+        {"fp8", "fp8", 8, 1, 16},       {"fp8_e4m3", "fp8", 8, 1, 16},   {"int8", "int8", 8, 1, 16},
+        {"int4", "int4", 4, 1, 16},     {"mxfp4", "mxfp4", 17, 4, 16},   {"nvfp4", "nvfp4", 9, 2, 16},
+    };
+    for (const auto& k : known)
+        if (req == k.name) {
+            d.name = k.shown;
+            d.linear_bits_num = k.num;
+            d.linear_bits_den = k.den;
+            d.other_bits = k.other;
+            if (k.other != k.num || k.den != 1)
+                d.source +=
+                    " for the decoder layers' linear weights; embeddings, lm_head, norms and routers stay "
+                    "16-bit";
+            return d;
+        }
+    return make_error(code::bad_option,
+                      "weight_dtype: unknown \"" + req +
+                          "\" (expected auto, bf16, fp16, fp32, fp8, int8, int4, mxfp4, nvfp4)",
+                      "weight_dtype");
+}
+
+Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std::uint64_t tp) {
+    auto bytes = element_bytes(params_on_rank(b, tp), quantized(b, d), d);
+    if (!bytes) return overflow_error();
+    return *bytes;
+}
+
+Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
+    Fields f(m.text, m.text_path), top(m.root, "");
+    auto layout = read_layout(m, f, top);
+    if (!layout) return layout.error();
+    const Layout& L = *layout;
+    auto dtype = resolve_weight_dtype(weight_dtype, m);
+    if (!dtype) return dtype.error();
+
+    WeightEstimate w;
+    w.dtype = *dtype;
+    if (weight_dtype.empty() || weight_dtype == "auto") {
+        for (const Fields* src : {&f, &top}) {
+            const json* q = src->find("quantization_config");
+            if (!q || !q->is_object()) continue;
+            auto method = Fields(*q, src->path("quantization_config")).text("quant_method");
+            if (w.dtype.source.rfind("auto:", 0) == 0 && method && !method->empty())
+                w.warnings.push_back(
+                    {src->path("quantization_config.quant_method"),
+                     "quant_method \"" + *method + "\" is not modelled: weights are sized at " + "16 bits"});
+            break;
+        }
+    }
+
+    // Tied embeddings: the text config's field, the root's, else the config class's default.
+    for (const Fields* src : {&f, &top}) {
+        if (!src->find("tie_word_embeddings")) continue;
+        auto t = src->flag("tie_word_embeddings", true);
+        if (!t) return t.error();
+        w.tied_embeddings = *t;
+        w.tied_source = src->path("tie_word_embeddings") + (*t ? " true" : " false");
+        break;
+    }
+    if (w.tied_source.empty()) {
+        auto type = f.text("model_type");
+        if (!type) return type.error();
+        w.tied_embeddings = !untied_by_default(*type);
+        w.tied_source = w.tied_embeddings
+                            ? "no tie_word_embeddings: transformers' default true"
+                            : "no tie_word_embeddings: the " + *type + " config's default false";
+    }
+
+    // Embeddings, learned positions, per-layer input embeddings (Gemma 3n / 4).
+    const std::uint64_t H = L.hidden, layers = m.num_layers.value;
+    opt_u64 embed = mul(L.vocab, H);
+    bool rope = !f.first_of({"rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct",
+                             "rotary_emb_base"})
+                     .empty();
+    auto positions = optional_int(f, "n_positions");
+    if (!positions) return positions.error();
+    opt_u64 pos = *positions && !rope ? mul(**positions, H) : opt_u64(0);
+    auto per_layer_width = optional_int(f, "hidden_size_per_layer_input");
+    auto per_layer_vocab = optional_int(f, "vocab_size_per_layer_input");
+    if (!per_layer_width) return per_layer_width.error();
+    if (!per_layer_vocab) return per_layer_vocab.error();
+    if (*per_layer_width && **per_layer_width > 0)
+        embed = add(embed, mul(mul(per_layer_vocab->value_or(L.vocab), **per_layer_width), layers));
+    if (!embed || !pos) return overflow_error();
+    w.parts.embedding = *embed;
+    w.parts.position_embedding = *pos;
+    w.parts.lm_head = w.tied_embeddings ? 0 : L.vocab * H;
+
+    // Decoder layers.
+    auto keqv = f.flag("attention_k_eq_v", false);
+    if (!keqv) return keqv.error();
+    const LayerGroup* default_attention = nullptr;
+    for (const auto& g : m.groups)
+        if (g.kind == LayerKind::full_attention || g.kind == LayerKind::sliding_window ||
+            g.kind == LayerKind::chunked_local) {
+            default_attention = &g;
+            break;
+        }
+    const bool pattern = !L.pattern.empty();
+    w.layers.resize(layers);
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const LayerGroup& g = m.groups[m.layer_group[i]];
+        Blocks& b = w.layers[i];
+        bool mlp_layer = true;
+        switch (g.kind) {
+            case LayerKind::mla: {
+                auto ok = mla_blocks(L, f, b);
+                if (!ok) return ok.error();
+                break;
+            }
+            case LayerKind::full_attention:
+                attention_blocks(L, g, *keqv, b);
+                break;
+            case LayerKind::sliding_window:
+            case LayerKind::chunked_local:
+                attention_blocks(L, g, false, b);
+                break;
+            case LayerKind::linear_state: {
+                auto ok = mixer_blocks(L, f, g.state.mixer, b);
+                if (!ok) return ok.error();
+                break;
+            }
+            case LayerKind::no_cache:
+                // A pattern's MLP-only block, or a layer reusing another layer's KV (its
+                // projections still exist).
+                if (!pattern && default_attention) attention_blocks(L, *default_attention, false, b);
+                break;
+        }
+        if (pattern) mlp_layer = L.pattern[i] == '-' || L.pattern[i] == 'E';
+        mlp_blocks(L, i, mlp_layer, b);
+        std::uint64_t norms = pattern ? 1 : 2;
+        push(b, "norms", norms * L.norm_elems * H, Shard::replicated, false);
+        for (const auto& blk : b)
+            add_to(w.parts, blk);
+    }
+    const std::uint64_t final_norm = L.norm_elems * H;
+    w.parts.norms += final_norm;
+
+    const WeightParts& p = w.parts;
+    opt_u64 total = 0;
+    for (std::uint64_t v : {p.embedding, p.position_embedding, p.lm_head, p.attention, p.mixer, p.mlp,
+                            p.experts, p.shared_experts, p.router, p.norms})
+        total = add(total, v);
+    if (!total) return overflow_error();
+    w.param_count = *total;
+
+    // Bytes: the embeddings and head are never quantized.
+    const WeightDtype& d = w.dtype;
+    auto emb = element_bytes(p.embedding + p.position_embedding, false, d);
+    auto head = element_bytes(p.lm_head, false, d);
+    auto norm = element_bytes(final_norm, false, d);
+    opt_u64 body = 0;
+    for (const auto& b : w.layers)
+        for (const auto& blk : b)
+            body = add(body, element_bytes(blk.params, quantized(blk, d), d));
+    auto all = add(add(add(emb, head), norm), body);
+    if (!emb || !head || !norm || !body || !all) return overflow_error();
+    w.embedding_bytes = *emb;
+    w.head_bytes = *head;
+    w.final_norm_bytes = *norm;
+    w.weight_bytes = *all;
+
+    // What the count leaves out.
+    if (m.root.is_object())
+        for (auto it = m.root.begin(); it != m.root.end(); ++it) {
+            const std::string& k = it.key();
+            bool tower = false;
+            for (const char* t : {"vision", "visual", "audio", "speech", "image", "video"})
+                tower |= k.find(t) != std::string::npos && it.value().is_object();
+            if (tower) w.excluded.push_back(k + " (a multimodal tower, not counted)");
+        }
+    for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
+        auto n = optional_int(f, mtp);
+        if (n && *n && **n > 0)
+            w.excluded.push_back(to_s(**n) + " multi-token-prediction layer(s) (" + f.path(mtp) +
+                                 ", not counted)");
+    }
+    return w;
+}
+
+Result<std::uint64_t> weight_bytes_per_gpu(const WeightEstimate& w, const std::vector<StageFigures>& stages,
+                                           std::uint64_t tp) {
+    if (tp == 0) return make_error(code::bad_option, "tp: must be at least 1", "tp");
+    const WeightDtype& d = w.dtype;
+    // The embedding and head are vocab-parallel (split by tp); with pipeline stages a tied
+    // head is a copy of the embedding on the last stage.
+    auto split_bytes = [&](std::uint64_t bytes) { return cdiv(bytes, tp); };
+    std::uint64_t head = w.head_bytes;
+    if (w.tied_embeddings && stages.size() > 1) head += w.embedding_bytes;
+    std::uint64_t busiest = 0;
+    std::vector<StageFigures> one;
+    if (stages.empty()) {
+        StageFigures s;
+        s.first_layer = 0;
+        s.layers = static_cast<std::uint32_t>(w.layers.size());
+        one.push_back(s);
+    }
+    const std::vector<StageFigures>& st = stages.empty() ? one : stages;
+    for (std::size_t s = 0; s < st.size(); ++s) {
+        opt_u64 bytes = 0;
+        for (std::uint32_t l = st[s].first_layer; l < st[s].first_layer + st[s].layers && l < w.layers.size();
+             ++l)
+            for (const auto& blk : w.layers[l]) {
+                auto b = block_bytes(blk, d, tp);
+                if (!b) return b.error();
+                bytes = add(bytes, *b);
+            }
+        if (s == 0) bytes = add(bytes, split_bytes(w.embedding_bytes));
+        if (s + 1 == st.size()) bytes = add(add(bytes, split_bytes(head)), w.final_norm_bytes);
+        if (!bytes) return overflow_error();
+        busiest = std::max(busiest, *bytes);
+    }
+    return busiest;
+}
+
+std::string format_param_count(std::uint64_t params) {
+    static const std::uint64_t sizes[] = {1000000000000ull, 1000000000ull, 1000000ull, 1000ull};
+    static const char* suffixes[] = {"T", "B", "M", "K"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (params < sizes[i]) continue;
+        const std::uint64_t size = sizes[i];
+        std::uint64_t whole = params / size;
+        std::uint64_t hundredths = (params % size * 100 + size / 2) / size;  // rounded half up
+        if (hundredths >= 100) {
+            whole += 1;
+            hundredths -= 100;
+        }
+        if (whole == 1000 && i > 0) return std::string("1") + suffixes[i - 1];  // 999.995M is 1B
+        std::string out = to_s(whole);
+        if (hundredths) {
+            std::string h = (hundredths < 10 ? "0" : "") + to_s(hundredths);
+            if (h.back() == '0') h.pop_back();
+            out += "." + h;
+        }
+        return out + suffixes[i];
+    }
+    return to_s(params);
+}
+
+}  // namespace kvcalc
