@@ -37,7 +37,7 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
         if (d != std::floor(d)) return bad("must be an integer");
         if (d > static_cast<double>(max_exact)) return bad("is too large");
         out = static_cast<std::uint64_t>(d);
-    } else if (v.is_string() && (what == "NaN" || what == "Infinity" || what == "-Infinity")) {
+    } else if (is_number_marker(v)) {
         return bad(need);
     } else {
         return bad("must be a number");
@@ -71,7 +71,7 @@ Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
 Result<std::string> Fields::text(const std::string& name) const {
     const json* v = find(name);
     if (!v) return std::string();
-    if (!v->is_string() || describe_value(*v) == "NaN")
+    if (!v->is_string() || is_number_marker(*v))
         return make_error(code::invalid_value,
                           path(name) + ": must be a string, got " + describe_value(*v), path(name));
     return v->get<std::string>();

@@ -85,14 +85,15 @@ Result<unsigned> dtype_bits(const std::string& dtype, const std::string& field) 
 
 void name_model(ModelSpec& m, const json& root) {
     Fields top(root, "");
-    if (const json* n = top.find("_name_or_path"); n && n->is_string() && !n->get<std::string>().empty()) {
+    if (const json* n = top.find("_name_or_path");
+        n && n->is_string() && !is_number_marker(*n) && !n->get<std::string>().empty()) {
         m.name = n->get<std::string>();
         m.name_source = "_name_or_path";
     } else if (const json* a = top.find("architectures");
-               a && a->is_array() && !a->empty() && (*a)[0].is_string()) {
+               a && a->is_array() && !a->empty() && (*a)[0].is_string() && !is_number_marker((*a)[0])) {
         m.name = (*a)[0].get<std::string>();
         m.name_source = "architectures[0]";
-    } else if (const json* t = top.find("model_type"); t && t->is_string()) {
+    } else if (const json* t = top.find("model_type"); t && t->is_string() && !is_number_marker(*t)) {
         m.name = t->get<std::string>();
         m.name_source = "model_type";
     } else {

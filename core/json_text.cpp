@@ -213,6 +213,12 @@ Result<json> parse_json_text(std::string_view text) {
     return std::move(builder.root);
 }
 
+bool is_number_marker(const json& value) {
+    if (!value.is_string()) return false;
+    const auto& s = value.get_ref<const std::string&>();
+    return s == nan_marker || s == inf_marker || s == neg_inf_marker;
+}
+
 std::string describe_value(const json& value) {
     if (value.is_string()) {
         const auto& s = value.get_ref<const std::string&>();

@@ -22,6 +22,9 @@ inline constexpr const char* neg_inf_marker = "\x01-Infinity";
 inline constexpr int max_json_depth = 128;
 Result<json> parse_json_text(std::string_view text);
 
+// True for the marker strings that stand for NaN / Infinity / -Infinity.
+bool is_number_marker(const json& value);
+
 // "NaN" for a marker string, else the JSON text of the value (shortened), for messages.
 std::string describe_value(const json& value);
 

@@ -205,3 +205,6 @@ add('a 200,000-entry layer_types', `${good.slice(0, -1)}, "layer_types": ${text(
 add('escaped unicode in names', `${good.slice(0, -1)}, "_name_or_path": "\\u00e9\\ud83d\\ude00"}`, ok(2048));
 
 export const baseConfig = good;
+add('Infinity where a dtype name is needed', withField('torch_dtype', 'Infinity'), err('invalid_value', 'torch_dtype'));
+add('NaN as a layer type', `${good.slice(0, -1)}, "layer_types": [NaN, "full_attention", "full_attention", "full_attention"]}`, err('invalid_value', 'layer_types[0]'));
+add('NaN as the model name', `${good.slice(0, -1)}, "_name_or_path": NaN}`, ok(2048));
