@@ -3,7 +3,7 @@
 // (and check()) on real configs, as the median over many calls. Run: node bench/api.bench.mjs
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -15,7 +15,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log('# JS API (dist/)');
 let pageRaw = 0;
 let pageGzip = 0;
-for (const file of readdirSync(dist).sort()) {
+const distFiles = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+  .map((e) => relative(dist, join(e.parentPath ?? e.path, e.name))).sort();
+for (const file of distFiles) {
   const bytes = readFileSync(join(dist, file));
   const gz = gzipSync(bytes, { level: 9 }).length;
   const loaded = !file.endsWith('.d.ts');

@@ -148,6 +148,8 @@ export interface SizeReport {
   weightBytes: number | null;
   /** "bf16", "fp8", "int4", ... */
   weightDtype: string | null;
+  /** Why paramCount and the weights are null (the config lacks what the estimate needs). */
+  weightsError: { code: ErrorCode; message: string; field: string } | null;
   layers: Record<LayerKind | 'total', number>;
   groups: LayerGroup[];
   stages: { firstLayer: number; layers: number; bytesPerTokenPerGpu: number; kvBytesPerGpu: number }[];
