@@ -320,13 +320,17 @@ export class KvCalcElement extends ElementBase {
     // Size; an option the core rejects is reported and left out, a config it cannot read is
     // reported and the preset used instead: always said, never silent.
     let r = null;
+    let formula = null;
     for (let attempt = 0; attempt < 4 && !r; attempt += 1) {
       try {
-        r = e.size(config, options);
+        formula = e.formula(config, options);
+        r = formula.report;
       } catch (err) {
         const attr = OPTION_ATTRIBUTE[err.field];
         if (attr && options[ATTRIBUTES[attr].prop] !== undefined) {
-          messages.push(`${attr}: ${err.message}; not applied`);
+          // The core's message starts with the option's API name; the reader set an attribute.
+          const text = err.message.startsWith(`${err.field} `) ? err.message.slice(err.field.length + 1) : err.message;
+          messages.push(`${attr}: ${text}; not applied`);
           delete options[ATTRIBUTES[attr].prop];
         } else if (source !== 'preset') {
           messages.push(`${source === 'inline' ? 'inline config' : 'config'}: ${describeError(err)}; showing ${presetId}`);
@@ -382,7 +386,7 @@ export class KvCalcElement extends ElementBase {
       ui.check.setGpus(e.gpuList);
       ui.check.update({ r, state, check, message: checkMessage, fmt });
     }
-    if (shown.has('formula')) ui.formula.update({ result: r, fmt });
+    if (shown.has('formula')) ui.formula.update({ result: r, formula, fmt });
     if (shown.has('chart')) this.#renderChart(e, config, r, state, check, fmt, sizeOpts);
     if (shown.has('table')) {
       const rows = (values.models ?? e.presetList.map((p) => p.id)).map((id) => ({

@@ -55,6 +55,11 @@ export class Engine {
     return this.memoized('size', config, options, () => this.kv.size(config, options));
   }
 
+  // The formula terms (the JS API's formula()), with the size result as .report.
+  formula(config, options) {
+    return this.memoized('formula', config, options, () => this.kv.formula(config, options));
+  }
+
   check(config, options) {
     return this.memoized('check', config, options, () => this.kv.check(config, options));
   }
