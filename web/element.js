@@ -447,9 +447,8 @@ export class KvCalcElement extends ElementBase {
       }
     }
     let pool = null;
-    if (check && check.poolBytes !== undefined) {
-      pool = { bytes: check.poolBytes, label: `pool ${fmt.tokens(check.poolTokens)} = ${fmt.binary(check.poolBytes)}`, short: `pool ${fmt.binary(check.poolBytes)}` };
-    } else if (poolTokens) {
+    // The pool's tokens at this model's bytes per token, against the whole model's cache.
+    if (poolTokens) {
       const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
       if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
         pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}`, short: `pool ${fmt.binary(bytes)}` };

@@ -103,7 +103,7 @@ test('every view can be used with the keyboard alone', async () => {
   await tabTo(page, (x) => x.name === 'pool-tokens');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('2000000');
-  assert.match(await page.locator('#all [role="status"]').innerText(), /^Fits/);
+  assert.match(await page.locator('#all [role="status"]').innerText(), /^Fits: one 1,048,576-token request fits the pool of 2,000,000 tokens/);
   assert.deepEqual(await problems(page, log), CLEAN);
   await page.close();
 });

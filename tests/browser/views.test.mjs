@@ -157,28 +157,6 @@ test('gqa view: every divisor of the query heads, cache and ratio to MHA, MLA po
   await page.close();
 });
 
-test('check view: 1,048,576 advertised on a 681,280-token pool does not fit (0.65x)', async () => {
-  const { page, log } = await openPage(env, '/check.html');
-  await waitForWidgets(page);
-  const verdict = page.locator('#check [role="status"]');
-  assert.match(await verdict.innerText(), /^Does not fit/);
-  assert.match(await verdict.innerText(), /1,048,576/);
-  assert.match(await verdict.innerText(), /681,280/);
-  assert.match(await verdict.innerText(), /0\.65x/);
-  const figures = await shadowText(page, '#check', '.check .results');
-  // max concurrency 681,280 / 1,048,576 = 0.6497 -> 0.65x; safe max context: the pool, 681,280
-  assert.match(figures, /Max concurrency\s+0\.65x/);
-  assert.match(figures, /Safe max context\s+681,280 tokens/);
-  const advice = await shadowText(page, '#check', '.advice');
-  assert.match(advice, /681,280/);
-  assert.match(advice, /max-model-len/);
-  // the bar: the request runs past the pool
-  assert.equal(await page.$eval('#check', (el) => el.shadowRoot.querySelector('.bar .req').classList.contains('over')), true);
-  assert.equal(await shadowText(page, '#check', '.model-name'), 'meta-llama/Llama-3.1-8B');
-  assert.deepEqual(await problems(page, log), CLEAN);
-  await page.close();
-});
-
 test('chart: memory against context on a log axis, one line per KV dtype, the pool as a line', async () => {
   const { page, log } = await openPage(env, '/all.html');
   await waitForWidgets(page);
