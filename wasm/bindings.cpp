@@ -9,6 +9,7 @@
 #include <string>
 
 #include "api.hpp"
+#include "check_api.hpp"
 
 namespace {
 
@@ -16,7 +17,17 @@ std::string size(const std::string& config, const std::string& options_json) {
     return kvcalc::size_json(config, options_json);
 }
 
+std::string check(const std::string& config, const std::string& options_json) {
+    return kvcalc::check_json(config, options_json);
+}
+
+std::string table(const std::string& configs_json, const std::string& options_json) {
+    return kvcalc::table_json(configs_json, options_json);
+}
+
 std::string presets() { return kvcalc::presets_json(); }
+
+std::string gpu_presets() { return kvcalc::gpu_presets_json(); }
 
 std::string preset_config(const std::string& id) { return kvcalc::preset_config(id); }
 
@@ -32,7 +43,10 @@ std::string heap_stats() {
 
 EMSCRIPTEN_BINDINGS(kvcalc) {
     emscripten::function("size", &size);
+    emscripten::function("check", &check);
+    emscripten::function("table", &table);
     emscripten::function("presets", &presets);
+    emscripten::function("gpuPresets", &gpu_presets);
     emscripten::function("presetConfig", &preset_config);
     emscripten::function("heapStats", &heap_stats);
 }

@@ -1,5 +1,6 @@
-// The JS API over the wasm core: load() once per page, then size / check / presets /
-// formula, each answering with the CLI's JSON report in camelCase, or throwing KvCalcError.
+// The JS API over the wasm core: load() once per page, then size / formula / check / table /
+// presets / gpuPresets, each answering with the CLI's JSON report in camelCase, or throwing
+// KvCalcError.
 // The core does all the work; this file only moves text in and out of it.
 
 import { KvCalcError } from './errors.js';
@@ -62,17 +63,26 @@ function makeApi(module) {
     }
   };
   const call = (fn, ...texts) => JSON.parse(callText(fn, ...texts));
-  const sized = (fn, config, options) => {
-    const configText = typeof config === 'string' ? config : configTextOf(config);
+  // A report call: the first argument as text, the options as the core's JSON.
+  const report = (fn, firstText, options) => {
     const { text, names } = optionsText(options);
-    const result = call(fn, configText, text);
+    const result = call(fn, firstText, text);
     if (result.error) throw new KvCalcError(renameOptionError(result.error, names));
     return camelKeys(result);
   };
+  const sized = (fn, config, options) => report(fn, configTextOf(config), options);
   let presetList = null; // the core's text; parsed afresh per call so callers may mutate
   return Object.freeze({
     size: (config, options) => sized('size', config, options),
     formula: (config, options) => formulaOf(sized('size', config, options)),
+    check: (config, options) => sized('check', config, options),
+    table(configs, options) {
+      if (!Array.isArray(configs)) {
+        throw new KvCalcError({ code: 'bad_option', message: 'configs: must be a list of preset ids, config texts or config objects', field: 'configs' });
+      }
+      return report('table', toJsonText(configs, 'configs'), options);
+    },
+    gpuPresets: () => camelKeys(call('gpuPresets')),
     presets: () => camelKeys(JSON.parse((presetList ??= callText('presets')))),
     presetConfig(id) {
       const text = typeof id === 'string' ? callText('presetConfig', id) : '';
@@ -86,6 +96,7 @@ function makeApi(module) {
 }
 
 function configTextOf(config) {
+  if (typeof config === 'string') return config;
   if (config === null || typeof config !== 'object') {
     const got = config === null ? 'null' : typeof config;
     throw new KvCalcError({ code: 'invalid_value', message: `config: must be JSON text, a config object or a preset id, got ${got}`, field: 'config' });
@@ -106,6 +117,9 @@ function api() {
 /** @see makeApi: the same calls, usable once load() has resolved. */
 export const size = (config, options) => api().size(config, options);
 export const formula = (config, options) => api().formula(config, options);
+export const check = (config, options) => api().check(config, options);
+export const table = (configs, options) => api().table(configs, options);
+export const gpuPresets = () => api().gpuPresets();
 export const presets = () => api().presets();
 export const presetConfig = (id) => api().presetConfig(id);
 export const heapStats = () => api().heapStats();

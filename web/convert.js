@@ -94,11 +94,25 @@ export function optionsText(options) {
   return { text: toJsonText(options, 'options', snakeCase), names };
 }
 
-/** An error from the core about an option, told in the caller's key names. */
+// The core's options with more than one word, as its messages name them ("no pool: give
+// pool_tokens, ..."): an error about options is told with the JS names (poolTokens).
+const optionWords = [
+  'kv_dtype', 'block_size', 'max_num_batched_tokens', 'shared_prefix', 'max_context', 'pool_tokens', 'gpu_count',
+  'gpu_memory_utilization', 'gpu_memory', 'activation_peak', 'non_torch', 'engine_log', 'weight_dtype',
+  'mem_fraction_static',
+];
+
+/**
+ * An error from the core, told in the caller's names when it is about an option: the keys
+ * the caller wrote (names: the core's key -> the caller's) and the core's option names.
+ */
 export function renameOptionError(error, names) {
-  if (error.code !== 'bad_option') return error;
+  const about = (key) => names.has(key) || optionWords.includes(key);
+  if (error.code !== 'bad_option' && !about(error.field)) return error;
+  const renamed = new Map(optionWords.map((w) => [w, camelCase(w)]));
+  for (const [snake, key] of names) renamed.set(snake, key);
   let { field, message } = error;
-  for (const [snake, key] of names) {
+  for (const [snake, key] of renamed) {
     if (snake === key) continue;
     if (field === snake) field = key;
     message = message.replace(new RegExp(`\\b${snake}\\b`, 'g'), key);

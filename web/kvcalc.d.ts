@@ -143,6 +143,11 @@ export interface SizeReport {
   kvBytesPerGpu: number;
   /** Summed over all tp x pp GPUs. */
   kvBytesDeployment: number;
+  /** Estimated from the config (null, with a warning, when it cannot be). */
+  paramCount: number | null;
+  weightBytes: number | null;
+  /** "bf16", "fp8", "int4", ... */
+  weightDtype: string | null;
   layers: Record<LayerKind | 'total', number>;
   groups: LayerGroup[];
   stages: { firstLayer: number; layers: number; bytesPerTokenPerGpu: number; kvBytesPerGpu: number }[];
@@ -185,6 +190,181 @@ export interface Formula {
   stateBytes: number;
   /** The size report the formula was read from. */
   report: SizeReport;
+}
+
+/** Options of check(); the pool comes from exactly one of poolTokens, engineLog, gpu / gpuMemory. */
+export interface CheckOptions {
+  /** The context the deployment advertises (vLLM's --max-model-len); an engine log can give it. */
+  maxContext?: number;
+  /** The KV pool in tokens, as the engine logged it. */
+  poolTokens?: number;
+  /** The engine's startup log text: vLLM's "GPU KV cache size: N tokens", SGLang's "#tokens: N", ... */
+  engineLog?: string;
+  /** A GPU preset id (see gpuPresets()), to derive the pool from its memory. */
+  gpu?: string;
+  /** GPU memory in bytes, or text like "80GiB" (instead of, or over, the gpu preset's). */
+  gpuMemory?: number | string;
+  /** GPUs in all: tp x pp. */
+  gpuCount?: number;
+  /** vLLM's fraction of GPU memory (default 0.9). */
+  gpuMemoryUtilization?: number | string;
+  /** SGLang's fraction of GPU memory (default 0.88). */
+  memFractionStatic?: number | string;
+  /** vLLM's activation peak, bytes or text. */
+  activationPeak?: number | string;
+  /** Memory outside torch, bytes or text. */
+  nonTorch?: number | string;
+  weightDtype?: string;
+  engine?: 'vllm' | 'sglang';
+  /** Requests that should fit at once. */
+  concurrency?: number;
+  tp?: number;
+  pp?: number;
+  kvDtype?: KvDtype;
+  blockSize?: number;
+  /** Default `vllm`: what the engine reserves for one request. */
+  accounting?: Accounting;
+  maxNumBatchedTokens?: number;
+}
+
+/** The CLI's `kvcalc check --json` report, with camelCase keys. */
+export interface CheckReport {
+  model: string;
+  engine: 'vllm' | 'sglang';
+  poolTokens: number;
+  poolSource: string;
+  maxContext: number;
+  maxContextSource: string;
+  modelMaxContext: number | null;
+  blockSize: number;
+  blockSizeSource: string;
+  /** One request of maxContext tokens fits the pool. */
+  fits: boolean;
+  blocksNeeded: number;
+  blocksAvailable: number;
+  /** poolTokens / maxContext, to 2 decimals, as vLLM prints it. */
+  maxConcurrency: number;
+  maxConcurrencyText: string;
+  maxConcurrencyHundredths: number;
+  /** The pool in whole blocks, never above the model's own max. */
+  maxSafeContext: number;
+  maxSafeContextSource: string;
+  concurrency: number | null;
+  concurrencyFits: boolean | null;
+  maxContextAtConcurrency: number | null;
+  /** Plain sentences: what to set, and what to test. */
+  advice: string[];
+  tp: number;
+  pp: number;
+  kvDtype: string;
+  bytesPerTokenPerGpu: number;
+  accounting: Accounting;
+  requestBytesPerGpu: number;
+  poolBytesPerGpu: number | null;
+  paramCount: number | null;
+  weightBytes: number | null;
+  weightBytesPerGpu: number | null;
+  weightDtype: string | null;
+  /** The derivation, when the pool came from a GPU's memory. */
+  pool: PoolDerivation | null;
+  /** What was read from engineLog. */
+  log: EngineLogReading | null;
+  warnings: Warning[];
+}
+
+export interface PoolDerivation {
+  engine: 'vllm' | 'sglang';
+  gpuMemoryBytes: number;
+  gpuSource: string;
+  /** The memory fraction as written ("0.9"). */
+  fraction: string;
+  fractionSource: string;
+  requestedBytes: number;
+  weightBytesPerGpu: number;
+  activationPeakBytes: number | null;
+  activationPeakSource: string | null;
+  nonTorchBytes: number;
+  nonTorchSource: string;
+  poolBytesPerGpu: number;
+  memoryLeft: boolean;
+  bytesPerTokenPerGpu: number;
+  blockSize: number;
+  poolBlocks: number;
+  poolTokens: number;
+  /** The arithmetic, one line per step. */
+  steps: string[];
+}
+
+export interface EngineLogReading {
+  engine: string;
+  poolTokens: number | null;
+  gpuBlocks: number | null;
+  kvMemoryBytes: number | null;
+  kvMemoryText: string;
+  maxModelLen: number | null;
+  maxConcurrencyText: string | null;
+  fullLayerTokens: number | null;
+  swaLayerTokens: number | null;
+  mambaCacheSize: number | null;
+  /** The lines understood, 1-based. */
+  understood: { line: number; what: string; text: string }[];
+}
+
+/** Options of table(). */
+export interface TableOptions {
+  /** Contexts for the kvBytes columns: a list, or text "4096,32768" (default 4096, 32768, 131072). */
+  contexts?: number[] | string;
+  kvDtype?: KvDtype;
+  accounting?: Accounting;
+  blockSize?: number;
+  weightDtype?: string;
+  /** Also render the table as text (the report's `text`). */
+  format?: 'md' | 'html' | 'csv' | 'json';
+}
+
+export interface TableRow {
+  model: string;
+  attentionKind: string;
+  layers: number;
+  /** "8", "1 latent", or per group. */
+  kvHeadsText: string;
+  queryHeads: number;
+  headSizeText: string;
+  bytesPerToken: number;
+  /** One sequence at each of the table's contexts; null above the model's own max. */
+  kvBytes: (number | null)[];
+  maxContext: number | null;
+  paramCount: number | null;
+  weightBytes: number | null;
+  weightDtype: string | null;
+  kvDtype: string;
+}
+
+/** The per-model table (the CLI's `kvcalc table --format json`), with camelCase keys. */
+export interface TableReport {
+  contexts: number[];
+  accounting: Accounting;
+  kvDtype: string;
+  rows: TableRow[];
+  /** With options.format. */
+  format?: 'md' | 'html' | 'csv' | 'json';
+  /** The rendering, escaped for the format, with options.format. */
+  text?: string;
+}
+
+/** A GPU whose memory the check can derive a pool from. */
+export interface GpuPreset {
+  /** Pass it as check's gpu option: "h100-80gb". */
+  id: string;
+  name: string;
+  /** As marketed: "80 GB HBM3". */
+  nominal: string;
+  /** As CUDA / ROCm reports it. */
+  memoryBytes: number;
+  memoryGib: string;
+  /** From a real report (true) or estimated. */
+  measured: boolean;
+  source: string;
 }
 
 /** A bundled model (the real config.json files the package was built with). */
@@ -234,6 +414,12 @@ export interface KvCalc {
   size(config: Config, options?: SizeOptions): SizeReport;
   /** The per-token formula's terms, with values and provenance, over size(). */
   formula(config: Config, options?: SizeOptions): Formula;
+  /** Does the advertised context fit the KV pool? Throws KvCalcError on bad input. */
+  check(config: Config, options: CheckOptions): CheckReport;
+  /** The per-model table docs bake in. */
+  table(configs: Config[], options?: TableOptions): TableReport;
+  /** The GPUs check() knows by id. */
+  gpuPresets(): GpuPreset[];
   /** The bundled models. */
   presets(): Preset[];
   /** A bundled model's config.json text. Throws KvCalcError (unknown_preset). */
@@ -255,6 +441,12 @@ export function load(options?: LoadOptions): Promise<KvCalc>;
 export function size(config: Config, options?: SizeOptions): SizeReport;
 /** As KvCalc.formula; throws KvCalcError (not_loaded) until load() has resolved. */
 export function formula(config: Config, options?: SizeOptions): Formula;
+/** As KvCalc.check; throws KvCalcError (not_loaded) until load() has resolved. */
+export function check(config: Config, options: CheckOptions): CheckReport;
+/** As KvCalc.table; throws KvCalcError (not_loaded) until load() has resolved. */
+export function table(configs: Config[], options?: TableOptions): TableReport;
+/** As KvCalc.gpuPresets; throws KvCalcError (not_loaded) until load() has resolved. */
+export function gpuPresets(): GpuPreset[];
 /** As KvCalc.presets; throws KvCalcError (not_loaded) until load() has resolved. */
 export function presets(): Preset[];
 /** As KvCalc.presetConfig; throws KvCalcError (not_loaded) until load() has resolved. */

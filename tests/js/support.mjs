@@ -30,14 +30,20 @@ export function configFiles() {
 }
 
 /** `kvcalc size FILE --json ARGS...`: the parsed report, or the {"error"} object (exit 1). */
-export function cliSize(file, args = []) {
+export const cliSize = (file, args = []) => cliJson(['size', file, '--json', ...args]);
+
+/** `kvcalc ARGS...` printing JSON: parsed stdout, also on exit 1 (bad input) and 3 (check does not fit). */
+export function cliJson(args) {
   try {
-    return JSON.parse(execFileSync(cli, ['size', file, '--json', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return JSON.parse(execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   } catch (e) {
-    if (e.status === 1 && e.stdout) return JSON.parse(e.stdout);
+    if ((e.status === 1 || e.status === 3) && e.stdout) return JSON.parse(e.stdout);
     throw e;
   }
 }
+
+/** `kvcalc ARGS...`: its stdout as text (exit 0). */
+export const cliText = (args) => execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
 /** snake_case keys to camelCase, deep: how the JS API presents the CLI's JSON. */
 export function camelDeep(value) {

@@ -43,10 +43,20 @@ test('the declared interfaces have exactly the keys of real results', async () =
   assert.deepEqual(Object.keys(f).sort(), declaredMembers('Formula'));
   assert.deepEqual(Object.keys(f.groups[0]).sort(), declaredMembers('GroupFormula'));
   assert.deepEqual(Object.keys(f.groups[0].terms[0]).sort(), declaredMembers('Term'));
+  const verdict = kv.check('Qwen/Qwen3-8B', { maxContext: 32_768, gpu: 'h100-80gb' });
+  assert.deepEqual(Object.keys(verdict).sort(), declaredMembers('CheckReport'));
+  assert.deepEqual(Object.keys(verdict.pool).sort(), declaredMembers('PoolDerivation'));
+  const logged = kv.check('Qwen/Qwen3-8B', { maxContext: 32_768, engineLog: 'GPU KV cache size: 681,280 tokens' });
+  assert.deepEqual(Object.keys(logged.log).sort(), declaredMembers('EngineLogReading'));
+  const t = kv.table(['Qwen/Qwen3-8B'], { format: 'csv' });
+  assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport'));
+  assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));
+  assert.deepEqual(Object.keys(kv.gpuPresets()[0]).sort(), declaredMembers('GpuPreset'));
   const common = declaredMembers('GroupFigures');
-  const groups = { AttentionGroup: 'openai/gpt-oss-20b', MlaGroup: 'deepseek-ai/DeepSeek-V3' };
-  for (const [name, id] of Object.entries(groups)) {
-    const g = kv.size(id, { context: 4096 }).groups[0];
+  const groups = [['AttentionGroup', 'openai/gpt-oss-20b', 'sliding_window'], ['MlaGroup', 'deepseek-ai/DeepSeek-V3', 'mla'],
+    ['LinearStateGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'linear_state'], ['NoCacheGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'no_cache']];
+  for (const [name, id, kind] of groups) {
+    const g = kv.size(id, { context: 4096 }).groups.find((x) => x.kind === kind);
     assert.deepEqual(Object.keys(g).sort(), [...common, ...declaredMembers(name)].sort(), name);
   }
 });

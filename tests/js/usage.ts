@@ -1,7 +1,9 @@
 // Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
-import type { Formula, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport, Term } from 'kvcalc';
+import { check, gpuPresets, table } from 'kvcalc';
+import type { CheckOptions, CheckReport, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
+  TableReport, Term } from 'kvcalc';
 
 declare const caught: KvCalcError;
 declare function readBytes(url: URL): Uint8Array; // readFileSync in Node (no @types/node here)
@@ -29,6 +31,20 @@ async function main(): Promise<void> {
   const rendered: string = terms.map((t) => `${t.name} ${t.value} (${t.source})`).join(' x ');
   const window: number | undefined = f.groups[0].window?.value;
 
+  const checkOptions: CheckOptions = { maxContext: 1_048_576, poolTokens: 681_280, concurrency: 4 };
+  const verdict: CheckReport = kv.check('Qwen/Qwen3-8B', checkOptions);
+  const fits: boolean = verdict.fits;
+  const advice: string = verdict.advice.join(' ');
+  const steps: string[] | undefined = kv.check('Qwen/Qwen3-8B', { maxContext: 32_768, gpu: 'h100-80gb',
+    gpuMemoryUtilization: 0.9, engine: 'vllm' }).pool?.steps;
+  const fromLog = check('Qwen/Qwen3-8B', { maxContext: 32_768, engineLog: 'GPU KV cache size: 681,280 tokens' });
+  const understood: number = fromLog.log?.understood.length ?? 0;
+  const t: TableReport = kv.table(['Qwen/Qwen3-8B', { num_hidden_layers: 2 }], { contexts: [4096, 32_768], format: 'md' });
+  const cells: (number | null)[] = t.rows[0].kvBytes;
+  const markdown: string | undefined = table(['Qwen/Qwen3-8B']).text;
+  const gpus: GpuPreset[] = gpuPresets();
+  console.log(fits, advice, steps, understood, cells, markdown, gpus[0].memoryBytes, kv.gpuPresets().length);
+
   const presets: Preset[] = kv.presets();
   const text: string = kv.presetConfig(presets[0].id);
 
@@ -50,6 +66,10 @@ async function main(): Promise<void> {
   kv.size('Qwen/Qwen3-8B', { kvDtype: 'fp7' });
   // @ts-expect-error not an accounting
   kv.size('Qwen/Qwen3-8B', { accounting: 'paged' });
+  // @ts-expect-error check needs its options (the pool and the context)
+  kv.check('Qwen/Qwen3-8B');
+  // @ts-expect-error table takes a list of configs
+  kv.table('Qwen/Qwen3-8B');
   // @ts-expect-error a number is not a config
   kv.size(7);
   // @ts-expect-error reports are camelCase

@@ -1,0 +1,72 @@
+// The JS API's figures: the raw and gzip size of every dist/ file (and of what a page
+// loads), the cold load() time in a fresh Node process, and the per-call time of size()
+// (and check()) on real configs, as the median over many calls. Run: node bench/api.bench.mjs
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const configs = join(root, '..', 'shared', 'configs');
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+console.log('# JS API (dist/)');
+let pageRaw = 0;
+let pageGzip = 0;
+for (const file of readdirSync(dist).sort()) {
+  const bytes = readFileSync(join(dist, file));
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  const loaded = !file.endsWith('.d.ts');
+  if (loaded) {
+    pageRaw += bytes.length;
+    pageGzip += gz;
+  }
+  console.log(`${file.padEnd(24)} raw ${String(bytes.length).padStart(7)}  gzip ${String(gz).padStart(6)}${loaded ? '' : '  (types)'}`);
+}
+console.log(`${'a page loads'.padEnd(24)} raw ${String(pageRaw).padStart(7)}  gzip ${String(pageGzip).padStart(6)}  (budget 65536)`);
+
+// Cold load: a fresh process each time, from import to the resolved load() (compiling the wasm).
+const coldScript = `
+  const t0 = performance.now();
+  const { readFileSync } = await import('node:fs');
+  const kvcalc = await import(${JSON.stringify(join(dist, 'kvcalc.js'))});
+  await kvcalc.load({ wasmBinary: readFileSync(kvcalc.wasmUrl) });
+  const t1 = performance.now();
+  kvcalc.size('Qwen/Qwen3-8B');
+  console.log(JSON.stringify([t1 - t0, performance.now() - t1]));`;
+const colds = Array.from({ length: 7 }, () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', coldScript], { encoding: 'utf8' })));
+console.log(`cold load() in Node: median ${median(colds.map((c) => c[0])).toFixed(1)} ms over ${colds.length} processes; ` +
+  `first size() after it ${median(colds.map((c) => c[1])).toFixed(2)} ms`);
+
+const kvcalc = await import(join(dist, 'kvcalc.js'));
+const kv = await kvcalc.load({ wasmBinary: readFileSync(kvcalc.wasmUrl) });
+const perCall = (fn) => {
+  for (let i = 0; i < 50; i++) fn(); // warm up
+  const batch = 10;
+  const samples = [];
+  for (let s = 0; s < 200; s++) {
+    const t = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    samples.push((performance.now() - t) / batch);
+  }
+  return median(samples);
+};
+const cases = [
+  ['Qwen2.5-7B-Instruct (GQA)', 'Qwen--Qwen2.5-7B-Instruct.json'],
+  ['DeepSeek-V3 (MLA)', 'deepseek-ai--DeepSeek-V3.json'],
+  ['gpt-oss-120b (sliding + full)', 'openai--gpt-oss-120b.json'],
+  ['Nemotron-H-56B (Mamba hybrid)', 'nvidia--Nemotron-H-56B-Base-8K.json'],
+];
+for (const [name, file] of cases) {
+  const text = readFileSync(join(configs, file), 'utf8');
+  const ms = perCall(() => kv.size(text, { context: 4096 }));
+  console.log(`size() ${name.padEnd(32)} ${(ms * 1000).toFixed(0).padStart(5)} us per call (median of 200 x 10, config text ${text.length} B)`);
+}
+const preset = perCall(() => kv.size('Qwen/Qwen2.5-7B-Instruct'));
+console.log(`size() preset id Qwen/Qwen2.5-7B-Instruct    ${(preset * 1000).toFixed(0).padStart(5)} us per call`);
+const checkMs = perCall(() => kv.check('Qwen/Qwen3-8B', { maxContext: 1_048_576, poolTokens: 681_280 }));
+console.log(`check() Qwen3-8B, pool tokens                ${(checkMs * 1000).toFixed(0).padStart(5)} us per call`);
+const bad = perCall(() => { try { kv.size('{"num_hidden_layers": 32,'); } catch { /* KvCalcError */ } });
+console.log(`size() malformed JSON (throws KvCalcError)   ${(bad * 1000).toFixed(0).padStart(5)} us per call`);

@@ -1,0 +1,47 @@
+// The npm package: `npm pack` holds only what a user needs (dist/, package.json, README,
+// LICENSE), and the packed tarball, installed into an empty folder, sizes a model.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { dist, root } from './support.mjs';
+
+const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-pack-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], root));
+
+test('the pack holds dist/ (every file the build put there), package.json, README and LICENSE only', () => {
+  const files = packed.files.map((f) => f.path).sort();
+  const extra = files.filter((f) => !f.startsWith('dist/') && !/^(package\.json|README(\.md)?|LICENSE(\.md|\.txt)?)$/i.test(f));
+  assert.deepEqual(extra, []);
+  assert.deepEqual(files.filter((f) => f.startsWith('dist/')), readdirSync(dist).map((f) => `dist/${f}`).sort());
+  for (const needed of ['dist/kvcalc.js', 'dist/api.js', 'dist/kvcalc_core.mjs', 'dist/kvcalc_core.wasm', 'dist/kvcalc.d.ts']) {
+    assert.ok(files.includes(needed), needed);
+  }
+  // No dependencies to install with it.
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  assert.equal(manifest.dependencies, undefined);
+});
+
+test('installed from the tarball into an empty folder, the package sizes a model', () => {
+  const app = join(scratch, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  npm(['install', join(scratch, packed.filename), '--no-audit', '--no-fund', '--offline', '--loglevel=error'], app);
+  writeFileSync(join(app, 'size.mjs'), [
+    "import { readFileSync } from 'node:fs';",
+    "import { load, wasmUrl } from 'kvcalc';",
+    'const kv = await load({ wasmBinary: readFileSync(wasmUrl) });',
+    "const r = kv.size('Qwen/Qwen3-8B', { context: 4096, kvDtype: 'fp8' });",
+    'console.log(JSON.stringify({ bytesPerToken: r.bytesPerToken, kvBytes: r.kvBytes, url: wasmUrl.href }));',
+  ].join('\n'));
+  const out = JSON.parse(execFileSync(process.execPath, ['size.mjs'], { cwd: app, encoding: 'utf8' }));
+  // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 x 1 B (fp8) = 73,728 B per token; x 4096 = 301,989,888 B.
+  assert.deepEqual({ bytesPerToken: out.bytesPerToken, kvBytes: out.kvBytes }, { bytesPerToken: 73_728, kvBytes: 301_989_888 });
+  // It ran the installed copy, not the repository's.
+  assert.ok(out.url.startsWith(`file://${join(app, 'node_modules', 'kvcalc', 'dist')}/`), out.url);
+});
