@@ -428,7 +428,7 @@ export class KvCalcElement extends ElementBase {
     try {
       return { check: e.check(config, opts), message: '' };
     } catch (err) {
-      return { check: null, message: describeError(err) };
+      return { check: null, message: err.message ?? String(err) };  // the core's words name the input
     }
   }
 

@@ -12,7 +12,9 @@ after(async () => { await env?.close(); });
 const MODEL = 'meta-llama/Llama-4-Scout-17B-16E-Instruct';  // max context 10,485,760: the pool limits
 const verdict = (page) => page.locator('#check [role="status"]').innerText();
 const figures = (page) => shadowText(page, '#check', '.check .results');
-const steps = (page) => shadowText(page, '#check', '[part="pool-steps"]');
+// the steps sit in a closed <details>: read them as text, one line per step
+const steps = (page) => page.$eval('#check', (el) => [...el.shadowRoot.querySelectorAll('[part="pool-steps"] li')]
+  .map((li) => li.textContent).join('\n'));
 
 test('1,048,576 advertised on a 681,280-token pool does not fit (0.65x)', async () => {
   const { page, log } = await openPage(env, '/check.html');
@@ -33,8 +35,9 @@ test('1,048,576 advertised on a 681,280-token pool does not fit (0.65x)', async 
   assert.equal(await page.$eval('#check', (el) => el.shadowRoot.querySelector('.bar .req').classList.contains('over')), true);
   assert.equal(await shadowText(page, '#check', '.model-name'), MODEL);
   assert.equal(await page.$eval('#check', (el) => el.checkResult.fits), false);
-  // the pool shows in the chart as a line: 681,280 x 49,152 B (Scout's bytes per token)
-  assert.match(await shadowText(page, '#check', '.chart .legend'), /pool 681,280 tokens × 49,152 B = 31\.19 GiB/);
+  // the pool shows in the chart as a line: Scout keeps 2 x 48 x 8 x 128 x 2 = 196,608 B per
+  // token, so 681,280 tokens are 681,280 x 196,608 = 133,945,098,240 B = 124.75 GiB
+  assert.match(await shadowText(page, '#check', '.chart .legend'), /pool 681,280 tokens × 196,608 B = 124\.75 GiB/);
 
   // typing a pool that holds the request: 2,097,152 / 1,048,576 = 2.00x
   await page.locator('#check input[name=pool-tokens]').fill('2097152');
