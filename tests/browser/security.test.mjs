@@ -51,7 +51,7 @@ test('XSS payloads in configs and attributes render as text (strict CSP)', async
     assert.deepEqual(await problems(page, log), CLEAN);
 
     // a pasted config and the URL hash carry payloads too
-    await page.locator('#xss-inline summary').click();
+    await page.locator('#xss-inline summary', { hasText: 'Use your own config.json' }).click();
     await page.locator('#xss-inline textarea[name=config]').fill(JSON.stringify({
       _name_or_path: '<iframe src=javascript:window.__xss.push(9)></iframe>', num_hidden_layers: 2,
       num_attention_heads: 4, hidden_size: 256,

@@ -160,7 +160,8 @@ test('gqa view: every divisor of the query heads, cache and ratio to MHA, MLA po
 test('chart: memory against context on a log axis, one line per KV dtype, the pool as a line', async () => {
   const { page, log } = await openPage(env, '/all.html');
   await waitForWidgets(page);
-  const chart = await page.$eval('#all', (el) => {
+  const chart = await page.$eval('#all', async (el) => {
+    await el.updateComplete;
     const c = el.shadowRoot.querySelector('.chart');
     return {
       series: c.querySelectorAll('path.series').length,

@@ -4,7 +4,7 @@
 // through role="status"), the max concurrency, the safe max context, the advice lines, and
 // a bar of one max-length request against the pool.
 
-import { h, replace, setText, svg, uid } from './dom.js';
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { readTokens, readCount } from './state.js';
 
 const SOURCES = [['tokens', 'Pool in tokens'], ['log', 'From an engine log'], ['gpu', 'From GPUs']];
@@ -67,6 +67,7 @@ export class CheckView {
         this.tokensBox, this.logBox, this.gpuBox),
       this.error, this.verdict, this.figures, this.bar, this.advice, this.poolStepsBox);
 
+    this.size = watchWidth(this.root, () => this.lastBar && this.drawBar(...this.lastBar));
     this.bindTokens(this.maxContext, 'max-context');
     this.bindTokens(this.poolTokens, 'pool-tokens');
     this.log.control.addEventListener('input', () => this.onInput());
@@ -158,7 +159,7 @@ export class CheckView {
       ['Safe max context', `${fmt.tokens(check.maxSafeContext)}${check.maxSafeContextSource ? ` (${check.maxSafeContextSource})` : ''}`],
     ];
     if (check.poolBytesPerGpu != null) rows.splice(1, 0, ['Pool memory per GPU', fmt.bytesBoth(check.poolBytesPerGpu)]);
-    replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', { class: 'num' }, v))]));
+    replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
     replace(this.advice, (check.advice || []).map((line) => h('li', null, line)));
     const steps = check.pool && check.pool.steps ? check.pool.steps
       : check.log && check.log.understood ? check.log.understood.map((u) => `line ${u.line}: ${u.what}`) : [];
@@ -168,8 +169,9 @@ export class CheckView {
   }
 
   drawBar(check, fmt) {
+    this.lastBar = [check, fmt];
     this.bar.removeAttribute('hidden');
-    const W = 640;
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
     const H = 58;
     const span = Math.max(check.poolTokens, check.maxContext);
     const x = (t) => 4 + (t / span) * (W - 8);

@@ -19,13 +19,22 @@ export class Engine {
     this.kv = kv;
     this.memo = new Map();
     this.configIds = new Map();  // config text -> short key for the memo
-    this.presetList = kv.presets();
-    this.presetIds = new Set(this.presetList.map((p) => p.id));
-    this.gpuList = typeof kv.gpuPresets === 'function' ? kv.gpuPresets() : [];
+    this.lists = {};
+  }
+
+  // The bundled presets and GPUs, read when first needed (the preset list sizes every
+  // preset, so the first result does not wait for it).
+  get presetList() {
+    return (this.lists.presets ??= this.kv.presets());
+  }
+
+  get gpuList() {
+    return (this.lists.gpus ??= typeof this.kv.gpuPresets === 'function' ? this.kv.gpuPresets() : []);
   }
 
   configKey(config) {
-    if (this.presetIds.has(config)) return `p:${config}`;
+    // A preset id is short; a config text gets a number (texts can be long).
+    if (config.length < 200 && !/^\s*[{["]/.test(config)) return `p:${config}`;
     let id = this.configIds.get(config);
     if (id === undefined) {
       id = this.configIds.size;

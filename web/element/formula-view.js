@@ -95,7 +95,7 @@ export class FormulaView {
     if (r.weightBytes != null) {
       rows.push([`Weights (${r.weightDtype}, for comparison)`, `${fmt.binary(r.weightBytes)}, ${fmt.params(r.paramCount)} parameters`]);
     }
-    replace(this.results, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', { class: 'num' }, v))]));
+    replace(this.results, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
   }
 }
 
@@ -111,7 +111,8 @@ function formulaTerm(t, g, fmt) {
 }
 
 function mo(op) {
-  return math('mo', null, op);
+  // infix: a "+" that starts a wrapped piece keeps its spacing
+  return math('mo', op === '+' || op === '=' ? { form: 'infix' } : null, op);
 }
 
 // A value in the formula that shows its source on hover and focus.

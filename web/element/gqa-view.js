@@ -3,7 +3,7 @@
 // ratio to MHA, a picture of query heads grouped onto KV heads, and MLA as its own point.
 // Each figure is the core sizing a variant of the model's config (config-override.js).
 
-import { h, replace, setText, svg, uid } from './dom.js';
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './config-input.js';
 import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
 
@@ -48,16 +48,7 @@ export class GqaView {
       this.note, this.error);
     this.choice = null;   // chosen KV heads, null = the model's own
     this.modelKey = null;
-    // The picture is drawn at the section's real width, so its labels keep their size.
-    this.width = 640;
-    this.resize = new ResizeObserver((entries) => {
-      const w = Math.round(entries[0].contentRect.width);
-      if (w > 0 && Math.abs(w - this.width) > 8) {
-        this.width = w;
-        if (this.lastHeads) this.drawHeads(...this.lastHeads);
-      }
-    });
-    this.resize.observe(this.root);
+    this.size = watchWidth(this.root, () => this.lastHeads && this.drawHeads(...this.lastHeads));
     this.range.addEventListener('input', () => {
       this.choice = this.points[Number(this.range.value)].kvHeads;
       this.onPick?.();
@@ -155,7 +146,7 @@ export class GqaView {
   // Query heads in a row on top, KV heads below, a line from each query head to its KV head.
   drawHeads(q, d, fmt) {
     this.lastHeads = [q, d, fmt];
-    const W = Math.max(260, Math.min(this.width, 1000));
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
     const pad = 10;
     const cell = (W - 2 * pad) / q;
     const kvCell = (W - 2 * pad) / d;

@@ -61,6 +61,7 @@ h2, h3 { margin: 0; font-size: 1.05em; line-height: 1.3; }
 h3 { font-size: 1em; }
 p { margin: 0; }
 .muted, .note { color: var(--_muted); font-size: 0.9em; }
+.note { overflow-wrap: anywhere; }
 .num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .model-line { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: baseline; }
 .model-name { font-weight: 600; overflow-wrap: anywhere; }
@@ -87,7 +88,7 @@ p { margin: 0; }
   background: var(--_surface);
   border-radius: var(--_radius);
 }
-.field { display: grid; gap: 0.2rem; min-width: 0; }
+.field { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.2rem; min-width: 0; }
 .field > input:not([type="radio"]):not([type="checkbox"]):not([type="range"]), .field > select { width: 100%; }
 .field.wide { grid-column: 1 / -1; }
 label, .label { font-size: 0.85em; font-weight: 600; color: var(--_fg); }

@@ -98,19 +98,24 @@ export class TableView {
     setText(this.note, 'Memory columns are 1024-based (GiB = 2³⁰ bytes); hover a cell for the exact byte count.');
   }
 
+  // The header is rebuilt only when the columns change, so a sort button pressed from the
+  // keyboard keeps the focus; aria-sort is updated in place.
   renderHead(cols) {
-    const key = JSON.stringify([cols.map((c) => c.label), this.sort]);
-    if (key === this.headKey) return;
-    this.headKey = key;
-    replace(this.thead, h('tr', null, cols.map((c) => {
-      const sortState = this.sort.key === c.key ? this.sort.dir : 'none';
-      const button = h('button', { type: 'button', part: 'sort-button' }, c.label);
-      button.addEventListener('click', () => {
-        this.sort = { key: c.key, dir: this.sort.key === c.key && this.sort.dir === 'ascending' ? 'descending' : 'ascending' };
-        this.onSort?.();
-      });
-      return h('th', { scope: 'col', 'aria-sort': sortState, class: c.type === 'text' ? 'kind' : null }, button);
-    })));
+    const key = JSON.stringify(cols.map((c) => c.label));
+    if (key !== this.headKey) {
+      this.headKey = key;
+      replace(this.thead, h('tr', null, cols.map((c) => {
+        const button = h('button', { type: 'button', part: 'sort-button' }, c.label);
+        button.addEventListener('click', () => {
+          this.sort = { key: c.key, dir: this.sort.key === c.key && this.sort.dir === 'ascending' ? 'descending' : 'ascending' };
+          this.onSort?.();
+        });
+        return h('th', { scope: 'col', 'data-key': c.key, class: c.type === 'text' ? 'kind' : null }, button);
+      })));
+    }
+    for (const th of this.thead.querySelectorAll('th')) {
+      th.setAttribute('aria-sort', th.getAttribute('data-key') === this.sort.key ? this.sort.dir : 'none');
+    }
   }
 
   sorted(data, cols) {
