@@ -78,7 +78,7 @@ import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { ConfigInput, describeError } from './element/config-input.js';
 import { FormulaView } from './element/formula-view.js';
-import { TableView } from './element/table-view.js';
+import { TableView, tableContexts, tableFor } from './element/table-view.js';
 import { GqaView } from './element/gqa-view.js';
 import { CheckView } from './element/check-view.js';
 import { ChartView, chartDtypes, sampleContexts } from './element/chart-view.js';
@@ -176,7 +176,11 @@ export class KvCalcElement extends ElementBase {
       this.#started = true;
       this.#readHash();
       this.#readInline();
-      engine().then((e) => {
+      const loading = engine();
+      // The first Intl.NumberFormat costs milliseconds (locale data): build it while the
+      // wasm module compiles, not after.
+      formatterFor(this);
+      loading.then((e) => {
         this.#engine = e;
         this.#queue();
       }, (err) => {
@@ -416,6 +420,9 @@ export class KvCalcElement extends ElementBase {
     const tableOnly = state.view === 'table';
     ui.header.hidden = tableOnly;
     ui.controls.fields.model.el.hidden = tableOnly;
+    // The table is one sequence of the whole model, as `kvcalc table` bakes it.
+    ui.controls.fields.batch.el.hidden = tableOnly;
+    ui.controls.fields.tp.el.hidden = tableOnly;
     if (ui.order !== state.view) {
       // The view's sections, in its order (moving nodes keeps their state); others hidden.
       ui.order = state.view;
@@ -478,8 +485,12 @@ export class KvCalcElement extends ElementBase {
         rows.unshift({ key: c.source, label: r.model, config: c.config, current: true,
           pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
       }
-      view.update({ rows, fmt, state, currentContext: c.options.context,
-        size: (cfg, context) => e.size(cfg, c.sizeOpts({ context })) });
+      const contexts = tableContexts(c.options.context);
+      const opts = { contexts };
+      if (c.options.kvDtype !== undefined) opts.kvDtype = c.options.kvDtype;
+      if (c.options.accounting !== undefined) opts.accounting = c.options.accounting;
+      const { rowOf } = tableFor(rows, (configs) => e.table(configs, opts));
+      view.update({ rows, rowOf, contexts, fmt, state });
     } else if (name === 'gqa') {
       view.update({ result: r, configText: c.configText, fmt, size: (cfg) => e.size(cfg, c.sizeOpts({ context: r.context })) });
     }

@@ -91,11 +91,17 @@ test('table view: the bundled presets by default, rows from models, sortable', a
   assert.ok(byName['meta-llama/Llama-3.1-8B'].includes('512 MiB'));
   assert.ok(byName['meta-llama/Llama-3.1-8B'].includes('8 GiB'));
   // DeepSeek-V3: 61 x 576 x 2 = 70,272 B per token; at 4K 70,272 x 4,096 = 287,834,112 B = 274.5 MiB
-  assert.deepEqual(byName['deepseek-ai/DeepSeek-V3'].slice(1, 6), ['MLA', '61', 'latent / 128', '576 latent', '70,272 B']);
+  assert.deepEqual(byName['deepseek-ai/DeepSeek-V3'].slice(1, 6), ['MLA', '61', '1 latent / 128', '576 latent', '70,272 B']);
   assert.ok(byName['deepseek-ai/DeepSeek-V3'].includes('274.50 MiB'));
-  // Mistral-7B: sliding window 4,096: 32 x 4,096 B x 4,096 = 512 MiB at every context >= 4K
+  // Mistral-7B: sliding window 4,096: 32 x 4,096 B x 4,096 = 512 MiB at 4K and 32K; its own
+  // max is 32,768, so 64K and 128K get no figure ("—"), as kvcalc table prints them
   assert.equal(byName['mistralai/Mistral-7B-v0.1'][1], 'GQA, sliding window');
-  assert.equal(byName['mistralai/Mistral-7B-v0.1'].filter((c) => c === '512 MiB').length, 4);
+  assert.deepEqual(byName['mistralai/Mistral-7B-v0.1'].slice(6, 10), ['512 MiB', '512 MiB', '—', '—']);
+  // the columns: 4K, 32K, the chosen 64K, 128K, then the weights
+  const heads = await page.$eval('#some', (el) => [...el.shadowRoot.querySelectorAll('.table thead th')].map((th) => th.textContent));
+  assert.deepEqual(heads.slice(6), ['Memory at 4K', 'Memory at 32K', 'Memory at 64K', 'Memory at 128K', 'Weights']);
+  // Llama-3.1-8B weights: 8,030,261,248 parameters x 2 bytes (bf16) = 16,060,522,496 B = 14.96 GiB
+  assert.equal(byName['meta-llama/Llama-3.1-8B'][10], '14.96 GiB (8.03 B, bf16)');
 
   // th scope on every header and row header
   const scopes = await page.$eval('#some', (el) => [...el.shadowRoot.querySelectorAll('.table th')].map((th) => th.getAttribute('scope')));

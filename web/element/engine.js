@@ -44,7 +44,7 @@ export class Engine {
   }
 
   memoized(kind, config, options, call) {
-    const key = `${kind}|${this.configKey(config)}|${JSON.stringify(options)}`;
+    const key = `${kind}|${kind === 'table' ? config : this.configKey(config)}|${JSON.stringify(options)}`;
     let hit = this.memo.get(key);
     if (hit === undefined) {
       try {
@@ -67,6 +67,12 @@ export class Engine {
   // The formula terms (the JS API's formula()), with the size result as .report.
   formula(config, options) {
     return this.memoized('formula', config, options, () => this.kv.formula(config, options));
+  }
+
+  // The per-model table over a list of configs (preset ids or texts).
+  table(configs, options) {
+    return this.memoized('table', configs.map((c) => this.configKey(c)).join('\u0000'), options,
+      () => this.kv.table(configs, options));
   }
 
   check(config, options) {
