@@ -68,17 +68,23 @@ export class GqaView {
       return;
     }
     const key = `${r.model}|${configText.length}|${q}`;
-    if (key !== this.modelKey) {
+    if (key !== this.modelKey || configText !== this.configText) {
       this.modelKey = key;
+      this.configText = configText;
       this.choice = null;
+      this.variants = new Map();  // the config texts per KV-head count: same for every context
     }
+    const variant = (d, make) => {
+      if (!this.variants.has(d)) this.variants.set(d, make());
+      return this.variants.get(d);
+    };
     // One point per divisor of the query heads.
     this.points = [];
     try {
       for (const d of divisors(q)) {
-        const variant = withKvHeads(configText, r, d);
-        if (variant === null) throw new Error('the config lacks qk_nope_head_dim, qk_rope_head_dim or v_head_dim to expand MLA into heads');
-        const v = size(variant);
+        const text = variant(d, () => withKvHeads(configText, r, d));
+        if (text === null) throw new Error('the config lacks qk_nope_head_dim, qk_rope_head_dim or v_head_dim to expand MLA into heads');
+        const v = size(text);
         this.points.push({ kvHeads: d, bytes: v.kvBytes, bytesPerToken: v.bytesPerToken });
       }
     } catch (e) {
@@ -91,7 +97,7 @@ export class GqaView {
     try {
       if (isMla) mla = { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` };
       else {
-        const v = size(withReferenceMla(configText, r));
+        const v = size(variant('mla', () => withReferenceMla(configText, r)));
         mla = { bytes: v.kvBytes, bytesPerToken: v.bytesPerToken, label: `MLA (latent ${REFERENCE_LATENT.kv_lora_rank} + ${REFERENCE_LATENT.qk_rope_head_dim}, as DeepSeek-V3)` };
       }
     } catch {
