@@ -30,7 +30,8 @@ export class GqaView {
     this.readout = h('p', { part: 'gqa-readout' });
     this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
     this.tbody = h('tbody');
-    this.caption = h('caption');
+    // Outside the scrolling box, so a phone shows it whole.
+    this.caption = h('p', { class: 'caption', id: uid('kv-gqa-caption') });
     this.note = h('p', { class: 'note' });
     this.error = h('p', { class: 'error', role: 'alert' });
     this.root = h('section', { class: 'view gqa', part: 'view gqa' },
@@ -38,8 +39,9 @@ export class GqaView {
       h('div', { class: 'gqa-control' }, this.label, this.range, this.ticks),
       this.readout,
       this.picture,
+      this.caption,
       this.tableWrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region' },
-        h('table', { part: 'table gqa-table' }, this.caption,
+        h('table', { part: 'table gqa-table', 'aria-labelledby': this.caption.id },
           h('thead', null, h('tr', null,
             h('th', { scope: 'col' }, 'KV heads'), h('th', { scope: 'col', class: 'kind' }, 'Kind'),
             h('th', { scope: 'col' }, 'Query heads per KV head'), h('th', { scope: 'col' }, 'Bytes per token'),

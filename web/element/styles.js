@@ -152,7 +152,8 @@ table { border-collapse: collapse; font-size: 0.9em; min-width: 100%; }
 caption, .caption { text-align: left; font-weight: 500; color: var(--_muted); }
 th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--_border); text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
-th[scope="row"] { font-weight: 500; overflow-wrap: anywhere; min-width: 9rem; }
+th[scope="row"] { font-weight: 500; min-width: 9rem; }
+.nobreak { white-space: nowrap; }
 thead th { background: var(--_surface); white-space: nowrap; vertical-align: bottom; }
 td.kind, th.kind { text-align: left; }
 thead th button {
@@ -214,6 +215,10 @@ legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
 .legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
 .legend svg { width: 1.6rem; height: 0.6rem; }
 
+.scroll-hint { display: none; }
+@container (max-width: 45rem) {
+  .scroll-hint { display: block; }
+}
 @container (max-width: 30rem) {
   .controls { grid-template-columns: 1fr 1fr; }
   .results { grid-template-columns: 1fr; }

@@ -10,10 +10,13 @@ import { describeError } from './config-input.js';
 
 export const TABLE_CONTEXTS = [4096, 32768, 131072];
 
-// A model id with a line-break opportunity after each "/" ("meta-llama/" "Llama-3.1-8B").
+// A model id that breaks after its "/" only ("meta-llama/" "Llama-3.1-8B"), not at hyphens.
 function breakable(name) {
   const parts = String(name).split('/');
-  return parts.flatMap((p, i) => (i < parts.length - 1 ? [`${p}/`, h('wbr')] : [p]));
+  return parts.flatMap((p, i) => {
+    const piece = h('span', { class: 'nobreak' }, i < parts.length - 1 ? `${p}/` : p);
+    return i < parts.length - 1 ? [piece, h('wbr')] : [piece];
+  });
 }
 
 // The table's contexts: the fixed three and the chosen one, ascending.
@@ -34,6 +37,7 @@ export class TableView {
     this.root = h('section', { class: 'view table', part: 'view table' },
       h('h2', null, 'Per-model table'),
       this.caption,
+      h('p', { class: 'note scroll-hint' }, 'The table scrolls sideways: more columns to the right.'),
       // Scrolls sideways on narrow screens; the sort buttons inside take keyboard focus.
       h('div', { class: 'table-wrap', part: 'table-wrap' },
         h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody)),
