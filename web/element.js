@@ -22,6 +22,7 @@
  * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
+ * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (the view's first section does when kvcalc-change fires; the chart, table and GQA rows may follow a task later).
  * @prop {object|null} checkResult - The last check result, read-only.
  * @prop {string|object|null} config - A config.json (text or object) to use instead of the model; `null` clears it.
  *
@@ -33,19 +34,34 @@
  * @part error - Errors about attributes or the inline config.
  * @part controls - The shared inputs.
  * @part input - Every input, select and textarea.
+ * @part model-select - The model select.
  * @part button - Every button.
  * @part shortcut - The 4K / 32K / 128K / 1M context buttons.
  * @part config - The paste / drop / open config.json panel.
+ * @part dropzone - Where a config.json can be dropped.
+ * @part config-text - The config.json text area.
+ * @part config-file - The config.json file input.
  * @part config-error - The error next to the config input, naming the field.
- * @part view - Each view's section (also named by its own part: formula, table, gqa, check, chart).
+ * @part view - Each view's section.
+ * @part formula - The formula view.
  * @part source - The formula's "where this value comes from" line.
  * @part results - The formula's per-token, per-sequence and batch figures.
- * @part table - Tables.
+ * @part table - The per-model table view, and every table.
+ * @part table-wrap - The box the per-model table scrolls in.
  * @part sort-button - The per-model table's column buttons.
+ * @part gqa - The GQA view.
+ * @part gqa-range - The KV-heads slider.
+ * @part gqa-readout - The chosen KV-head count and its cache.
  * @part gqa-picture - The query heads grouped onto KV heads.
+ * @part gqa-table - The cache for each KV-head count.
+ * @part check - The context-versus-pool view.
  * @part verdict - The check's verdict (role="status").
- * @part advice - The check's advice lines.
+ * @part check-results - The pool, max concurrency and safe max context.
+ * @part check-error - Why there is no verdict (a bad log, a missing input).
  * @part check-bar - One max-length request against the pool.
+ * @part advice - The check's advice lines.
+ * @part pool-steps - How the pool was found: the log lines read, or the derivation.
+ * @part chart - The memory-against-context chart view.
  * @part chart-svg - The chart itself.
  * @part legend - The chart's legend.
  *

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, foreignRequests, CSP } from './harness.mjs';
 
 const PAGES = ['/formula.html', '/table.html', '/gqa.html', '/check.html', '/all.html', '/inline.html',
-  '/lang-de.html', '/bad.html', '/many.html', '/xss.html'];
-const OWN_FILES = ['/dist/', '/favicon.svg', '/page.css'];
+  '/lang-de.html', '/bad.html', '/many.html', '/xss.html', '/theme.html'];
+const OWN_FILES = ['/dist/', '/favicon.svg', '/page.css', '/theme.css'];
 
 // What injected markup would leave behind in any shadow root.
 function injected(page) {
