@@ -46,39 +46,44 @@ void print_plain(const json& r) {
               << r["max_context_source"].get<std::string>() << ")\n\n";
     if (!r["pool"].is_null()) {
         std::cout << "pool per GPU:\n";
-        for (const auto& s : r["pool"]["steps"]) std::cout << "  " << s.get<std::string>() << "\n";
+        for (const auto& s : r["pool"]["steps"])
+            std::cout << "  " << s.get<std::string>() << "\n";
         std::cout << "\n";
     }
     std::cout << (r["fits"].get<bool>() ? "FITS" : "DOES NOT FIT") << ": one request of " << u("max_context")
-              << " tokens needs " << u("blocks_needed") << " blocks of " << u("block_size") << " tokens; the pool has "
-              << u("blocks_available") << "\n"
+              << " tokens needs " << u("blocks_needed") << " blocks of " << u("block_size")
+              << " tokens; the pool has " << u("blocks_available") << "\n"
               << "max concurrency " << r["max_concurrency_text"].get<std::string>() << "x\n"
               << "max safe context " << u("max_safe_context") << " tokens ("
               << r["max_safe_context_source"].get<std::string>() << ")\n";
     if (!r["concurrency"].is_null())
-        std::cout << u("concurrency") << " at once: " << (r["concurrency_fits"].get<bool>() ? "fit" : "do not fit")
-                  << "; at that concurrency each request can have " << u("max_context_at_concurrency") << " tokens\n";
+        std::cout << u("concurrency")
+                  << " at once: " << (r["concurrency_fits"].get<bool>() ? "fit" : "do not fit")
+                  << "; at that concurrency each request can have " << u("max_context_at_concurrency")
+                  << " tokens\n";
     std::cout << "\nadvice:\n";
-    for (const auto& a : r["advice"]) std::cout << "  - " << a.get<std::string>() << "\n";
+    for (const auto& a : r["advice"])
+        std::cout << "  - " << a.get<std::string>() << "\n";
 }
 
 }  // namespace
 
 int run_check(int argc, char** argv, int first) {
     Args a;
-    if (auto err = parse_args(argc, argv, first,
-                              {"max-context", "pool-tokens", "engine-log", "tp", "pp", "kv-dtype", "block-size",
-                               "gpu", "gpu-count", "gpu-memory", "gpu-memory-utilization", "mem-fraction-static",
-                               "activation-peak", "non-torch", "weight-dtype", "engine", "concurrency", "accounting",
-                               "max-num-batched-tokens"},
-                              {"json"}, a))
+    if (auto err = parse_args(
+            argc, argv, first,
+            {"max-context", "pool-tokens", "engine-log", "tp", "pp", "kv-dtype", "block-size", "gpu",
+             "gpu-count", "gpu-memory", "gpu-memory-utilization", "mem-fraction-static", "activation-peak",
+             "non-torch", "weight-dtype", "engine", "concurrency", "accounting", "max-num-batched-tokens"},
+            {"json"}, a))
         return usage_error(*err);
     bool as_json = a.flags.count("json") > 0;
     if (a.positional.size() != 1) return usage_error("check takes one CONFIG");
     int pool_flags = static_cast<int>(a.values.count("pool-tokens") + a.values.count("engine-log")) +
                      (a.values.count("gpu") || a.values.count("gpu-memory") ? 1 : 0);
     if (pool_flags != 1)
-        return usage_error("check needs one pool: --pool-tokens N, --engine-log FILE, or --gpu NAME (with --tp)");
+        return usage_error(
+            "check needs one pool: --pool-tokens N, --engine-log FILE, or --gpu NAME (with --tp)");
     if (!a.values.count("max-context") && !a.values.count("engine-log"))
         return usage_error("check needs --max-context N (the context the deployment advertises)");
     if (a.positional[0] == "-" && a.values.count("engine-log") && a.values["engine-log"] == "-")
@@ -88,9 +93,14 @@ int run_check(int argc, char** argv, int first) {
     if (!text) return report_error(text.error(), as_json);
     json o = json::object();
     static const std::pair<const char*, const char*> numeric[] = {
-        {"max-context", "max_context"}, {"pool-tokens", "pool_tokens"}, {"tp", "tp"},
-        {"pp", "pp"},                   {"block-size", "block_size"},   {"gpu-count", "gpu_count"},
-        {"concurrency", "concurrency"}, {"max-num-batched-tokens", "max_num_batched_tokens"}};
+        {"max-context", "max_context"},
+        {"pool-tokens", "pool_tokens"},
+        {"tp", "tp"},
+        {"pp", "pp"},
+        {"block-size", "block_size"},
+        {"gpu-count", "gpu_count"},
+        {"concurrency", "concurrency"},
+        {"max-num-batched-tokens", "max_num_batched_tokens"}};
     for (auto [flag, key] : numeric) {
         auto it = a.values.find(flag);
         if (it == a.values.end()) continue;
@@ -98,10 +108,10 @@ int run_check(int argc, char** argv, int first) {
         bool digits = !v.empty() && v.size() <= 16 &&
                       std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (!digits)
-            return report_error(make_error(code::bad_option,
-                                           std::string("--") + flag + ": must be a whole number, got \"" + v + "\"",
-                                           key),
-                                as_json);
+            return report_error(
+                make_error(code::bad_option,
+                           std::string("--") + flag + ": must be a whole number, got \"" + v + "\"", key),
+                as_json);
         o[key] = std::stoull(v);
     }
     static const std::pair<const char*, const char*> texts[] = {
@@ -127,12 +137,15 @@ int run_check(int argc, char** argv, int first) {
     auto out = parse_json_text(check_json(*text, to_text(o)));
     const json& r = *out;
     if (r.contains("error")) return report_error(error_of(r), as_json);
-    if (as_json) std::cout << to_text(r, 2) << "\n";
-    else print_plain(r);
+    if (as_json)
+        std::cout << to_text(r, 2) << "\n";
+    else
+        print_plain(r);
     for (const auto& w : r["warnings"])
-        std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": " << w["message"].get<std::string>()
-                  << "\n";
-    bool fits = r["fits"].get<bool>() && (r["concurrency_fits"].is_null() || r["concurrency_fits"].get<bool>());
+        std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
+                  << w["message"].get<std::string>() << "\n";
+    bool fits =
+        r["fits"].get<bool>() && (r["concurrency_fits"].is_null() || r["concurrency_fits"].get<bool>());
     return fits ? exit_ok : exit_does_not_fit;
 }
 

@@ -10,8 +10,9 @@ namespace kvcalc::cli {
 
 int run_table(int argc, char** argv, int first) {
     Args a;
-    if (auto err = parse_args(argc, argv, first,
-                              {"contexts", "format", "kv-dtype", "accounting", "block-size", "weight-dtype"}, {}, a))
+    if (auto err =
+            parse_args(argc, argv, first,
+                       {"contexts", "format", "kv-dtype", "accounting", "block-size", "weight-dtype"}, {}, a))
         return usage_error(*err);
     if (a.positional.empty()) return usage_error("table takes one or more CONFIGs");
     json configs = json::array();
@@ -23,14 +24,16 @@ int run_table(int argc, char** argv, int first) {
         configs.push_back(*text);
     }
     json o = {{"format", a.values.count("format") ? a.values["format"] : std::string("md")}};
-    for (auto [flag, key] : {std::pair{"contexts", "contexts"}, std::pair{"kv-dtype", "kv_dtype"},
-                             std::pair{"accounting", "accounting"}, std::pair{"weight-dtype", "weight_dtype"}})
+    for (auto [flag, key] :
+         {std::pair{"contexts", "contexts"}, std::pair{"kv-dtype", "kv_dtype"},
+          std::pair{"accounting", "accounting"}, std::pair{"weight-dtype", "weight_dtype"}})
         if (a.values.count(flag)) o[key] = a.values[flag];
     if (a.values.count("block-size")) {
         const std::string& v = a.values["block-size"];
         if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
             return report_error(
-                make_error(code::bad_option, "--block-size: must be a whole number, got \"" + v + "\"", "block_size"),
+                make_error(code::bad_option, "--block-size: must be a whole number, got \"" + v + "\"",
+                           "block_size"),
                 false);
         o["block_size"] = std::stoull(v);
     }

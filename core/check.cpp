@@ -8,7 +8,9 @@
 namespace kvcalc {
 namespace {
 
-std::string n(std::uint64_t v) { return group_thousands(v); }
+std::string n(std::uint64_t v) {
+    return group_thousands(v);
+}
 
 // Whether the nearest double to t = odd / 200 lies above t. t has no finite binary
 // expansion (the caller checks 25 does not divide odd), so there is never a tie at the
@@ -17,7 +19,8 @@ bool nearest_double_above(std::uint64_t odd) {
     const std::uint64_t den = 200;
     std::uint64_t whole = odd / den, rem = odd % den;
     int bits = 0;  // significant bits produced so far
-    for (std::uint64_t w = whole; w; w >>= 1) ++bits;
+    for (std::uint64_t w = whole; w; w >>= 1)
+        ++bits;
     if (bits > 53) {
         // The integer part alone exceeds the significand: the first dropped bit is in it.
         return (whole >> (bits - 54)) & 1;
@@ -53,12 +56,16 @@ std::uint64_t printf_hundredths(std::uint64_t num, std::uint64_t den) {
     return nearest_double_above(odd) ? h + 1 : h;
 }
 
-std::string hundredths_text(std::uint64_t h) { return fixed_point(h, 2); }
+std::string hundredths_text(std::uint64_t h) {
+    return fixed_point(h, 2);
+}
 
 Result<CheckResult> check_pool(const CheckInputs& in) {
     if (in.max_context == 0)
-        return make_error(code::bad_option, "max_context: must be a positive number of tokens", "max_context");
-    if (in.block_size == 0) return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
+        return make_error(code::bad_option, "max_context: must be a positive number of tokens",
+                          "max_context");
+    if (in.block_size == 0)
+        return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
     if (in.concurrency && *in.concurrency == 0)
         return make_error(code::bad_option, "concurrency: must be at least 1", "concurrency");
     CheckResult r;
@@ -77,8 +84,9 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
         r.max_safe_context_source = "the model's own max context (" + in.model_max_context_source + ")";
     }
     if (in.model_max_context && C > in.model_max_context)
-        r.warnings.push_back({"max_context", "the advertised context " + n(C) + " is above the model's own max " +
-                                                 n(in.model_max_context) + " (" + in.model_max_context_source +
+        r.warnings.push_back({"max_context", "the advertised context " + n(C) +
+                                                 " is above the model's own max " + n(in.model_max_context) +
+                                                 " (" + in.model_max_context_source +
                                                  "): engines refuse to start with it unless told to"});
 
     const std::string safe = std::to_string(r.max_safe_context);
@@ -90,18 +98,22 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
     } else if (!r.fits) {
         r.advice.push_back("Does not fit: one request of " + n(C) + " tokens needs " + n(r.blocks_needed) +
                            " blocks of " + n(B) + " tokens; the pool has " + n(r.blocks_available) + ".");
-        r.advice.push_back("Set " + flags + ", and advertise no more than " + n(r.max_safe_context) + " tokens.");
+        r.advice.push_back("Set " + flags + ", and advertise no more than " + n(r.max_safe_context) +
+                           " tokens.");
         r.advice.push_back("Test it: a prompt of " + n(r.max_safe_context + 1) +
                            " tokens must get an error (HTTP 400), not a 200.");
         if (!vllm)
-            r.advice.push_back("SGLang starts anyway and caps each request at the pool; older releases truncated "
-                               "long prompts silently.");
+            r.advice.push_back(
+                "SGLang starts anyway and caps each request at the pool; older releases truncated "
+                "long prompts silently.");
     } else {
-        r.advice.push_back("Fits: one request of " + n(C) + " tokens needs " + n(r.blocks_needed) + " of the pool's " +
-                           n(r.blocks_available) + " blocks; " + r.max_concurrency_text + "x such requests fit at once.");
+        r.advice.push_back("Fits: one request of " + n(C) + " tokens needs " + n(r.blocks_needed) +
+                           " of the pool's " + n(r.blocks_available) + " blocks; " + r.max_concurrency_text +
+                           "x such requests fit at once.");
         r.advice.push_back("Keep " + std::string(vllm ? "--max-model-len " : "--context-length ") +
                            std::to_string(C) + " (the pool would allow " + n(r.max_safe_context) + ").");
-        r.advice.push_back("Test it: a prompt of " + n(C + 1) + " tokens must get an error (HTTP 400), not a 200.");
+        r.advice.push_back("Test it: a prompt of " + n(C + 1) +
+                           " tokens must get an error (HTTP 400), not a 200.");
     }
     if (in.concurrency) {
         const std::uint64_t N = *in.concurrency;
@@ -114,9 +126,10 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
             r.advice.push_back(n(N) + " concurrent requests of " + n(C) + " tokens fit (" +
                                n(need.value_or(0)) + " of " + n(r.blocks_available) + " blocks).");
         } else {
-            r.advice.push_back(n(N) + " concurrent requests of " + n(C) + " tokens do not fit: the pool holds " +
-                               r.max_concurrency_text + "x. For " + n(N) + " at once, each can have at most " +
-                               n(ctx) + " tokens; beyond that the engine queues or preempts requests.");
+            r.advice.push_back(n(N) + " concurrent requests of " + n(C) +
+                               " tokens do not fit: the pool holds " + r.max_concurrency_text + "x. For " +
+                               n(N) + " at once, each can have at most " + n(ctx) +
+                               " tokens; beyond that the engine queues or preempts requests.");
         }
     }
     return r;

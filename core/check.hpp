@@ -15,23 +15,23 @@ namespace kvcalc {
 struct CheckInputs {
     std::uint64_t pool_tokens = 0;
     std::string pool_source;
-    std::uint64_t max_context = 0;           // what the deployment advertises
+    std::uint64_t max_context = 0;  // what the deployment advertises
     std::string max_context_source;
     std::optional<std::uint64_t> concurrency;  // target number of max-length requests at once
-    std::uint64_t block_size = 16;           // vLLM block / SGLang page
+    std::uint64_t block_size = 16;             // vLLM block / SGLang page
     std::string block_size_source;
-    std::uint64_t model_max_context = 0;     // the model's own max (0: unknown)
+    std::uint64_t model_max_context = 0;  // the model's own max (0: unknown)
     std::string model_max_context_source;
     Engine engine = Engine::vllm;
 };
 
 struct CheckResult {
-    bool fits = false;                        // one max-length request fits the pool
-    std::uint64_t blocks_available = 0;       // floor(pool / block)
-    std::uint64_t blocks_needed = 0;          // cdiv(max_context, block), one request
+    bool fits = false;                             // one max-length request fits the pool
+    std::uint64_t blocks_available = 0;            // floor(pool / block)
+    std::uint64_t blocks_needed = 0;               // cdiv(max_context, block), one request
     std::uint64_t max_concurrency_hundredths = 0;  // pool / max_context, as vLLM's %.2f prints it
-    std::string max_concurrency_text;         // "0.65"
-    std::uint64_t max_safe_context = 0;       // the pool in whole blocks, capped at the model's max
+    std::string max_concurrency_text;              // "0.65"
+    std::uint64_t max_safe_context = 0;            // the pool in whole blocks, capped at the model's max
     std::string max_safe_context_source;
     std::optional<bool> concurrency_fits;
     std::optional<std::uint64_t> max_context_at_concurrency;

@@ -17,11 +17,14 @@
 namespace kvcalc {
 namespace {
 
-std::string n(std::uint64_t v) { return group_thousands(v); }
+std::string n(std::uint64_t v) {
+    return group_thousands(v);
+}
 
 Result<json> parse_options_text(std::string_view text) {
     std::size_t i = 0;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) ++i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+        ++i;
     if (i == text.size()) return json::object();
     auto o = parse_json_text(text);
     if (!o) {
@@ -32,7 +35,8 @@ Result<json> parse_options_text(std::string_view text) {
         return e;
     }
     if (!o->is_object() && !o->is_null())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o), "options");
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
+                          "options");
     return o->is_null() ? json::object() : *o;
 }
 
@@ -105,24 +109,42 @@ Result<CheckOptions> read_check_options(const json& o) {
             return true;
         };
         Result<bool> ok = true;
-        if (k == "max_context") ok = integer(c.max_context, false);
-        else if (k == "pool_tokens") ok = integer(c.pool_tokens, true);
-        else if (k == "concurrency") ok = integer(c.concurrency, false);
-        else if (k == "block_size") ok = integer(c.block_size, false);
-        else if (k == "gpu_count") ok = integer(c.gpu_count, false);
-        else if (k == "tp") ok = integer(c.tp, false);
-        else if (k == "pp") ok = integer(c.pp, false);
-        else if (k == "max_num_batched_tokens") ok = integer(c.max_num_batched_tokens, false);
-        else if (k == "gpu_memory") ok = size(c.gpu_memory);
-        else if (k == "activation_peak") ok = size(c.activation_peak);
-        else if (k == "non_torch") ok = size(c.non_torch);
-        else if (k == "engine_log") ok = text(c.engine_log);
-        else if (k == "gpu") ok = text(c.gpu);
-        else if (k == "kv_dtype") ok = text(c.kv_dtype);
-        else if (k == "weight_dtype") ok = text(c.weight_dtype);
-        else if (k == "accounting") ok = text(c.accounting);
-        else if (k == "gpu_memory_utilization") ok = fraction(c.utilization);
-        else if (k == "mem_fraction_static") ok = fraction(c.mem_fraction);
+        if (k == "max_context")
+            ok = integer(c.max_context, false);
+        else if (k == "pool_tokens")
+            ok = integer(c.pool_tokens, true);
+        else if (k == "concurrency")
+            ok = integer(c.concurrency, false);
+        else if (k == "block_size")
+            ok = integer(c.block_size, false);
+        else if (k == "gpu_count")
+            ok = integer(c.gpu_count, false);
+        else if (k == "tp")
+            ok = integer(c.tp, false);
+        else if (k == "pp")
+            ok = integer(c.pp, false);
+        else if (k == "max_num_batched_tokens")
+            ok = integer(c.max_num_batched_tokens, false);
+        else if (k == "gpu_memory")
+            ok = size(c.gpu_memory);
+        else if (k == "activation_peak")
+            ok = size(c.activation_peak);
+        else if (k == "non_torch")
+            ok = size(c.non_torch);
+        else if (k == "engine_log")
+            ok = text(c.engine_log);
+        else if (k == "gpu")
+            ok = text(c.gpu);
+        else if (k == "kv_dtype")
+            ok = text(c.kv_dtype);
+        else if (k == "weight_dtype")
+            ok = text(c.weight_dtype);
+        else if (k == "accounting")
+            ok = text(c.accounting);
+        else if (k == "gpu_memory_utilization")
+            ok = fraction(c.utilization);
+        else if (k == "mem_fraction_static")
+            ok = fraction(c.mem_fraction);
         else if (k == "engine") {
             auto t = option_text(v, k);
             if (!t) return t.error();
@@ -139,7 +161,8 @@ Result<CheckOptions> read_check_options(const json& o) {
 
 json warnings_json(const std::vector<Warning>& ws) {
     json a = json::array();
-    for (const auto& w : ws) a.push_back({{"field", w.field}, {"message", w.message}});
+    for (const auto& w : ws)
+        a.push_back({{"field", w.field}, {"message", w.message}});
     return a;
 }
 
@@ -148,22 +171,24 @@ json log_json(const EngineLog& log) {
     json understood = json::array();
     for (const auto& f : log.understood)
         understood.push_back({{"line", f.line}, {"what", f.what}, {"text", f.text}});
-    return json{{"engine", log.engine},
-                {"pool_tokens", opt(log.pool_tokens)},
-                {"gpu_blocks", opt(log.gpu_blocks)},
-                {"kv_memory_bytes", opt(log.kv_memory_bytes)},
-                {"kv_memory_text", log.kv_memory_text},
-                {"max_model_len", opt(log.max_model_len)},
-                {"max_concurrency_text",
-                 log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr)},
-                {"full_layer_tokens", opt(log.full_layer_tokens)},
-                {"swa_layer_tokens", opt(log.swa_layer_tokens)},
-                {"mamba_cache_size", opt(log.mamba_cache_size)},
-                {"understood", understood}};
+    return json{
+        {"engine", log.engine},
+        {"pool_tokens", opt(log.pool_tokens)},
+        {"gpu_blocks", opt(log.gpu_blocks)},
+        {"kv_memory_bytes", opt(log.kv_memory_bytes)},
+        {"kv_memory_text", log.kv_memory_text},
+        {"max_model_len", opt(log.max_model_len)},
+        {"max_concurrency_text",
+         log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr)},
+        {"full_layer_tokens", opt(log.full_layer_tokens)},
+        {"swa_layer_tokens", opt(log.swa_layer_tokens)},
+        {"mamba_cache_size", opt(log.mamba_cache_size)},
+        {"understood", understood}};
 }
 
 bool has_window_or_state(const ModelSpec& m) {
-    return m.has(LayerKind::sliding_window) || m.has(LayerKind::chunked_local) || m.has(LayerKind::linear_state);
+    return m.has(LayerKind::sliding_window) || m.has(LayerKind::chunked_local) ||
+           m.has(LayerKind::linear_state);
 }
 
 }  // namespace
@@ -194,20 +219,23 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                                 std::pair{o.gpu_count.has_value(), "gpu_count"}})
             if (set)
                 return make_error(code::bad_option,
-                                  std::string(key) + ": applies only when the pool is derived from a GPU (gpu or "
-                                                     "gpu_memory)",
+                                  std::string(key) +
+                                      ": applies only when the pool is derived from a GPU (gpu or "
+                                      "gpu_memory)",
                                   key);
     }
 
     // Parallelism: gpu_count stands for tp x pp.
     std::uint64_t pp = o.pp.value_or(1), tp = o.tp.value_or(1);
     if (o.gpu_count) {
-        if (o.tp && *o.tp * pp != *o.gpu_count)
+        if (o.tp && mul(*o.tp, pp) != opt_u64(*o.gpu_count))
             return make_error(code::bad_option,
-                              "gpu_count " + n(*o.gpu_count) + " is not tp " + n(*o.tp) + " x pp " + n(pp), "gpu_count");
+                              "gpu_count " + n(*o.gpu_count) + " is not tp " + n(*o.tp) + " x pp " + n(pp),
+                              "gpu_count");
         if (!o.tp) {
             if (*o.gpu_count % pp != 0)
-                return make_error(code::bad_option, "gpu_count " + n(*o.gpu_count) + " is not a multiple of pp " + n(pp),
+                return make_error(code::bad_option,
+                                  "gpu_count " + n(*o.gpu_count) + " is not a multiple of pp " + n(pp),
                                   "gpu_count");
             tp = *o.gpu_count / pp;
         }
@@ -222,10 +250,12 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     Engine engine = o.engine ? *o.engine : log.engine == "sglang" ? Engine::sglang : Engine::vllm;
     if (o.mem_fraction && !o.engine) engine = Engine::sglang;
     if (o.utilization && engine == Engine::sglang)
-        return make_error(code::bad_option, "gpu_memory_utilization is vLLM's; SGLang's is mem_fraction_static",
+        return make_error(code::bad_option,
+                          "gpu_memory_utilization is vLLM's; SGLang's is mem_fraction_static",
                           "gpu_memory_utilization");
     if (o.mem_fraction && engine == Engine::vllm)
-        return make_error(code::bad_option, "mem_fraction_static is SGLang's; vLLM's is gpu_memory_utilization",
+        return make_error(code::bad_option,
+                          "mem_fraction_static is SGLang's; vLLM's is gpu_memory_utilization",
                           "mem_fraction_static");
 
     // The advertised context: given, else the one the engine logged.
@@ -253,11 +283,14 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     if (o.max_num_batched_tokens) so.max_num_batched_tokens = *o.max_num_batched_tokens;
     so.accounting = Accounting::vllm;  // what the engine reserves for one request
     if (o.accounting) {
-        if (*o.accounting == "naive") so.accounting = Accounting::naive;
-        else if (*o.accounting == "resident") so.accounting = Accounting::resident;
+        if (*o.accounting == "naive")
+            so.accounting = Accounting::naive;
+        else if (*o.accounting == "resident")
+            so.accounting = Accounting::resident;
         else if (*o.accounting != "vllm")
             return make_error(code::bad_option,
-                              "accounting: must be naive, resident or vllm, got \"" + *o.accounting + "\"", "accounting");
+                              "accounting: must be naive, resident or vllm, got \"" + *o.accounting + "\"",
+                              "accounting");
     }
     auto sized = size_model(m, so);
     if (!sized) return sized.error();
@@ -274,8 +307,9 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         block_source = "SGLang's default page size 1";
     } else {
         block = sr.vllm_block_size;
-        block_source = block == default_block_size ? "vLLM's default block size 16"
-                                                   : "vLLM's block for this hybrid model (attention page >= state page)";
+        block_source = block == default_block_size
+                           ? "vLLM's default block size 16"
+                           : "vLLM's block for this hybrid model (attention page >= state page)";
     }
 
     auto weights = estimate_weights(m, o.weight_dtype.value_or("auto"));
@@ -295,8 +329,8 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     json pool = nullptr;
     const std::uint64_t per_token = sr.bytes_per_token_per_gpu;
     auto per_token_text = [&] {
-        return n(per_token) + " B per token per GPU (tp " + n(tp) + (pp > 1 ? ", pp " + n(pp) : "") + ", kv " +
-               sr.kv_dtype.name + ")";
+        return n(per_token) + " B per token per GPU (tp " + n(tp) + (pp > 1 ? ", pp " + n(pp) : "") +
+               ", kv " + sr.kv_dtype.name + ")";
     };
     if (o.pool_tokens) {
         P = *o.pool_tokens;
@@ -307,7 +341,9 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             p_source = "the engine log: " + log.pool_tokens_source;
         } else if (log.gpu_blocks) {
             auto t = mul(*log.gpu_blocks, block);
-            if (!t) return make_error(code::overflow, "the logged block count x block size exceeds 2^53 - 1", "engine_log");
+            if (!t)
+                return make_error(code::overflow, "the logged block count x block size exceeds 2^53 - 1",
+                                  "engine_log");
             P = *t;
             p_source = "the engine log: " + log.gpu_blocks_source + " x " + n(block) + "-token blocks";
         } else {
@@ -321,7 +357,8 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                        n(*log.kv_memory_bytes) + " B per GPU / (" + n(block) + " x " + per_token_text() +
                        "), in whole blocks";
             if (!o.tp && !o.gpu_count && !o.pp)
-                warnings.push_back({"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
+                warnings.push_back(
+                    {"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
         }
     } else {
         PoolInputs in;
@@ -330,8 +367,10 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             const GpuPreset* g = find_gpu_preset(*o.gpu);
             if (!g) {
                 std::string ids;
-                for (std::size_t i = 0; i < gpu_preset_count(); ++i) ids += std::string(i ? ", " : "") + gpu_preset_at(i).id;
-                return make_error(code::bad_option, "gpu: unknown \"" + o.gpu->substr(0, 40) + "\" (known: " + ids + ")",
+                for (std::size_t i = 0; i < gpu_preset_count(); ++i)
+                    ids += std::string(i ? ", " : "") + gpu_preset_at(i).id;
+                return make_error(code::bad_option,
+                                  "gpu: unknown \"" + o.gpu->substr(0, 40) + "\" (known: " + ids + ")",
                                   "gpu");
             }
             in.gpu_memory_bytes = gpu_memory_bytes(*g);
@@ -360,8 +399,9 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             in.non_torch_source = "non_torch";
         }
         in.weight_bytes_per_gpu = *weights_per_gpu;
-        in.weight_source = format_param_count(weights->param_count) + " parameters, " + weights->dtype.name +
-                           (tp > 1 || pp > 1 ? ", the busiest of tp " + n(tp) + " x pp " + n(pp) + " GPUs" : "");
+        in.weight_source =
+            format_param_count(weights->param_count) + " parameters, " + weights->dtype.name +
+            (tp > 1 || pp > 1 ? ", the busiest of tp " + n(tp) + " x pp " + n(pp) + " GPUs" : "");
         in.bytes_per_token_per_gpu = per_token;
         in.block_size = block;
         auto derived = derive_pool(in);
@@ -388,8 +428,9 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                     {"pool_tokens", derived->pool_tokens},
                     {"steps", derived->steps}};
         if (!derived->memory_left)
-            warnings.push_back({"gpu", "the weights and reservations leave no memory for the KV cache on one GPU: "
-                                       "vLLM refuses to start (\"No available memory for the cache blocks\")"});
+            warnings.push_back({"gpu",
+                                "the weights and reservations leave no memory for the KV cache on one GPU: "
+                                "vLLM refuses to start (\"No available memory for the cache blocks\")"});
     }
 
     CheckInputs ci;
@@ -406,16 +447,22 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     auto checked = check_pool(ci);
     if (!checked) return checked.error();
     const CheckResult& cr = *checked;
-    for (const auto& w : cr.warnings) warnings.push_back(w);
+    for (const auto& w : cr.warnings)
+        warnings.push_back(w);
     if (log.max_model_len && o.max_context && *log.max_model_len != *o.max_context)
         warnings.push_back({"max_context", "the engine logged a max context of " + n(*log.max_model_len) +
-                                               " (" + log.max_model_len_source + "), not the " + n(*o.max_context) +
-                                               " checked here"});
+                                               " (" + log.max_model_len_source + "), not the " +
+                                               n(*o.max_context) + " checked here"});
+    if (!o.block_size && engine == Engine::vllm && m.has(LayerKind::mla))
+        warnings.push_back({"block_size",
+                            "vLLM on CUDA forces the block size of MLA models to 64 (FlashMLA, "
+                            "FlashInfer MLA) or 128 (CUTLASS MLA): give block_size as your engine logs it"});
     if (has_window_or_state(m))
-        warnings.push_back({"pool_tokens", "the model has sliding-window, chunked or linear-state layers: the pool in "
-                                           "tokens charges every cached layer for every token, and newer vLLM logs a "
-                                           "concurrency-weighted token figure; compare request_bytes_per_gpu with "
-                                           "pool_bytes_per_gpu where the pool's bytes are known"});
+        warnings.push_back({"pool_tokens",
+                            "the model has sliding-window, chunked or linear-state layers: the pool in "
+                            "tokens charges every cached layer for every token, and newer vLLM logs a "
+                            "concurrency-weighted token figure; compare request_bytes_per_gpu with "
+                            "pool_bytes_per_gpu where the pool's bytes are known"});
 
     json j;
     j["model"] = m.name;
@@ -430,14 +477,16 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     j["fits"] = cr.fits;
     j["blocks_needed"] = cr.blocks_needed;
     j["blocks_available"] = cr.blocks_available;
-    j["max_concurrency"] = static_cast<double>(cr.max_concurrency_hundredths) / 100.0;  // prints as its 2 decimals
+    j["max_concurrency"] =
+        static_cast<double>(cr.max_concurrency_hundredths) / 100.0;  // prints as its 2 decimals
     j["max_concurrency_text"] = cr.max_concurrency_text;
     j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
     j["max_safe_context"] = cr.max_safe_context;
     j["max_safe_context_source"] = cr.max_safe_context_source;
     j["concurrency"] = o.concurrency ? json(*o.concurrency) : json(nullptr);
     j["concurrency_fits"] = cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr);
-    j["max_context_at_concurrency"] = cr.max_context_at_concurrency ? json(*cr.max_context_at_concurrency) : json(nullptr);
+    j["max_context_at_concurrency"] =
+        cr.max_context_at_concurrency ? json(*cr.max_context_at_concurrency) : json(nullptr);
     j["advice"] = cr.advice;
     j["tp"] = tp;
     j["pp"] = pp;
@@ -452,8 +501,10 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
     j["pool"] = pool;
     j["log"] = o.engine_log ? log_json(log) : json(nullptr);
-    for (const auto& w : sr.warnings) warnings.push_back(w);
-    if (!weights) warnings.push_back({weights.error().field, "no weights estimate: " + weights.error().message});
+    for (const auto& w : sr.warnings)
+        warnings.push_back(w);
+    if (!weights)
+        warnings.push_back({weights.error().field, "no weights estimate: " + weights.error().message});
     j["warnings"] = warnings_json(warnings);
     return j;
 }
@@ -478,15 +529,16 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
     }
     if (!configs->is_array())
         return to_text(error_report(make_error(
-            code::bad_option, "configs: must be a list of preset ids or configs, got " + describe_value(*configs),
-            "configs")));
+            code::bad_option,
+            "configs: must be a list of preset ids or configs, got " + describe_value(*configs), "configs")));
     std::vector<ModelSpec> models;
     for (std::size_t i = 0; i < configs->size(); ++i) {
         const json& c = (*configs)[i];
         Result<ModelSpec> m = c.is_string() ? load_config(c.get_ref<const std::string&>())
-                              : c.is_object() ? read_model(c)
-                                              : Result<ModelSpec>(make_error(
-                                                    code::bad_option, "must be a preset id or a config object", ""));
+                              : c.is_object()
+                                  ? read_model(c)
+                                  : Result<ModelSpec>(make_error(
+                                        code::bad_option, "must be a preset id or a config object", ""));
         if (!m) {
             Error e = m.error();
             std::string at = "configs[" + std::to_string(i) + "]";
@@ -505,7 +557,8 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
         const json& f = (*o)["format"];
         if (!f.is_string())
             return to_text(error_report(
-                make_error(code::bad_option, "format: must be md, html, csv or json, got " + describe_value(f), "format")));
+                make_error(code::bad_option,
+                           "format: must be md, html, csv or json, got " + describe_value(f), "format")));
         auto text = render_table(*t, f.get<std::string>());
         if (!text) return to_text(error_report(text.error()));
         out["format"] = f;

@@ -8,7 +8,9 @@
 namespace kvcalc {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // An integer with optional thousands separators ("681,280" or "681280") at `pos`.
 std::optional<std::uint64_t> read_count(std::string_view s, std::size_t pos, std::size_t* end = nullptr) {
@@ -20,8 +22,8 @@ std::optional<std::uint64_t> read_count(std::string_view s, std::size_t pos, std
             v = add(mul(v, 10), static_cast<std::uint64_t>(s[i] - '0'));
             ++digits;
             ++i;
-        } else if (s[i] == ',' && digits > 0 && i + 3 < s.size() && is_digit(s[i + 1]) && is_digit(s[i + 2]) && is_digit(s[i + 3]) &&
-                   (i + 4 >= s.size() || !is_digit(s[i + 4]))) {
+        } else if (s[i] == ',' && digits > 0 && i + 3 < s.size() && is_digit(s[i + 1]) &&
+                   is_digit(s[i + 2]) && is_digit(s[i + 3]) && (i + 4 >= s.size() || !is_digit(s[i + 4]))) {
             ++i;  // a separator before exactly three digits
         } else {
             break;
@@ -61,7 +63,8 @@ std::optional<Decimal> read_decimal(std::string_view s, std::size_t pos) {
 }
 
 std::size_t skip_spaces(std::string_view s, std::size_t i) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+        ++i;
     return i;
 }
 
@@ -73,8 +76,10 @@ std::size_t after(std::string_view line, std::string_view phrase, std::size_t fr
 
 std::string shown(std::string_view line) {
     std::size_t a = 0, b = line.size();
-    while (a < b && (line[a] == ' ' || line[a] == '\t')) ++a;
-    while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t')) --b;
+    while (a < b && (line[a] == ' ' || line[a] == '\t'))
+        ++a;
+    while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t'))
+        --b;
     std::string out(line.substr(a, std::min<std::size_t>(b - a, 240)));
     for (char& c : out)
         if (static_cast<unsigned char>(c) < 0x20) c = ' ';  // colour escapes and tabs
@@ -84,7 +89,8 @@ std::string shown(std::string_view line) {
 // "43.21" GiB -> bytes, rounded down: mantissa x 2^30 / 10^decimals (GB: x 10^9).
 std::optional<std::uint64_t> memory_bytes(const Decimal& d, bool binary) {
     std::uint64_t scale = 1;
-    for (unsigned i = 0; i < d.decimals; ++i) scale *= 10;
+    for (unsigned i = 0; i < d.decimals; ++i)
+        scale *= 10;
     const std::uint64_t unit = binary ? (std::uint64_t{1} << 30) : 1000000000ull;
     auto whole = mul(d.mantissa / scale, unit);
     auto frac = mul(d.mantissa % scale, unit);
@@ -95,7 +101,7 @@ std::optional<std::uint64_t> memory_bytes(const Decimal& d, bool binary) {
 std::string decimal_text(const Decimal& d) {
     std::string digits = std::to_string(d.mantissa);
     if (d.decimals == 0) return digits;
-    while (digits.size() <= d.decimals) digits = "0" + digits;
+    if (digits.size() <= d.decimals) digits.insert(0, d.decimals + 1 - digits.size(), '0');
     return digits.substr(0, digits.size() - d.decimals) + "." + digits.substr(digits.size() - d.decimals);
 }
 
@@ -110,9 +116,12 @@ bool read_memory(std::string_view line, std::size_t pos, Decimal& d, bool& binar
     auto dec = read_decimal(line, skip_spaces(line, pos));
     if (!dec) return false;
     std::size_t u = skip_spaces(line, dec->end);
-    if (line.compare(u, 3, "GiB") == 0) binary = true;
-    else if (line.compare(u, 2, "GB") == 0) binary = false;
-    else return false;
+    if (line.compare(u, 3, "GiB") == 0)
+        binary = true;
+    else if (line.compare(u, 2, "GB") == 0)
+        binary = false;
+    else
+        return false;
     d = *dec;
     return true;
 }
@@ -132,7 +141,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     std::string token_engine;
     while (start <= text.size()) {
         std::size_t nl = text.find('\n', start);
-        std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        std::string_view line =
+            text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
         start = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -186,7 +196,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                     log.kv_memory_text = decimal_text(d) + (binary ? " GiB" : " GB");
                     log.kv_memory_source = "vLLM KV cache memory (line " + std::to_string(line_no) + ")";
                 }
-                if (b) found("vLLM KV cache memory " + decimal_text(d) + (binary ? " GiB" : " GB") + " per GPU");
+                if (b)
+                    found("vLLM KV cache memory " + decimal_text(d) + (binary ? " GiB" : " GB") + " per GPU");
             }
         }
         for (const char* phrase : {"# GPU blocks:", "# CUDA blocks:"})
@@ -194,8 +205,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                 auto n = read_count(line, skip_spaces(line, p));
                 if (n) {
                     log.gpu_blocks = *n;
-                    log.gpu_blocks_source = std::string("vLLM V0 \"") + phrase + " N\" (line " +
-                                            std::to_string(line_no) + ")";
+                    log.gpu_blocks_source =
+                        std::string("vLLM V0 \"") + phrase + " N\" (line " + std::to_string(line_no) + ")";
                     found(std::string("vLLM V0 ") + (phrase + 2) + " " + group_thousands(*n));
                 }
             }
@@ -247,8 +258,10 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
             }
         }
     }
-    if (!token_engine.empty()) log.engine = token_engine;
-    else if (log.gpu_blocks || log.kv_memory_bytes) log.engine = "vllm";
+    if (!token_engine.empty())
+        log.engine = token_engine;
+    else if (log.gpu_blocks || log.kv_memory_bytes)
+        log.engine = "vllm";
     if (!log.pool_tokens && !log.gpu_blocks && !log.kv_memory_bytes) {
         std::string msg = std::string("engine log: no line states the KV pool; looked for ") + looked_for;
         if (log.understood.empty()) {

@@ -15,26 +15,26 @@
 namespace kvcalc {
 
 struct LogFinding {
-    int line = 0;       // 1-based
-    std::string what;   // what the line gave: "vLLM GPU KV cache size: 681,280 tokens"
-    std::string text;   // the line itself, trimmed (at most 240 characters)
+    int line = 0;      // 1-based
+    std::string what;  // what the line gave: "vLLM GPU KV cache size: 681,280 tokens"
+    std::string text;  // the line itself, trimmed (at most 240 characters)
 };
 
 struct EngineLog {
-    std::string engine;                         // "vllm", "sglang", or "" when unknown
-    std::optional<std::uint64_t> pool_tokens;   // the engine's own token count (last one logged)
+    std::string engine;                        // "vllm", "sglang", or "" when unknown
+    std::optional<std::uint64_t> pool_tokens;  // the engine's own token count (last one logged)
     std::string pool_tokens_source;
-    std::optional<std::uint64_t> gpu_blocks;    // vLLM V0 "# GPU blocks: N"
+    std::optional<std::uint64_t> gpu_blocks;  // vLLM V0 "# GPU blocks: N"
     std::string gpu_blocks_source;
     std::optional<std::uint64_t> kv_memory_bytes;  // per GPU; the smallest any rank logged
     std::string kv_memory_text;                    // "43.21 GiB", as logged
     std::string kv_memory_source;
-    std::optional<std::uint64_t> max_model_len;    // the engine's max context
+    std::optional<std::uint64_t> max_model_len;  // the engine's max context
     std::string max_model_len_source;
     std::optional<std::uint64_t> concurrency_hundredths;  // vLLM's "Maximum concurrency ... 0.65x"
     std::optional<std::uint64_t> full_layer_tokens;       // SGLang hybrid sliding-window pools
     std::optional<std::uint64_t> swa_layer_tokens;
-    std::optional<std::uint64_t> mamba_cache_size;        // SGLang: concurrent Mamba states
+    std::optional<std::uint64_t> mamba_cache_size;  // SGLang: concurrent Mamba states
     std::vector<LogFinding> understood;
 };
 

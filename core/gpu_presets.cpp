@@ -37,15 +37,20 @@ char fold(char c) {
 
 }  // namespace
 
-std::size_t gpu_preset_count() { return sizeof presets / sizeof presets[0]; }
-const GpuPreset& gpu_preset_at(std::size_t i) { return presets[i]; }
+std::size_t gpu_preset_count() {
+    return sizeof presets / sizeof presets[0];
+}
+const GpuPreset& gpu_preset_at(std::size_t i) {
+    return presets[i];
+}
 
 const GpuPreset* find_gpu_preset(std::string_view id) {
     for (const auto& p : presets) {
         std::string_view pid = p.id;
         if (pid.size() != id.size()) continue;
         bool same = true;
-        for (std::size_t i = 0; i < id.size() && same; ++i) same = fold(id[i]) == pid[i];
+        for (std::size_t i = 0; i < id.size() && same; ++i)
+            same = fold(id[i]) == pid[i];
         if (same) return &p;
     }
     return nullptr;

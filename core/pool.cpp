@@ -6,7 +6,9 @@
 namespace kvcalc {
 namespace {
 
-std::string bytes_text(std::uint64_t b) { return group_thousands(b) + " B (" + format_bytes(b) + ")"; }
+std::string bytes_text(std::uint64_t b) {
+    return group_thousands(b) + " B (" + format_bytes(b) + ")";
+}
 
 // Digits, an optional point and up to 6 more digits: value x 10^6 exactly.
 struct Decimal {
@@ -32,7 +34,8 @@ bool read_decimal(std::string_view s, Decimal& d) {
         }
     }
     if (whole_digits + frac_digits == 0) return false;
-    for (std::size_t k = frac_digits; k < 6; ++k) frac *= 10;
+    for (std::size_t k = frac_digits; k < 6; ++k)
+        frac *= 10;
     auto v = add(mul(whole, 1000000), frac);
     if (!v) return false;
     d.millionths = *v;
@@ -41,8 +44,10 @@ bool read_decimal(std::string_view s, Decimal& d) {
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -74,7 +79,8 @@ Result<Fraction> parse_fraction(std::string_view text, const std::string& field)
     f.den = 1000000 / g;
     // Normalised text: no trailing zeros after the point.
     std::string frac = std::to_string(d.millionths % 1000000 + 1000000).substr(1);
-    while (!frac.empty() && frac.back() == '0') frac.pop_back();
+    while (!frac.empty() && frac.back() == '0')
+        frac.pop_back();
     f.text = std::to_string(d.millionths / 1000000) + (frac.empty() ? "" : "." + frac);
     return f;
 }
@@ -88,10 +94,20 @@ Result<std::uint64_t> parse_byte_size(std::string_view text, const std::string& 
     Decimal d;
     if (!read_decimal(s, d)) return bad("must be a size like 1.5GiB, 512MiB or a number of bytes");
     std::string_view unit = trim(s.substr(d.end));
-    struct Unit { const char* name; std::uint64_t size; };
-    static const Unit units[] = {{"", 1},           {"B", 1},
-                                 {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}, {"TiB", 1ull << 40},
-                                 {"kB", 1000},      {"KB", 1000},        {"MB", 1000000},     {"GB", 1000000000},
+    struct Unit {
+        const char* name;
+        std::uint64_t size;
+    };
+    static const Unit units[] = {{"", 1},
+                                 {"B", 1},
+                                 {"KiB", 1ull << 10},
+                                 {"MiB", 1ull << 20},
+                                 {"GiB", 1ull << 30},
+                                 {"TiB", 1ull << 40},
+                                 {"kB", 1000},
+                                 {"KB", 1000},
+                                 {"MB", 1000000},
+                                 {"GB", 1000000000},
                                  {"TB", 1000000000000ull}};
     for (const auto& u : units) {
         if (unit != u.name) continue;
@@ -105,12 +121,15 @@ Result<std::uint64_t> parse_byte_size(std::string_view text, const std::string& 
     return bad("unknown unit (expected B, KiB, MiB, GiB, TiB, kB, MB, GB or TB)");
 }
 
-const char* engine_name(Engine e) { return e == Engine::sglang ? "sglang" : "vllm"; }
+const char* engine_name(Engine e) {
+    return e == Engine::sglang ? "sglang" : "vllm";
+}
 
 Result<Engine> parse_engine(std::string_view text) {
     if (text == "vllm" || text == "vLLM") return Engine::vllm;
     if (text == "sglang" || text == "SGLang") return Engine::sglang;
-    return make_error(code::bad_option, "engine: must be vllm or sglang, got \"" + std::string(text.substr(0, 40)) + "\"",
+    return make_error(code::bad_option,
+                      "engine: must be vllm or sglang, got \"" + std::string(text.substr(0, 40)) + "\"",
                       "engine");
 }
 
@@ -127,11 +146,13 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
     if (in.fraction.den == 0 || in.fraction.num == 0 || in.fraction.num > in.fraction.den)
         return make_error(code::bad_option, "the memory fraction must be in (0, 1]",
                           in.engine == Engine::vllm ? "gpu_memory_utilization" : "mem_fraction_static");
-    if (in.block_size == 0) return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
+    if (in.block_size == 0)
+        return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
     if (in.bytes_per_token_per_gpu == 0)
-        return make_error(code::invalid_value,
-                          "the model keeps no per-token cache (only fixed states): a pool in tokens does not apply",
-                          "config");
+        return make_error(
+            code::invalid_value,
+            "the model keeps no per-token cache (only fixed states): a pool in tokens does not apply",
+            "config");
     PoolResult r;
     r.engine = in.engine;
     auto scaled = mul(in.gpu_memory_bytes, in.fraction.num);
@@ -150,21 +171,23 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
 
     const char* fname = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
     r.steps.push_back("GPU memory " + bytes_text(in.gpu_memory_bytes) + " (" + in.gpu_source + ")");
-    r.steps.push_back("x " + std::string(fname) + " " + in.fraction.text + " (" + in.fraction_source + ") = " +
-                      bytes_text(r.requested_bytes));
-    r.steps.push_back("- weights " + bytes_text(in.weight_bytes_per_gpu) + " per GPU (" + in.weight_source + ")");
+    r.steps.push_back("x " + std::string(fname) + " " + in.fraction.text + " (" + in.fraction_source +
+                      ") = " + bytes_text(r.requested_bytes));
+    r.steps.push_back("- weights " + bytes_text(in.weight_bytes_per_gpu) + " per GPU (" + in.weight_source +
+                      ")");
     if (vllm)
         r.steps.push_back("- activation peak " + bytes_text(activation) + " (" + in.activation_source + ")");
-    r.steps.push_back("- non-torch memory " + bytes_text(in.non_torch_bytes) + " (" + in.non_torch_source + ")");
+    r.steps.push_back("- non-torch memory " + bytes_text(in.non_torch_bytes) + " (" + in.non_torch_source +
+                      ")");
     if (!r.memory_left) {
-        r.steps.push_back("= nothing left for the KV cache: the reservations (" + bytes_text(r.reserved_bytes) +
-                          ") exceed " + bytes_text(r.requested_bytes));
+        r.steps.push_back("= nothing left for the KV cache: the reservations (" +
+                          bytes_text(r.reserved_bytes) + ") exceed " + bytes_text(r.requested_bytes));
     } else {
         r.steps.push_back("= " + bytes_text(r.pool_bytes_per_gpu) + " for the KV cache per GPU");
         r.steps.push_back("/ (" + group_thousands(in.block_size) + " tokens x " +
-                          group_thousands(in.bytes_per_token_per_gpu) + " B per token per GPU) = " +
-                          group_thousands(r.pool_blocks) + " whole blocks = " + group_thousands(r.pool_tokens) +
-                          " tokens");
+                          group_thousands(in.bytes_per_token_per_gpu) +
+                          " B per token per GPU) = " + group_thousands(r.pool_blocks) +
+                          " whole blocks = " + group_thousands(r.pool_tokens) + " tokens");
     }
     return r;
 }

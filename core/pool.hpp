@@ -38,13 +38,14 @@ Result<Engine> parse_engine(std::string_view text);
 inline constexpr std::uint64_t default_activation_peak_bytes = (std::uint64_t{3} << 30) / 2;  // 1.5 GiB
 inline constexpr std::uint64_t default_non_torch_bytes = std::uint64_t{1} << 29;              // 0.5 GiB
 inline constexpr const char* default_vllm_utilization = "0.9";  // vLLM v0.9-v0.1x (later docs: 0.92)
-inline constexpr const char* default_sglang_fraction = "0.88";  // SGLang's fallback when it cannot size the GPU
+inline constexpr const char* default_sglang_fraction =
+    "0.88";  // SGLang's fallback when it cannot size the GPU
 
 struct PoolInputs {
     Engine engine = Engine::vllm;
     std::uint64_t gpu_memory_bytes = 0;  // one GPU
     std::string gpu_source;
-    Fraction fraction;                   // gpu_memory_utilization / mem_fraction_static
+    Fraction fraction;  // gpu_memory_utilization / mem_fraction_static
     std::string fraction_source;
     std::uint64_t activation_peak_bytes = default_activation_peak_bytes;  // vLLM only
     std::string activation_source = "default 1.5 GiB";
@@ -58,13 +59,13 @@ struct PoolInputs {
 
 struct PoolResult {
     Engine engine = Engine::vllm;
-    std::uint64_t requested_bytes = 0;      // total x fraction, rounded down
-    std::uint64_t reserved_bytes = 0;       // weights + activation + non-torch
-    std::uint64_t pool_bytes_per_gpu = 0;   // what is left for the KV cache; 0 when nothing is
-    bool memory_left = true;                // false: the reservations exceed the requested memory
+    std::uint64_t requested_bytes = 0;     // total x fraction, rounded down
+    std::uint64_t reserved_bytes = 0;      // weights + activation + non-torch
+    std::uint64_t pool_bytes_per_gpu = 0;  // what is left for the KV cache; 0 when nothing is
+    bool memory_left = true;               // false: the reservations exceed the requested memory
     std::uint64_t pool_blocks = 0;
-    std::uint64_t pool_tokens = 0;          // pool_blocks x block_size
-    std::vector<std::string> steps;         // the arithmetic, one line per step
+    std::uint64_t pool_tokens = 0;   // pool_blocks x block_size
+    std::vector<std::string> steps;  // the arithmetic, one line per step
 };
 
 // floor(bytes / (block x per_token)) x block: whole blocks only, as vLLM sizes its pool

@@ -123,6 +123,7 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
     j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
     j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
+    j["weights_error"] = weights ? json(nullptr) : error_report(weights.error())["error"];  // why they are null
     j["layers"] = layer_counts(m);
     json groups = json::array();
     for (const auto& f : r.groups) groups.push_back(group_report(m, f));
@@ -135,9 +136,6 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     j["stages"] = stages;
     json warnings = json::array();
     for (const auto& w : r.warnings) warnings.push_back({{"field", w.field}, {"message", w.message}});
-    if (!weights)
-        warnings.push_back({{"field", weights.error().field},
-                            {"message", "no weights estimate: " + weights.error().message}});
     j["warnings"] = warnings;
     return j;
 }

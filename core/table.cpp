@@ -15,11 +15,16 @@ const std::vector<std::uint64_t> default_contexts = {4096, 32768, 131072};
 
 const char* short_kind(LayerKind k) {
     switch (k) {
-        case LayerKind::full_attention: return "full";
-        case LayerKind::sliding_window: return "sliding";
-        case LayerKind::chunked_local: return "chunked";
-        case LayerKind::mla: return "latent";
-        default: return "";
+        case LayerKind::full_attention:
+            return "full";
+        case LayerKind::sliding_window:
+            return "sliding";
+        case LayerKind::chunked_local:
+            return "chunked";
+        case LayerKind::mla:
+            return "latent";
+        default:
+            return "";
     }
 }
 
@@ -39,19 +44,21 @@ std::string per_group(const ModelSpec& m, bool heads) {
         } else if (heads) {
             v = std::to_string(g.kv_heads.value);
         } else {
-            v = g.k_head_dim.value == g.v_head_dim.value
-                    ? std::to_string(g.k_head_dim.value)
-                    : std::to_string(g.k_head_dim.value) + " K + " + std::to_string(g.v_head_dim.value) + " V";
+            v = g.k_head_dim.value == g.v_head_dim.value ? std::to_string(g.k_head_dim.value)
+                                                         : std::to_string(g.k_head_dim.value) + " K + " +
+                                                               std::to_string(g.v_head_dim.value) + " V";
         }
         std::pair<std::string, std::string> e{short_kind(g.kind), v};
         if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
     }
     if (seen.empty()) return "none";
-    bool same = std::all_of(seen.begin(), seen.end(), [&](const auto& e) { return e.second == seen[0].second; });
+    bool same =
+        std::all_of(seen.begin(), seen.end(), [&](const auto& e) { return e.second == seen[0].second; });
     bool mla = seen.size() == 1 && seen[0].first == "latent";
     if (same) return seen[0].second + (mla ? " latent" : "");
     std::string out;
-    for (const auto& e : seen) out += (out.empty() ? "" : ", ") + e.second + " " + e.first;
+    for (const auto& e : seen)
+        out += (out.empty() ? "" : ", ") + e.second + " " + e.first;
     return out;
 }
 
@@ -91,8 +98,8 @@ Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
             out.push_back(*c);
         }
     } else {
-        return make_error(code::bad_option, "contexts: must be a list of token counts, got " + describe_value(v),
-                          "contexts");
+        return make_error(code::bad_option,
+                          "contexts: must be a list of token counts, got " + describe_value(v), "contexts");
     }
     if (out.empty()) return make_error(code::bad_option, "contexts: give at least one context", "contexts");
     if (out.size() > 16) return make_error(code::bad_option, "contexts: at most 16 contexts", "contexts");
@@ -103,15 +110,32 @@ std::string md_escape(const std::string& s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '|': case '\\': case '`': case '*': case '_': case '[': case ']':
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '|':
+            case '\\':
+            case '`':
+            case '*':
+            case '_':
+            case '[':
+            case ']':
                 out += '\\';
                 out += c;
                 break;
-            case '\n': case '\r': case '\t': out += ' '; break;
-            default: out += c;
+            case '\n':
+            case '\r':
+            case '\t':
+                out += ' ';
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -130,36 +154,41 @@ std::string csv_field(const std::string& s) {
 std::string weights_text(const json& row) {
     if (row["weight_bytes"].is_null()) return "—";
     return format_bytes(row["weight_bytes"].get<std::uint64_t>()) + " (" +
-           format_param_count(row["param_count"].get<std::uint64_t>()) + ", " + row["weight_dtype"].get<std::string>() +
-           ")";
+           format_param_count(row["param_count"].get<std::uint64_t>()) + ", " +
+           row["weight_dtype"].get<std::string>() + ")";
 }
 
 // The text cells of one row, in column order.
 std::vector<std::string> cells(const json& row) {
-    std::vector<std::string> c = {row["model"].get<std::string>(), row["attention_kind"].get<std::string>(),
+    std::vector<std::string> c = {row["model"].get<std::string>(),
+                                  row["attention_kind"].get<std::string>(),
                                   std::to_string(row["layers"].get<std::uint64_t>()),
                                   row["kv_heads_text"].get<std::string>() + " / " +
                                       std::to_string(row["query_heads"].get<std::uint64_t>()),
                                   row["head_size_text"].get<std::string>(),
                                   format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
-    for (const auto& k : row["kv_bytes"]) c.push_back(k.is_null() ? "—" : format_bytes(k.get<std::uint64_t>()));
+    for (const auto& k : row["kv_bytes"])
+        c.push_back(k.is_null() ? "—" : format_bytes(k.get<std::uint64_t>()));
     c.push_back(weights_text(row));
     return c;
 }
 
 std::vector<std::string> headers(const json& t) {
-    std::vector<std::string> h = {"Model", "Attention", "Layers", "KV heads / query heads", "Head size", "Per token"};
-    for (const auto& c : t["contexts"]) h.push_back(context_label(c.get<std::uint64_t>()) + " tokens");
+    std::vector<std::string> h = {"Model",     "Attention", "Layers", "KV heads / query heads",
+                                  "Head size", "Per token"};
+    for (const auto& c : t["contexts"])
+        h.push_back(context_label(c.get<std::uint64_t>()) + " tokens");
     h.push_back("Weights");
     return h;
 }
 
 std::string note(const json& t) {
-    std::string s = "KV cache of one sequence, " + t["accounting"].get<std::string>() + " accounting, KV dtype " +
-                    t["kv_dtype"].get<std::string>() + "; 1 KiB = 1024 B.";
+    std::string s = "KV cache of one sequence, " + t["accounting"].get<std::string>() +
+                    " accounting, KV dtype " + t["kv_dtype"].get<std::string>() + "; 1 KiB = 1024 B.";
     bool beyond = false;
     for (const auto& r : t["rows"])
-        for (const auto& k : r["kv_bytes"]) beyond |= k.is_null();
+        for (const auto& k : r["kv_bytes"])
+            beyond |= k.is_null();
     if (beyond) s += " — : beyond the model's max context.";
     return s;
 }
@@ -170,12 +199,23 @@ std::string html_escape(const std::string& s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -186,7 +226,8 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
     SizeOptions base;
     std::string weight_dtype = "auto";
     if (!options.is_null() && !options.is_object())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(options), "options");
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(options),
+                          "options");
     json size_opts = json::object();
     if (options.is_object())
         for (auto it = options.begin(); it != options.end(); ++it) {
@@ -198,10 +239,11 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
                 contexts = *c;
             } else if (k == "weight_dtype") {
                 if (!it.value().is_string())
-                    return make_error(code::bad_option, "weight_dtype: must be a string, got " + describe_value(it.value()),
-                                      k);
+                    return make_error(code::bad_option,
+                                      "weight_dtype: must be a string, got " + describe_value(it.value()), k);
                 weight_dtype = it.value().get<std::string>();
-            } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" || k == "max_num_batched_tokens") {
+            } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
+                       k == "max_num_batched_tokens") {
                 size_opts[k] = it.value();
             } else {
                 return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
@@ -258,51 +300,68 @@ Result<std::string> render_table(const json& t, const std::string& format) {
     std::string out;
     if (format == "md") {
         out += "|";
-        for (const auto& h : head) out += " " + md_escape(h) + " |";
+        for (const auto& h : head)
+            out += " " + md_escape(h) + " |";
         out += "\n|";
-        for (std::size_t i = 0; i < head.size(); ++i) out += i >= numeric_from && i != 3 && i != 4 ? " ---: |" : " --- |";
+        for (std::size_t i = 0; i < head.size(); ++i)
+            out += i >= numeric_from && i != 3 && i != 4 ? " ---: |" : " --- |";
         out += "\n";
         for (const auto& r : t["rows"]) {
             out += "|";
-            for (const auto& c : cells(r)) out += " " + md_escape(c) + " |";
+            for (const auto& c : cells(r))
+                out += " " + md_escape(c) + " |";
             out += "\n";
         }
         out += "\n" + md_escape(note(t)) + "\n";
     } else if (format == "html") {
-        out += "<table class=\"kvcalc-table\">\n<caption>" + html_escape(note(t)) + "</caption>\n<thead>\n<tr>";
-        for (const auto& h : head) out += "<th scope=\"col\">" + html_escape(h) + "</th>";
+        out +=
+            "<table class=\"kvcalc-table\">\n<caption>" + html_escape(note(t)) + "</caption>\n<thead>\n<tr>";
+        for (const auto& h : head)
+            out += "<th scope=\"col\">" + html_escape(h) + "</th>";
         out += "</tr>\n</thead>\n<tbody>\n";
         for (const auto& r : t["rows"]) {
             auto c = cells(r);
             out += "<tr><th scope=\"row\">" + html_escape(c[0]) + "</th>";
-            for (std::size_t i = 1; i < c.size(); ++i) out += "<td>" + html_escape(c[i]) + "</td>";
+            for (std::size_t i = 1; i < c.size(); ++i)
+                out += "<td>" + html_escape(c[i]) + "</td>";
             out += "</tr>\n";
         }
         out += "</tbody>\n</table>\n";
     } else if (format == "csv") {
-        std::vector<std::string> h = {"model", "attention_kind", "layers", "kv_heads", "query_heads", "head_size",
-                                      "bytes_per_token"};
-        for (const auto& c : t["contexts"]) h.push_back("kv_bytes_" + std::to_string(c.get<std::uint64_t>()));
-        for (const char* x : {"param_count", "weight_bytes", "weight_dtype"}) h.push_back(x);
-        for (std::size_t i = 0; i < h.size(); ++i) out += (i ? "," : "") + h[i];
+        std::vector<std::string> h = {"model",       "attention_kind", "layers",         "kv_heads",
+                                      "query_heads", "head_size",      "bytes_per_token"};
+        for (const auto& c : t["contexts"])
+            h.push_back("kv_bytes_" + std::to_string(c.get<std::uint64_t>()));
+        for (const char* x : {"param_count", "weight_bytes", "weight_dtype"})
+            h.push_back(x);
+        for (std::size_t i = 0; i < h.size(); ++i)
+            out += (i ? "," : "") + h[i];
         out += "\r\n";
         for (const auto& r : t["rows"]) {
-            auto num = [](const json& v) { return v.is_null() ? std::string() : std::to_string(v.get<std::uint64_t>()); };
-            std::vector<std::string> f = {r["model"].get<std::string>(), r["attention_kind"].get<std::string>(),
-                                          num(r["layers"]), r["kv_heads_text"].get<std::string>(),
-                                          num(r["query_heads"]), r["head_size_text"].get<std::string>(),
+            auto num = [](const json& v) {
+                return v.is_null() ? std::string() : std::to_string(v.get<std::uint64_t>());
+            };
+            std::vector<std::string> f = {r["model"].get<std::string>(),
+                                          r["attention_kind"].get<std::string>(),
+                                          num(r["layers"]),
+                                          r["kv_heads_text"].get<std::string>(),
+                                          num(r["query_heads"]),
+                                          r["head_size_text"].get<std::string>(),
                                           num(r["bytes_per_token"])};
-            for (const auto& k : r["kv_bytes"]) f.push_back(num(k));
+            for (const auto& k : r["kv_bytes"])
+                f.push_back(num(k));
             f.push_back(num(r["param_count"]));
             f.push_back(num(r["weight_bytes"]));
             f.push_back(r["weight_dtype"].is_null() ? "" : r["weight_dtype"].get<std::string>());
-            for (std::size_t i = 0; i < f.size(); ++i) out += (i ? "," : "") + csv_field(f[i]);
+            for (std::size_t i = 0; i < f.size(); ++i)
+                out += (i ? "," : "") + csv_field(f[i]);
             out += "\r\n";
         }
     } else if (format == "json") {
         out = to_text(t, 2) + "\n";
     } else {
-        return make_error(code::bad_option, "format: must be md, html, csv or json, got \"" + format.substr(0, 40) + "\"",
+        return make_error(code::bad_option,
+                          "format: must be md, html, csv or json, got \"" + format.substr(0, 40) + "\"",
                           "format");
     }
     return out;

@@ -148,6 +148,8 @@ export interface SizeReport {
   weightBytes: number | null;
   /** "bf16", "fp8", "int4", ... */
   weightDtype: string | null;
+  /** Why paramCount and the weights are null (the config lacks what the estimate needs). */
+  weightsError: { code: ErrorCode; message: string; field: string } | null;
   layers: Record<LayerKind | 'total', number>;
   groups: LayerGroup[];
   stages: { firstLayer: number; layers: number; bytesPerTokenPerGpu: number; kvBytesPerGpu: number }[];
@@ -173,6 +175,7 @@ export interface GroupFormula {
   terms: Term[];
   /** The factors' values joined by " x ", e.g. "2 x 32 x 8 x 128 x 2". */
   expression: string;
+  /** The whole model's (tp 1): the report's groups have the per-GPU figures. */
   bytes: number;
   /** Sliding and chunked layers keep at most this many tokens. */
   window?: Term;

@@ -177,7 +177,8 @@ TEST_CASE("weights: gemma-4-26B-A4B, 25.2B published") {
 
 // Hybrids with linear-attention or Mamba mixers.
 TEST_CASE("weights: Qwen3-Next-80B-A3B, 80B published") {
-    published("Qwen--Qwen3-Next-80B-A3B-Instruct.json", 80 * B);  // model card: "80B in total and 3B activated"
+    published("Qwen--Qwen3-Next-80B-A3B-Instruct.json",
+              80 * B);  // model card: "80B in total and 3B activated"
     published("Qwen--Qwen3-Next-80B-A3B-Thinking.json", 80 * B);
 }
 TEST_CASE("weights: Qwen3.5-27B, 27B published") {
@@ -185,7 +186,8 @@ TEST_CASE("weights: Qwen3.5-27B, 27B published") {
     CHECK(weights("Qwen--Qwen3.5-27B.json").excluded.size() == 2);
 }
 TEST_CASE("weights: Nemotron-H-56B, 56B published") {
-    published("nvidia--Nemotron-H-56B-Base-8K.json", 56 * B);  // "Nemotron-H-56B-Base"; 54 Mamba2, 10 attention, 54 MLP blocks
+    published("nvidia--Nemotron-H-56B-Base-8K.json",
+              56 * B);  // "Nemotron-H-56B-Base"; 54 Mamba2, 10 attention, 54 MLP blocks
     auto w = weights("nvidia--Nemotron-H-56B-Base-8K.json");
     // 54 MLP blocks of relu2 (no gate): 2 x 8192 x 32768 each.
     CHECK(w.parts.mlp == 54ull * 2 * 8192 * 32768);
@@ -193,15 +195,17 @@ TEST_CASE("weights: Nemotron-H-56B, 56B published") {
 
 TEST_CASE("weights: Qwen2.5-72B is about 145 GB in bf16, 36 GB of int4 decoder layers") {
     auto w = weights("Qwen--Qwen2.5-72B-Instruct.json");
-    CHECK(w.param_count == 72705384448);   // the checkpoint's 72,706,203,648 less Qwen2's q/k/v biases
+    CHECK(w.param_count == 72705384448);    // the checkpoint's 72,706,203,648 less Qwen2's q/k/v biases
     CHECK(w.weight_bytes == 145410768896);  // x 2 B = 145.4 GB (135.42 GiB)
     auto q = weights("Qwen--Qwen2.5-72B-Instruct.json", "int4");
     // Embeddings and head 2 x 152064 x 8192 and the final norm stay 2 bytes; the 80
     // layers' linear weights take half a byte, their norms 2 bytes.
-    std::uint64_t embed = 2ull * 152064 * 8192, linear = 80ull * (2 * 8192 * 8192 + 2 * 8192 * 1024 + 3 * 8192 * 29568);
+    std::uint64_t embed = 2ull * 152064 * 8192,
+                  linear = 80ull * (2 * 8192 * 8192 + 2 * 8192 * 1024 + 3 * 8192 * 29568);
     CHECK(q.weight_bytes == embed * 2 + 8192 * 2 + linear / 2 + 80ull * 2 * 8192 * 2);
-    CHECK(q.dtype.source == "weight_dtype int4 for the decoder layers' linear weights; embeddings, lm_head, "
-                            "norms and routers stay 16-bit");
+    CHECK(q.dtype.source ==
+          "weight_dtype int4 for the decoder layers' linear weights; embeddings, lm_head, "
+          "norms and routers stay 16-bit");
 }
 
 TEST_CASE("weights: per GPU under tensor and pipeline parallelism") {
@@ -218,7 +222,8 @@ TEST_CASE("weights: per GPU under tensor and pipeline parallelism") {
     // Per layer and GPU: q and o 2 x 8192 x 8192 / 4, k and v 2 x 8192 x 8 x 128 / 4, MLP
     // 3 x 8192 x 29568 / 4, norms 2 x 8192 on every rank: 219,430,912 parameters. Embedding
     // and head are vocab-parallel: 2 x 152064 x 8192 / 4; the final norm 8192.
-    std::uint64_t layer = 2ull * 8192 * 8192 / 4 + 2ull * 8192 * 1024 / 4 + 3ull * 8192 * 29568 / 4 + 2 * 8192;
+    std::uint64_t layer =
+        2ull * 8192 * 8192 / 4 + 2ull * 8192 * 1024 / 4 + 3ull * 8192 * 29568 / 4 + 2 * 8192;
     CHECK(layer == 219430912);
     CHECK(*per_gpu == (80 * layer + 2ull * 152064 * 8192 / 4 + 8192) * 2);
     CHECK(*per_gpu == 36354670592);  // 33.86 GiB
@@ -269,7 +274,8 @@ TEST_CASE("weights: a config without vocab_size is an error naming the field") {
     CHECK(w.error().code == "missing_field");
     CHECK(w.error().field == "vocab_size");
     CHECK(w.error().message ==
-          "vocab_size: missing (the weights estimate needs the vocabulary size; also looked for padded_vocab_size)");
+          "vocab_size: missing (the weights estimate needs the vocabulary size; also looked for "
+          "padded_vocab_size)");
 }
 
 TEST_CASE("weights: parameter counts as people read them") {
@@ -280,4 +286,32 @@ TEST_CASE("weights: parameter counts as people read them") {
     CHECK(kvcalc::format_param_count(46702792704) == "46.7B");
     CHECK(kvcalc::format_param_count(999) == "999");
     CHECK(kvcalc::format_param_count(999995000) == "1B");  // 999.995M rounds half up to 1.00B
+}
+
+TEST_CASE("weights: products beyond 2^53 are an overflow error, never a wrapped count") {
+    auto m = kvcalc::read_model_text(
+        R"({"num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 9007199254740988,
+            "vocab_size": 1000, "head_dim": 1, "max_position_embeddings": 128})");
+    REQUIRE(m.ok());
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE_FALSE(w.ok());
+    CHECK(w.error().code == "overflow");
+}
+
+TEST_CASE("weights: size --json carries param_count, weight_bytes and weight_dtype") {
+    auto out = kvcalc::parse_json_text(kvcalc::size_json("Qwen/Qwen2.5-72B-Instruct", "{\"context\": 4096}"));
+    REQUIRE(out.ok());
+    CHECK((*out)["param_count"] == 72705384448);
+    CHECK((*out)["weight_bytes"] == 145410768896);
+    CHECK((*out)["weight_dtype"] == "bf16");
+    CHECK((*out)["weights_error"].is_null());
+    // A config that sizes the cache but lacks the vocabulary: the cache figures stand, the
+    // weights are null, and weights_error says why.
+    auto bare = kvcalc::parse_json_text(kvcalc::size_json(
+        R"({"num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 64, "max_position_embeddings": 128})",
+        ""));
+    REQUIRE(bare.ok());
+    CHECK((*bare)["bytes_per_token"] == 2 * 2 * 4 * 16 * 2);  // 2 x 2 layers x 4 heads x (64/4) x 2 B
+    CHECK((*bare)["param_count"].is_null());
+    CHECK((*bare)["weights_error"]["field"] == "vocab_size");
 }

@@ -1,0 +1,278 @@
+// The check: advertised context against the pool, concurrency as vLLM prints it, the safe
+// context in whole blocks, and the full report through check_json.
+#include "check.hpp"
+#include "check_api.hpp"
+#include "report.hpp"
+#include "support.hpp"
+
+using kvcalc::json;
+
+namespace {
+
+kvcalc::CheckResult check(std::uint64_t pool, std::uint64_t context, std::uint64_t block = 16,
+                          std::uint64_t model_max = 0,
+                          std::optional<std::uint64_t> concurrency = std::nullopt) {
+    kvcalc::CheckInputs in;
+    in.pool_tokens = pool;
+    in.max_context = context;
+    in.block_size = block;
+    in.model_max_context = model_max;
+    in.model_max_context_source = "max_position_embeddings";
+    in.concurrency = concurrency;
+    auto r = kvcalc::check_pool(in);
+    INFO((r ? "" : r.error().message));
+    REQUIRE(r.ok());
+    return r.value();
+}
+
+json report(const std::string& config, const json& options) {
+    auto out = kvcalc::parse_json_text(kvcalc::check_json(config, kvcalc::to_text(options)));
+    REQUIRE(out.ok());
+    INFO(kvcalc::to_text(*out));
+    REQUIRE_FALSE(out->contains("error"));
+    return *out;
+}
+
+json error_of(const std::string& config, const json& options) {
+    auto out = kvcalc::parse_json_text(kvcalc::check_json(config, kvcalc::to_text(options)));
+    REQUIRE(out.ok());
+    REQUIRE(out->contains("error"));
+    return (*out)["error"];
+}
+
+}  // namespace
+
+TEST_CASE("check: max concurrency is what vLLM's %.2f prints, in integers") {
+    using kvcalc::printf_hundredths;
+    CHECK(printf_hundredths(681280, 1048576) == 65);  // 68,128,000 / 1,048,576 = 64.97...: "0.65"
+    CHECK(printf_hundredths(463216, 32768) == 1414);  // 14.136...: "14.14"
+    CHECK(printf_hundredths(91088, 32768) ==
+          278);  // vLLM V0's 5,693 blocks x 16 / 32,768 = 2.7797...: "2.78"
+    CHECK(printf_hundredths(290864, 32768) == 888);  // 8.876...
+    // Exact ties go where the double goes: 0.125 is a double, and printf rounds it to even;
+    // 0.375 to even upwards; 0.005 and 0.025 are stored a little high, 0.015 a little low.
+    CHECK(printf_hundredths(1, 8) == 12);
+    CHECK(printf_hundredths(3, 8) == 38);
+    CHECK(printf_hundredths(1, 200) == 1);
+    CHECK(printf_hundredths(3, 200) == 1);
+    CHECK(printf_hundredths(5, 200) == 3);
+    CHECK(printf_hundredths(0, 7) == 0);
+    CHECK(kvcalc::hundredths_text(65) == "0.65");
+    CHECK(kvcalc::hundredths_text(1414) == "14.14");
+    CHECK(kvcalc::hundredths_text(100) == "1.00");
+}
+
+TEST_CASE("check: the reference case, 1,048,576 advertised on a 681,280-token pool") {
+    auto r = check(681280, 1048576);
+    CHECK_FALSE(r.fits);
+    CHECK(r.blocks_available == 42580);  // 681,280 / 16
+    CHECK(r.blocks_needed == 65536);     // 1,048,576 / 16
+    CHECK(r.max_concurrency_text == "0.65");
+    CHECK(r.max_safe_context == 681280);
+    REQUIRE(r.advice.size() == 3);
+    CHECK(r.advice[0] ==
+          "Does not fit: one request of 1,048,576 tokens needs 65,536 blocks of 16 tokens; the pool "
+          "has 42,580.");
+    CHECK(r.advice[1] ==
+          "Set --max-model-len 681280 (vLLM) / --context-length 681280 (SGLang), and advertise no "
+          "more than 681,280 tokens.");
+    CHECK(r.advice[2] == "Test it: a prompt of 681,281 tokens must get an error (HTTP 400), not a 200.");
+}
+
+TEST_CASE("check: the safe context is the pool rounded down to whole blocks") {
+    auto a = check(681290, 1048576);  // 42,580 whole blocks and 10 tokens over
+    CHECK(a.max_safe_context == 681280);
+    auto b = check(100000, 131072, 64);  // 1,562 blocks of 64 = 99,968
+    CHECK(b.blocks_available == 1562);
+    CHECK(b.max_safe_context == 99968);
+    CHECK_FALSE(check(100000, 99969, 64).fits);  // needs 1,563 blocks
+    CHECK(check(100000, 99968, 64).fits);        // exactly 1,562
+    auto c = check(100000, 131072, 1);           // SGLang's page size 1
+    CHECK(c.max_safe_context == 100000);
+    auto tiny = check(15, 4096);
+    CHECK(tiny.max_safe_context == 0);
+    REQUIRE(tiny.advice.size() == 1);
+    CHECK(tiny.advice[0].rfind("The pool (15 tokens) holds no whole block of 16 tokens", 0) == 0);
+}
+
+TEST_CASE("check: never above the model's own max context") {
+    auto r = check(681280, 32768, 16, 32768);
+    CHECK(r.fits);
+    CHECK(r.max_safe_context == 32768);
+    CHECK(r.max_safe_context_source == "the model's own max context (max_position_embeddings)");
+    CHECK(r.max_concurrency_text == "20.79");  // 681,280 / 32,768 = 20.79...
+    REQUIRE(r.advice.size() == 3);
+    CHECK(r.advice[0] ==
+          "Fits: one request of 32,768 tokens needs 2,048 of the pool's 42,580 blocks; 20.79x such "
+          "requests fit at once.");
+    CHECK(r.advice[1] == "Keep --max-model-len 32768 (the pool would allow 32,768).");
+    CHECK(r.advice[2] == "Test it: a prompt of 32,769 tokens must get an error (HTTP 400), not a 200.");
+    auto over = check(681280, 65536, 16, 32768);
+    REQUIRE(over.warnings.size() == 1);
+    CHECK(over.warnings[0].field == "max_context");
+}
+
+TEST_CASE("check: a target concurrency") {
+    auto r = check(463216, 32768, 16, 32768, 8);  // 8 users at 32K on 28,951 blocks
+    REQUIRE(r.concurrency_fits);
+    CHECK(*r.concurrency_fits);  // 8 x 2,048 = 16,384 blocks
+    CHECK(*r.max_context_at_concurrency ==
+          32768);  // 28,951 / 8 = 3,618 blocks = 57,888 tokens, capped at 32,768
+    auto s = check(463216, 32768, 16, 32768, 16);
+    CHECK_FALSE(*s.concurrency_fits);               // 16 x 2,048 = 32,768 > 28,951
+    CHECK(*s.max_context_at_concurrency == 28944);  // 28,951 / 16 = 1,809 blocks x 16
+    CHECK(s.advice.back() ==
+          "16 concurrent requests of 32,768 tokens do not fit: the pool holds 14.14x. For 16 at "
+          "once, each can have at most 28,944 tokens; beyond that the engine queues or preempts "
+          "requests.");
+}
+
+TEST_CASE("check report: the reference case through check_json") {
+    json r = report("meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                    {{"max_context", 1048576}, {"pool_tokens", 681280}});
+    CHECK(r["pool_tokens"] == 681280);
+    CHECK(r["max_context"] == 1048576);
+    CHECK(r["fits"] == false);
+    CHECK(r["max_concurrency"].get<double>() == 0.65);
+    CHECK(kvcalc::to_text(r["max_concurrency"]) == "0.65");
+    CHECK(r["max_concurrency_text"] == "0.65");
+    CHECK(r["max_safe_context"] == 681280);
+    CHECK(r["model_max_context"] == 10485760);
+    CHECK(r["engine"] == "vllm");
+    CHECK(r["block_size"] == 16);
+}
+
+TEST_CASE("check report: Qwen2.5-72B, 8 users at 32K: 80 GiB of cache beside 145 GB of weights") {
+    kvcalc::SizeOptions o;
+    o.context = 32768;
+    o.batch = 8;
+    auto sized = kvtest::size("Qwen--Qwen2.5-72B-Instruct.json", o);
+    CHECK(sized.kv_bytes == 80 * kvtest::GiB);  // 8 x 327,680 B x 32,768
+    // On four H100s (tp 4) the pool is 463,216 tokens (test_pool); 8 x 32,768 fit.
+    json four = report("Qwen/Qwen2.5-72B-Instruct",
+                       {{"max_context", 32768}, {"gpu", "h100-80gb"}, {"tp", 4}, {"concurrency", 8}});
+    CHECK(four["weight_bytes"] == 145410768896);  // 72,705,384,448 x 2 B: about 145 GB
+    CHECK(four["weight_bytes_per_gpu"] == 36354670592);
+    CHECK(four["pool_tokens"] == 463216);
+    CHECK(four["pool_bytes_per_gpu"] == 37947189886);
+    CHECK(four["request_bytes_per_gpu"] == 10 * kvtest::GiB / 4);  // one request's 10 GiB split 4 ways
+    CHECK(four["fits"] == true);
+    CHECK(four["concurrency_fits"] == true);
+    CHECK(four["max_concurrency_text"] == "14.14");
+    CHECK(four["pool"]["steps"].size() == 7);
+    // On two (tp 2) the weights take 67.71 GiB of each GPU's 71.2 GiB:
+    // 76,449,344,126 - 72,706,703,360 - 1,610,612,736 - 536,870,912 = 1,595,157,118 B,
+    // / (16 x 163,840 B per token per GPU) = 608 blocks = 9,728 tokens.
+    json two = report("Qwen/Qwen2.5-72B-Instruct",
+                      {{"max_context", 32768}, {"gpu", "H100-80GB"}, {"gpu_count", 2}, {"concurrency", 8}});
+    CHECK(two["tp"] == 2);
+    CHECK(two["weight_bytes_per_gpu"] == 72706703360);
+    CHECK(two["pool_bytes_per_gpu"] == 1595157118);
+    CHECK(two["pool_tokens"] == 9728);
+    CHECK(two["fits"] == false);
+    CHECK(two["max_safe_context"] == 9728);
+    CHECK(two["concurrency_fits"] == false);
+}
+
+TEST_CASE("check report: pools from vLLM and SGLang logs") {
+    // The SGLang excerpt: pool and context both from the log, page size 1.
+    std::string sglang =
+        "[2025-06-10 14:02:20 TP0] KV Cache is allocated. #tokens: 386961, K size: 26.57 GB, V size: 26.57 "
+        "GB\n"
+        "[2025-06-10 14:02:24 TP0] max_total_num_tokens=386961, chunked_prefill_size=8192, "
+        "max_prefill_tokens=16384, "
+        "max_running_requests=4096, context_len=40960, available_gpu_mem=7.98 GB\n";
+    json s = report("Qwen/Qwen3-8B", {{"engine_log", sglang}});
+    CHECK(s["engine"] == "sglang");
+    CHECK(s["pool_tokens"] == 386961);
+    CHECK(s["max_context"] == 40960);
+    CHECK(s["max_context_source"] == "the engine log: SGLang context_len (line 2)");
+    CHECK(s["block_size"] == 1);
+    CHECK(s["fits"] == true);
+    CHECK(s["max_concurrency_text"] == "9.45");  // 386,961 / 40,960 = 9.447...
+    CHECK(s["log"]["understood"].size() == 3);
+
+    // A memory-only vLLM log for Llama-3.1-70B on tp 4: 43.21 GiB per GPU
+    // = floor(4321 x 2^30 / 100) = 46,396,384,215 B; / (16 x 81,920 B per token per GPU,
+    // 2 x 80 layers x 2 KV heads x 128 x 2 B) = 35,397 blocks = 566,352 tokens.
+    json v = report("meta-llama/Llama-3.1-70B",
+                    {{"max_context", 131072},
+                     {"tp", 4},
+                     {"engine_log",
+                      "(VllmWorker rank=0 pid=9) INFO 05-12 10:31:58 [gpu_worker.py:227] Available KV "
+                      "cache memory: 43.21 GiB\n"}});
+    CHECK(v["bytes_per_token_per_gpu"] == 81920);
+    CHECK(v["pool_bytes_per_gpu"] == 46396384215);
+    CHECK(v["pool_tokens"] == 566352);
+    CHECK(v["fits"] == true);
+    CHECK(v["max_concurrency_text"] == "4.32");  // 566,352 / 131,072 = 4.3209...
+
+    // vLLM V0 blocks x the block size.
+    json b = report("meta-llama/Llama-3.1-8B",
+                    {{"engine_log",
+                      "INFO 01-13 11:35:23 gpu_executor.py:76] # GPU blocks: 5693, # CPU blocks: 2048\n"
+                      "INFO 01-13 11:35:23 gpu_executor.py:80] Maximum concurrency for 32768 tokens per "
+                      "request: 2.78x\n"}});
+    CHECK(b["pool_tokens"] == 91088);  // 5,693 x 16
+    CHECK(b["max_context"] == 32768);
+    CHECK(b["max_concurrency_text"] == "2.78");  // agrees with the engine's own line
+    CHECK(b["log"]["max_concurrency_text"] == "2.78");
+}
+
+TEST_CASE("check report: bad options are errors naming the option") {
+    auto e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}});
+    CHECK(e["code"] == "bad_option");
+    CHECK(e["field"] == "pool_tokens");
+    CHECK(e["message"] ==
+          "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU preset, or "
+          "gpu_memory) to derive it");
+    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu", "l40s"}});
+    CHECK(e["message"] == "give one pool source: pool_tokens, engine_log or gpu/gpu_memory, not several");
+    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"gpu", "v100"}});
+    CHECK(e["field"] == "gpu");
+    CHECK(e["message"] ==
+          "gpu: unknown \"v100\" (known: h100-80gb, h200-141gb, a100-40gb, a100-80gb, l40s, "
+          "rtx-4090, b200, mi300x)");
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"gpu", "l40s"}, {"engine", "vllm"}, {"mem_fraction_static", 0.9}});
+    CHECK(e["field"] == "mem_fraction_static");
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu_memory_utilization", 0.9}});
+    CHECK(e["message"] ==
+          "gpu_memory_utilization: applies only when the pool is derived from a GPU (gpu or gpu_memory)");
+    e = error_of("Qwen/Qwen3-8B", {{"pool_tokens", 1000}});
+    CHECK(e["code"] == "missing_field");
+    CHECK(e["field"] == "max_context");
+    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"pool_tokens", 1000}, {"colour", "red"}});
+    CHECK(e["message"] == "unknown option \"colour\"");
+    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096}, {"engine_log", "nothing here\n"}});
+    CHECK(e["code"] == "unrecognised_log");
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"gpu", "l40s"}, {"gpu_memory_utilization", "0.9.1"}});
+    CHECK(e["field"] == "gpu_memory_utilization");
+    // The same instance keeps working after errors.
+    CHECK(report("Qwen/Qwen3-8B", {{"max_context", 4096}, {"pool_tokens", 4096}})["fits"] == true);
+}
+
+TEST_CASE("check report: utilization as a JSON number is read as its decimal") {
+    // 0.92 is not a double exactly; the report reads it back as the decimal 0.92 = 23/25.
+    json r = report("meta-llama/Llama-3.1-8B",
+                    {{"max_context", 131072}, {"gpu", "h100-80gb"}, {"gpu_memory_utilization", 0.92}});
+    CHECK(r["pool"]["fraction"] == "0.92");
+    CHECK(r["pool"]["requested_bytes"] == 84943715696ull * 23 / 25);
+    // Llama-3.1-8B: 16,060,522,496 B of weights, 131,072 B per token.
+    std::uint64_t pool = 84943715696ull * 23 / 25 - 16060522496 - 1610612736 - 536870912;
+    CHECK(r["pool_bytes_per_gpu"] == pool);
+    CHECK(r["pool_tokens"] == pool / (16 * 131072) * 16);
+}
+
+TEST_CASE("check report: MLA models are told about vLLM's forced block size") {
+    json r = report("deepseek-ai/DeepSeek-V3", {{"max_context", 163840}, {"pool_tokens", 200000}});
+    bool warned = false;
+    for (const auto& w : r["warnings"]) warned |= w["field"] == "block_size";
+    CHECK(warned);
+    CHECK(r["block_size"] == 16);  // still the default unless given
+    json given = report("deepseek-ai/DeepSeek-V3", {{"max_context", 163840}, {"pool_tokens", 200000}, {"block_size", 64}});
+    CHECK(given["max_safe_context"] == 163840);  // 200,000 / 64 = 3,125 blocks = 200,000, capped at 163,840
+    for (const auto& w : given["warnings"]) CHECK(w["field"] != "block_size");
+}
