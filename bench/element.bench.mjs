@@ -94,18 +94,24 @@ async function rerender(path, selector) {
 }
 
 console.log(`kv-calc element bench (headless Chromium, ${LOADS} loads, ${CHANGES} input changes)`);
+const figures = { first_result_ms: {}, rerender_ms: {} };
 for (const [path, label] of [['/formula.html', 'formula page (4 elements)'], ['/all.html', 'all views (1 element)'], ['/many.html', '20 elements']]) {
   const { toResult, toFrame } = await firstResult(path);
+  figures.first_result_ms[path] = { median: +median(toResult).toFixed(2), next_frame_median: +median(toFrame).toFixed(2) };
   console.log(`first result after DOMContentLoaded, ${label}: median ${ms(median(toResult))} ` +
     `(on screen, next frame: ${ms(median(toFrame))}; worst ${ms(Math.max(...toFrame))}) target <= 100 ms`);
 }
 for (const [path, sel, label] of [['/formula.html', '#qwen', 'formula view + chart'], ['/all.html', '#all', 'all views'],
   ['/table.html', '#presets', 'table of every preset'], ['/gqa.html', '#gqa', 'GQA view']]) {
   const { main, all } = await rerender(path, sel);
+  figures.rerender_ms[`${path} ${sel}`] = { main_median: +median(main).toFixed(2), all_sections_median: +median(all).toFixed(2) };
   console.log(`re-render after an input change, ${label}: main figures median ${ms(median(main))} (p95 ${ms(pct(main, 0.95))}), ` +
     `every section median ${ms(median(all))} (p95 ${ms(pct(all, 0.95))}) target < 4 ms`);
 }
-console.log(`(load average during the run: ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')} on ${(await import('node:os')).cpus().length} cores)`);
+const { loadavg, cpus } = await import('node:os');
+figures.load_average = loadavg().map((x) => +x.toFixed(2));
+console.log(`(load average during the run: ${figures.load_average.join(' ')} on ${cpus().length} cores)`);
+console.log(`BENCH_JSON ${JSON.stringify({ element: figures })}`);
 
 await context.close();
 await new Promise((ok) => server.close(ok));
