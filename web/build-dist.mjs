@@ -3,7 +3,7 @@
 // Prints the raw and gzip size of each file and of everything a page loads.
 // Run by scripts/build.sh after the wasm build: node web/build-dist.mjs
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -33,7 +33,7 @@ for (const banned of ['new Function', 'eval(']) {
 }
 
 // The JS modules: kvcalc.js and whatever it imports, transitively.
-const importPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.\/[^'"]+)['"]/g;
+const importPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.\.?\/[^'"]+)['"]/g;
 const modules = [];
 const queue = ['kvcalc.js'];
 while (queue.length) {
@@ -42,9 +42,17 @@ while (queue.length) {
   const source = join(web, file);
   if (!existsSync(source)) fail(`web/${file} is imported but missing`);
   modules.push(file);
-  for (const [, spec] of readFileSync(source, 'utf8').matchAll(importPattern)) queue.push(spec.slice(2));
+  // Specifiers are relative to the importing module (web/element/*.js import '../api.js').
+  for (const [, spec] of readFileSync(source, 'utf8').matchAll(importPattern)) {
+    const target = posix.normalize(posix.join(posix.dirname(file), spec));
+    if (target.startsWith('../')) fail(`web/${file} imports ${spec}, outside web/`);
+    queue.push(target);
+  }
 }
-for (const file of modules) copyFileSync(join(web, file), join(dist, file));
+for (const file of modules) {
+  mkdirSync(dirname(join(dist, file)), { recursive: true });
+  copyFileSync(join(web, file), join(dist, file));
+}
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // Sizes. gzip -9, as a server would send them.

@@ -1,0 +1,118 @@
+// <kv-calc> in headless Chromium: the time from DOMContentLoaded to the first computed
+// result on screen (target <= 100 ms), and the median re-render time over 200 input
+// changes (target < 4 ms). Prints the figures; asserts nothing (speed is not a test).
+//   node bench/element.bench.mjs      (needs dist/: bash scripts/build.sh)
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../scripts/serve.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PAGES = join(ROOT, 'tests/browser/pages');
+const DIST = join(ROOT, 'dist');
+const LOADS = 15;
+const CHANGES = 200;
+
+if (!existsSync(join(DIST, 'kvcalc.js'))) {
+  console.error('bench: dist/kvcalc.js is missing; run bash scripts/build.sh first');
+  process.exit(1);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const ms = (x) => `${x.toFixed(2)} ms`;
+
+const server = await startServer({ mounts: [['/', PAGES], ['/dist/', DIST]] });
+const base = `http://127.0.0.1:${server.address().port}`;
+const profile = mkdtempSync(join(tmpdir(), 'kvcalc-bench-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1100, height: 900 },
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+// In the page before any script: DOMContentLoaded, then the first kvcalc-change (the
+// element dispatches it right after it wrote the result), then the frame that shows it.
+await context.addInitScript(() => {
+  window.__bench = {};
+  document.addEventListener('DOMContentLoaded', () => { window.__bench.dcl = performance.now(); });
+  document.addEventListener('kvcalc-change', () => {
+    if (window.__bench.result !== undefined) return;
+    window.__bench.result = performance.now();
+    requestAnimationFrame(() => { window.__bench.frame = performance.now(); });
+  }, true);
+});
+
+async function firstResult(path) {
+  const toResult = [];
+  const toFrame = [];
+  for (let i = 0; i < LOADS; i += 1) {
+    const page = await context.newPage();
+    await page.goto(base + path);
+    await page.waitForFunction(() => window.__bench.frame !== undefined);
+    const b = await page.evaluate(() => window.__bench);
+    toResult.push(b.result - b.dcl);
+    toFrame.push(b.frame - b.dcl);
+    await page.close();
+  }
+  return { toResult, toFrame };
+}
+
+// Types a new context into one element's input CHANGES times; each time measures from the
+// input event to the main figures on screen (the kvcalc-change event that closes the
+// render of the view's first section) and to every section drawn (updateComplete).
+async function rerender(path, selector) {
+  const page = await context.newPage();
+  await page.goto(base + path);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.result, selector);
+  const times = await page.evaluate(async ({ sel, n }) => {
+    const el = document.querySelector(sel);
+    const input = el.shadowRoot.querySelector('input[name=context]');
+    const main = [];
+    const all = [];
+    for (let i = 0; i < n; i += 1) {
+      let tMain = 0;
+      el.addEventListener('kvcalc-change', () => { tMain = performance.now(); }, { once: true });
+      const t0 = performance.now();
+      input.value = String(4096 + i * 1237);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await el.updateComplete;
+      all.push(performance.now() - t0);
+      main.push(tMain - t0);
+      await new Promise((ok) => setTimeout(ok, 0));
+    }
+    return { main, all };
+  }, { sel: selector, n: CHANGES });
+  await page.close();
+  return times;
+}
+
+console.log(`kv-calc element bench (headless Chromium, ${LOADS} loads, ${CHANGES} input changes)`);
+const figures = { first_result_ms: {}, rerender_ms: {} };
+for (const [path, label] of [['/formula.html', 'formula page (4 elements)'], ['/all.html', 'all views (1 element)'], ['/many.html', '20 elements']]) {
+  const { toResult, toFrame } = await firstResult(path);
+  figures.first_result_ms[path] = { median: +median(toResult).toFixed(2), next_frame_median: +median(toFrame).toFixed(2) };
+  console.log(`first result after DOMContentLoaded, ${label}: median ${ms(median(toResult))} ` +
+    `(on screen, next frame: ${ms(median(toFrame))}; worst ${ms(Math.max(...toFrame))}) target <= 100 ms`);
+}
+for (const [path, sel, label] of [['/formula.html', '#qwen', 'formula view + chart'], ['/all.html', '#all', 'all views'],
+  ['/table.html', '#presets', 'table of every preset'], ['/gqa.html', '#gqa', 'GQA view']]) {
+  const { main, all } = await rerender(path, sel);
+  figures.rerender_ms[`${path} ${sel}`] = { main_median: +median(main).toFixed(2), all_sections_median: +median(all).toFixed(2) };
+  console.log(`re-render after an input change, ${label}: main figures median ${ms(median(main))} (p95 ${ms(pct(main, 0.95))}), ` +
+    `every section median ${ms(median(all))} (p95 ${ms(pct(all, 0.95))}) target < 4 ms`);
+}
+const { loadavg, cpus } = await import('node:os');
+figures.load_average = loadavg().map((x) => +x.toFixed(2));
+console.log(`(load average during the run: ${figures.load_average.join(' ')} on ${cpus().length} cores)`);
+console.log(`BENCH_JSON ${JSON.stringify({ element: figures })}`);
+
+await context.close();
+await new Promise((ok) => server.close(ok));
+rmSync(profile, { recursive: true, force: true });

@@ -1,0 +1,136 @@
+// The chart: KV cache memory against context on log-log axes (proportional growth is a
+// straight line, a sliding window flattens it), one line per KV dtype for the current
+// model, the pool as a horizontal line and the chosen context as a marker. Every point is
+// a core result; lines only join them. Drawn at the element's real width, so the text
+// stays readable on a phone.
+
+import { h, replace, setText, svg, watchWidth } from './dom.js';
+
+const SERIES_CLASSES = ['s1', 's2', 's3'];
+
+function log2(n) {
+  return Math.log2(Number(n));
+}
+
+// The sample contexts: powers of two from 1K, every window edge and the model's max, up
+// to a power of two past the largest. Not the chosen context: its marker needs no point,
+// and so typing a context costs the chart no core call.
+export function sampleContexts(r, extra) {
+  // the top stays put while the reader types contexts below 1M
+  const top = Math.max(1048576, 2 ** Math.ceil(Math.log2(r.context)), r.maxContext ? r.maxContext.value : 0, ...extra);
+  const set = new Set();
+  for (let c = 1024; c <= top * 2 && c <= 2 ** 40; c *= 2) {
+    set.add(c);
+    if (c >= top) break;
+  }
+  for (const g of r.groups) if (g.window && g.window.value >= 1024) set.add(g.window.value);
+  if (r.maxContext) set.add(r.maxContext.value);
+  for (const e of extra) if (e >= 1024) set.add(e);
+  return [...set].sort((a, b) => a - b);
+}
+
+export function chartDtypes(r, chosen) {
+  const isMla = r.groups.some((g) => g.kind === 'mla');
+  const list = [chosen];
+  for (const d of ['auto', 'fp8', isMla ? 'fp8_ds_mla' : 'int4']) if (!list.includes(d)) list.push(d);
+  return list.slice(0, 3);
+}
+
+export class ChartView {
+  constructor() {
+    this.svgEl = svg('svg', { role: 'img', part: 'chart-svg' });
+    this.legend = h('ul', { class: 'legend', part: 'legend' });
+    this.summary = h('p', { class: 'note' });
+    this.root = h('section', { class: 'view chart', part: 'view chart' },
+      h('h2', null, 'Memory against context'),
+      this.svgEl, this.legend, this.summary);
+    this.last = null;
+    this.size = watchWidth(this.root, () => this.last && this.draw(this.last));
+  }
+
+  // series: [{ dtype, label, points: [{context, bytes}], current }]; pool: {bytes, label}|null
+  update(data) {
+    this.last = data;
+    this.draw(data);
+  }
+
+  draw({ r, series, pool, fmt, markers = [] }) {
+    const W = Math.max(280, Math.min(this.size.width(), 900));
+    const H = Math.round(Math.max(200, Math.min(320, W * 0.5)));
+    const left = 64;
+    const right = 12;
+    const top = 14;
+    const bottom = 40;
+    const all = series.flatMap((s) => s.points);
+    const xs = all.map((p) => p.context);
+    const ys = all.map((p) => p.bytes).filter((b) => b > 0);
+    if (pool && pool.bytes > 0) ys.push(pool.bytes);
+    if (!xs.length || !ys.length) {
+      replace(this.svgEl);
+      return;
+    }
+    const x0 = Math.floor(log2(Math.min(...xs)));
+    const x1 = Math.ceil(log2(Math.max(...xs)));
+    let y0 = Math.floor(log2(Math.min(...ys)));
+    let y1 = Math.ceil(log2(Math.max(...ys)));
+    if (y1 - y0 < 2) { y0 -= 1; y1 += 1; }
+    const X = (c) => left + ((log2(c) - x0) / Math.max(1, x1 - x0)) * (W - left - right);
+    const Y = (b) => top + (1 - (log2(b) - y0) / Math.max(1, y1 - y0)) * (H - top - bottom);
+    const nodes = [svg('title', null, `KV cache memory against context for ${r.model}`)];
+
+    // Grid and ticks: contexts every few octaves, memory every few octaves, both labelled.
+    const xStep = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - left) / 70))));
+    for (let e = x0; e <= x1; e += xStep) {
+      const x = X(2 ** e);
+      nodes.push(svg('line', { class: 'grid', x1: x.toFixed(1), x2: x.toFixed(1), y1: String(top), y2: String(H - bottom) }));
+      nodes.push(svg('text', { class: 'tick', x: x.toFixed(1), y: String(H - bottom + 14), 'text-anchor': 'middle' }, fmt.shortTokens(2 ** e)));
+    }
+    const yStep = Math.max(1, Math.ceil((y1 - y0) / Math.max(2, Math.floor((H - top - bottom) / 36))));
+    for (let e = y0; e <= y1; e += yStep) {
+      const y = Y(2 ** e);
+      nodes.push(svg('line', { class: 'grid', x1: String(left), x2: String(W - right), y1: y.toFixed(1), y2: y.toFixed(1) }));
+      nodes.push(svg('text', { class: 'tick', x: String(left - 6), y: (y + 4).toFixed(1), 'text-anchor': 'end' }, fmt.binary(2 ** e).replace(/\.00 /, ' ').replace(/,00 /, ' ')));
+    }
+    nodes.push(svg('text', { class: 'axis-label', x: String((left + W - right) / 2), y: String(H - 6), 'text-anchor': 'middle' }, 'context (tokens, log scale)'));
+    nodes.push(svg('text', { class: 'axis-label', x: '12', y: String(top + (H - top - bottom) / 2), 'text-anchor': 'middle', transform: `rotate(-90 12 ${top + (H - top - bottom) / 2})` }, 'KV cache (log scale)'));
+
+    // The chosen context (and the advertised one, in the check).
+    markers.filter((m) => log2(m.context) >= x0 && log2(m.context) <= x1).forEach((m, i) => {
+      const mx = X(m.context);
+      nodes.push(svg('line', { class: 'marker', x1: mx.toFixed(1), x2: mx.toFixed(1), y1: String(top), y2: String(H - bottom) }));
+      const anchor = mx > W - right - 80 ? 'end' : 'start';
+      nodes.push(svg('text', { class: 'tick', x: (mx + (anchor === 'end' ? -4 : 4)).toFixed(1), y: String(H - bottom - 5 - i * 13), 'text-anchor': anchor }, m.label));
+    });
+
+    if (pool && pool.bytes > 0) {
+      const py = Y(pool.bytes);
+      nodes.push(svg('line', { class: 'pool-line', x1: String(left), x2: String(W - right), y1: py.toFixed(1), y2: py.toFixed(1) }));
+      // Labelled at the left, where the lines run low, below the line when it is near the top.
+      const ly = py - 5 < top + 30 ? py + 13 : py - 5;
+      nodes.push(svg('text', { class: 'pool-label', x: String(left + 4), y: ly.toFixed(1), 'text-anchor': 'start' }, pool.short || pool.label));
+    }
+    series.forEach((s, i) => {
+      const d = s.points.filter((p) => p.bytes > 0)
+        .map((p, j) => `${j ? 'L' : 'M'}${X(p.context).toFixed(1)} ${Y(p.bytes).toFixed(1)}`).join(' ');
+      nodes.push(svg('path', { class: `series ${SERIES_CLASSES[i]}${s.current ? ' current' : ''}`, d }));
+    });
+    this.svgEl.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    this.svgEl.setAttribute('aria-label', this.describe(r, series, pool, fmt));
+    replace(this.svgEl, nodes);
+
+    replace(this.legend, series.map((s, i) => h('li', null,
+      svg('svg', { viewBox: '0 0 24 8', 'aria-hidden': 'true' },
+        svg('line', { class: `series ${SERIES_CLASSES[i]}`, x1: '0', x2: '24', y1: '4', y2: '4' })),
+      s.label)).concat(pool ? [h('li', null,
+      svg('svg', { viewBox: '0 0 24 8', 'aria-hidden': 'true' },
+        svg('line', { class: 'pool-line', x1: '0', x2: '24', y1: '4', y2: '4' })), pool.label)] : []));
+  }
+
+  describe(r, series, pool, fmt) {
+    const cur = series.find((s) => s.current) || series[0];
+    let text = `KV cache of ${r.model} against context, log scales. ${cur.label}: ${fmt.binary(r.kvBytes)} at ${fmt.tokens(r.context)}.`;
+    if (pool) text += ` The ${pool.label}.`;
+    setText(this.summary, text);
+    return text;
+  }
+}

@@ -1,0 +1,156 @@
+// The shared inputs: model, context (with 4K/32K/128K/1M shortcuts), batch, KV dtype,
+// accounting and tensor parallelism. Each change goes back to the element as an attribute
+// value (onChange(attribute, text)); a value that does not parse is shown next to its
+// input and not applied.
+
+import { h, replace, setText, uid } from './dom.js';
+import { CONTEXT_SHORTCUTS, readCount, readTokens } from './state.js';
+
+const DTYPE_CHOICES = [
+  ['bf16', 'bf16 (2 bytes)'], ['fp16', 'fp16 (2 bytes)'], ['fp32', 'fp32 (4 bytes)'],
+  ['fp8', 'fp8 (1 byte)'], ['int8', 'int8 (1 byte)'], ['int4', 'int4 (0.5 byte)'],
+];
+const ACCOUNTING_CHOICES = [
+  ['resident', 'resident (tokens kept)'],
+  ['naive', 'naive (per token × context)'],
+  ['vllm', 'vLLM (blocks reserved)'],
+];
+
+export const PASTED = '#pasted';
+export const INLINE = '#inline';
+
+function field(labelText, control, { wide = false, extra = null, hint = null } = {}) {
+  const id = uid('kv-in');
+  control.id = id;
+  const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert' });
+  const describedBy = [`${id}-error`];
+  let hintEl = null;
+  if (hint) {
+    hintEl = h('p', { class: 'note', id: `${id}-hint` });
+    describedBy.push(`${id}-hint`);
+  }
+  control.setAttribute('aria-describedby', describedBy.join(' '));
+  const el = h('div', { class: wide ? 'field wide' : 'field' },
+    h('label', { for: id }, labelText), control, extra, hintEl, error);
+  return { el, control, error, hint: hintEl };
+}
+
+export class Controls {
+  constructor(onChange) {
+    this.onChange = onChange;
+    this.modelSelect = h('select', { name: 'model', part: 'input model-select' });
+    this.contextInput = h('input', {
+      name: 'context', type: 'text', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false',
+      part: 'input',
+    });
+    this.shortcuts = CONTEXT_SHORTCUTS.map(([label, n]) => h('button', {
+      type: 'button', 'data-context': n, 'aria-pressed': 'false', part: 'button shortcut',
+      'aria-label': `context ${label} (${n} tokens)`,
+    }, label));
+    this.batchInput = h('input', { name: 'batch', type: 'number', min: '1', step: '1', inputmode: 'numeric', part: 'input' });
+    this.dtypeSelect = h('select', { name: 'kv-dtype', part: 'input' });
+    this.accountingSelect = h('select', { name: 'accounting', part: 'input' },
+      ACCOUNTING_CHOICES.map(([v, t]) => h('option', { value: v }, t)));
+    this.tpInput = h('input', { name: 'tp', type: 'number', min: '1', step: '1', inputmode: 'numeric', part: 'input' });
+
+    this.fields = {
+      model: field('Model', this.modelSelect, { wide: true }),
+      context: field('Context (tokens)', this.contextInput, {
+        extra: h('div', { class: 'shortcuts', role: 'group', 'aria-label': 'Context shortcuts' }, this.shortcuts),
+        hint: true,
+      }),
+      batch: field('Batch (sequences)', this.batchInput),
+      'kv-dtype': field('KV cache dtype', this.dtypeSelect),
+      accounting: field('Accounting', this.accountingSelect),
+      tp: field('Tensor parallel (GPUs)', this.tpInput),
+    };
+    this.root = h('div', { class: 'controls', part: 'controls', role: 'group', 'aria-label': 'Inputs' },
+      Object.values(this.fields).map((f) => f.el));
+
+    this.modelSelect.addEventListener('change', () => this.onChange('model', this.modelSelect.value));
+    this.dtypeSelect.addEventListener('change', () => this.onChange('kv-dtype', this.dtypeSelect.value));
+    this.accountingSelect.addEventListener('change', () => this.onChange('accounting', this.accountingSelect.value));
+    this.bindNumber('context', this.contextInput, readTokens);
+    this.bindNumber('batch', this.batchInput, readCount);
+    this.bindNumber('tp', this.tpInput, readCount);
+    for (const b of this.shortcuts) {
+      b.addEventListener('click', () => {
+        this.contextInput.value = b.getAttribute('data-context');
+        this.setError('context', '');
+        this.onChange('context', b.getAttribute('data-context'));
+      });
+    }
+    this.presetKey = '';
+  }
+
+  bindNumber(name, input, read) {
+    input.addEventListener('input', () => {
+      if (input.value.trim() === '') return;  // mid-edit: wait for a value
+      const r = read(input.value);
+      this.setError(name, r.error || '');
+      if (!r.error) this.onChange(name, String(r.value));
+    });
+    input.addEventListener('change', () => {
+      if (input.value.trim() === '') this.setError(name, 'needs a value');
+    });
+  }
+
+  setError(name, message) {
+    const f = this.fields[name];
+    setText(f.error, message);
+    if (message) f.control.setAttribute('aria-invalid', 'true');
+    else f.control.removeAttribute('aria-invalid');
+  }
+
+  // Sets a control's value unless the user is typing a value that already means the same.
+  setValue(input, text, same) {
+    const focused = input.getRootNode().activeElement === input;
+    if (focused && same(input.value)) return;
+    if (input.value !== text) input.value = text;
+  }
+
+  // models: [{id, name}], extra: [{value, label}] for inline and pasted configs.
+  setModels(models, extra, selected) {
+    const key = JSON.stringify([models.map((m) => m.id), extra]);
+    if (key !== this.presetKey) {
+      this.presetKey = key;
+      replace(this.modelSelect,
+        extra.map((e) => h('option', { value: e.value }, e.label)),
+        models.map((m) => h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (${m.id})` : m.id)));
+    }
+    if (this.modelSelect.value !== selected) this.modelSelect.value = selected;
+  }
+
+  // state: the element's values; result: the size result (or null); fmt: the formatter.
+  update({ state, result, fmt, isMla }) {
+    const context = state.context ?? (result ? result.context : null);
+    if (context !== null) {
+      this.setValue(this.contextInput, String(context), (v) => readTokens(v).value === context);
+    }
+    for (const b of this.shortcuts) {
+      b.setAttribute('aria-pressed', String(Number(b.getAttribute('data-context')) === context));
+    }
+    const hint = this.fields.context.hint;
+    if (result) {
+      setText(hint, state.context === undefined
+        ? `${fmt.int(result.context)}: the model's max (${result.contextSource})`
+        : `${fmt.int(result.context)} tokens`);
+    }
+    this.setValue(this.batchInput, String(state.batch ?? 1), (v) => readCount(v).value === (state.batch ?? 1));
+    this.setValue(this.tpInput, String(state.tp ?? 1), (v) => readCount(v).value === (state.tp ?? 1));
+
+    const dtype = state.kvDtype ?? 'auto';
+    const autoLabel = result && (state.kvDtype ?? 'auto') === 'auto' ? `auto (${result.kvDtype})` : 'auto (the model dtype)';
+    const choices = [['auto', autoLabel], ...DTYPE_CHOICES];
+    if (isMla) choices.push(['fp8_ds_mla', 'fp8_ds_mla (656 B per token per layer)']);
+    if (!choices.some(([v]) => v === dtype)) choices.push([dtype, dtype]);
+    const dkey = JSON.stringify(choices);
+    if (dkey !== this.dtypeKey) {
+      this.dtypeKey = dkey;
+      replace(this.dtypeSelect, choices.map(([v, t]) => h('option', { value: v }, t)));
+    }
+    if (this.dtypeSelect.value !== dtype) this.dtypeSelect.value = dtype;
+    const acc = state.accounting ?? 'resident';
+    if (this.accountingSelect.value !== acc) this.accountingSelect.value = acc;
+  }
+}

@@ -1,0 +1,78 @@
+// Tiny DOM builders. Text always goes in as text nodes (never markup), so any string that
+// came from a config renders literally; attribute values are set with setAttribute.
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+export const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
+
+function build(el, attrs, children) {
+  if (attrs) {
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name.startsWith('on') && typeof value === 'function') {
+        el.addEventListener(name.slice(2), value);
+      } else {
+        el.setAttribute(name, value === true ? '' : String(value));
+      }
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+// Appends children: strings and numbers as text, nodes as they are, arrays flattened.
+export function append(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else if (c instanceof Node) el.appendChild(c);
+    else el.appendChild(document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+export function svg(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export function math(tag, attrs, ...children) {
+  return build(document.createElementNS(MATHML_NS, tag), attrs, children);
+}
+
+// Replaces all children of el.
+export function replace(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+// Sets text only when it changed (keeps re-renders cheap and selection stable).
+export function setText(el, text) {
+  const s = String(text);
+  if (el.textContent !== s) el.textContent = s;
+}
+
+let idCounter = 0;
+// Ids unique within the page, for label/for and aria-* references inside one shadow root.
+export function uid(prefix) {
+  idCounter += 1;
+  return `${prefix}-${idCounter}`;
+}
+
+// Calls redraw() when el's content width changes by more than a few pixels; width() is
+// the last width seen. SVG pictures are drawn at their real width so their text keeps
+// its size on a phone (a scaled viewBox would shrink it).
+export function watchWidth(el, redraw, initial = 640) {
+  let width = initial;
+  const observer = new ResizeObserver((entries) => {
+    const w = Math.round(entries[0].contentRect.width);
+    if (w > 0 && Math.abs(w - width) > 8) {
+      width = w;
+      redraw();
+    }
+  });
+  observer.observe(el);
+  return { width: () => width };
+}

@@ -1,0 +1,90 @@
+// The element's one door to the JS API: every <kv-calc> on a page shares the module that
+// load() returns (one wasm instance), and a small memo of results, since views ask for the
+// same sizes again on every re-render (the table, the chart, the GQA points).
+
+import { load } from '../api.js';
+
+let shared = null;
+
+// Resolves to the page's one Engine.
+export function engine() {
+  shared ??= load().then((kv) => new Engine(kv));
+  return shared;
+}
+
+const MEMO_LIMIT = 2000;
+
+export class Engine {
+  constructor(kv) {
+    this.kv = kv;
+    this.memo = new Map();
+    this.configIds = new Map();  // config text -> short key for the memo
+    this.lists = {};
+  }
+
+  // The bundled presets and GPUs, read when first needed (the preset list sizes every
+  // preset, so the first result does not wait for it).
+  get presetList() {
+    return (this.lists.presets ??= this.kv.presets());
+  }
+
+  get gpuList() {
+    return (this.lists.gpus ??= typeof this.kv.gpuPresets === 'function' ? this.kv.gpuPresets() : []);
+  }
+
+  configKey(config) {
+    // A preset id is short; a config text gets a number (texts can be long).
+    if (config.length < 200 && !/^\s*[{["]/.test(config)) return `p:${config}`;
+    let id = this.configIds.get(config);
+    if (id === undefined) {
+      id = this.configIds.size;
+      this.configIds.set(config, id);
+    }
+    return `t:${id}`;
+  }
+
+  memoized(kind, config, options, call) {
+    const key = `${kind}|${kind === 'table' ? config : this.configKey(config)}|${JSON.stringify(options)}`;
+    let hit = this.memo.get(key);
+    if (hit === undefined) {
+      try {
+        hit = { value: call() };
+      } catch (error) {
+        hit = { error };
+      }
+      if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value);
+      this.memo.set(key, hit);
+    }
+    if (hit.error) throw hit.error;
+    return hit.value;
+  }
+
+  // The size result (camelCase keys) of a config text or preset id; throws KvCalcError.
+  size(config, options) {
+    return this.memoized('size', config, options, () => this.kv.size(config, options));
+  }
+
+  // The formula terms (the JS API's formula()), with the size result as .report.
+  formula(config, options) {
+    return this.memoized('formula', config, options, () => this.kv.formula(config, options));
+  }
+
+  // The per-model table over a list of configs (preset ids or texts).
+  table(configs, options) {
+    return this.memoized('table', configs.map((c) => this.configKey(c)).join('\u0000'), options,
+      () => this.kv.table(configs, options));
+  }
+
+  check(config, options) {
+    return this.memoized('check', config, options, () => this.kv.check(config, options));
+  }
+
+  // The text of a bundled preset's config.json.
+  presetConfig(id) {
+    return this.kv.presetConfig(id);
+  }
+
+  hasCheck() {
+    return typeof this.kv.check === 'function';
+  }
+}

@@ -1,0 +1,96 @@
+// Number formatting for one locale. Every figure arrives as an exact integer from the core;
+// grouping goes through Intl.NumberFormat on BigInt (exact at any size), and the binary-unit
+// figures are rounded with integer arithmetic, never by float division.
+
+const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+const cache = new Map();
+
+// The formatter for the page's language at el (its nearest lang attribute).
+export function formatterFor(el) {
+  const host = el.closest('[lang]');
+  const lang = (host && host.getAttribute('lang')) || document.documentElement.lang || 'en';
+  let f = cache.get(lang);
+  if (!f) {
+    f = new Formatter(lang);
+    cache.set(lang, f);
+  }
+  return f;
+}
+
+export class Formatter {
+  constructor(lang) {
+    // One NumberFormat does both: BigInts carry no fraction, and 1.5 shows the decimal sign.
+    // (Building an Intl formatter is the slow part of a first render.)
+    let nf;
+    try {
+      nf = new Intl.NumberFormat(lang);
+    } catch {
+      nf = new Intl.NumberFormat('en');
+    }
+    this.locale = nf.resolvedOptions().locale;
+    this.intFormat = nf;
+    const decimal = nf.formatToParts(1.5).find((p) => p.type === 'decimal');
+    this.decimal = decimal ? decimal.value : '.';
+  }
+
+  get fixed2() {
+    return (this.fixed2Format ??= new Intl.NumberFormat(this.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+  }
+
+  // 57344 -> "57,344" (en). Accepts Number (a safe integer) or BigInt.
+  int(n) {
+    return this.intFormat.format(typeof n === 'bigint' ? n : BigInt(n));
+  }
+
+  bytes(n) {
+    return `${this.int(n)} B`;
+  }
+
+  // The value in the largest 1024-based unit it reaches, two decimals rounded half up:
+  // 1879048192 -> "1.75 GiB"; a whole number of units has no decimals ("512 MiB"). Below
+  // 1 KiB it is the exact byte count.
+  binary(n) {
+    let v = BigInt(n);
+    let unit = 0;
+    let div = 1n;
+    while (unit < BINARY_UNITS.length - 1 && v >= div * 1024n) {
+      div *= 1024n;
+      unit += 1;
+    }
+    if (unit === 0) return `${this.int(v)} B`;
+    if (v % div === 0n) return `${this.int(v / div)} ${BINARY_UNITS[unit]}`;
+    const hundredths = (v * 100n + div / 2n) / div;
+    return `${this.int(hundredths / 100n)}${this.decimal}${String(hundredths % 100n).padStart(2, '0')} ${BINARY_UNITS[unit]}`;
+  }
+
+  // "1.75 GiB (1,879,048,192 B)", or just "512 B" when small.
+  bytesBoth(n) {
+    const b = this.binary(n);
+    return BigInt(n) < 1024n ? b : `${b} (${this.bytes(n)})`;
+  }
+
+  // A parameter count in billions (or millions), two decimals rounded half up: "8.03 B".
+  params(n) {
+    const v = BigInt(n);
+    const [div, unit] = v >= 1000000000n ? [10000000n, 'B'] : [10000n, 'M'];
+    const hundredths = (v + div / 2n) / div;
+    return `${this.int(hundredths / 100n)}${this.decimal}${String(hundredths % 100n).padStart(2, '0')} ${unit}`;
+  }
+
+  tokens(n) {
+    return `${this.int(n)} ${BigInt(n) === 1n ? 'token' : 'tokens'}`;
+  }
+
+  // A ratio the core already rounded to two decimals (vLLM prints concurrency that way).
+  ratio(x) {
+    return `${this.fixed2.format(x)}x`;
+  }
+
+  // Context axis labels: 4096 -> "4K", 1048576 -> "1M".
+  shortTokens(n) {
+    const v = Number(n);
+    if (v >= 1048576 && v % 1048576 === 0) return `${this.int(v / 1048576)}M`;
+    if (v >= 1024 && v % 1024 === 0) return `${this.int(v / 1024)}K`;
+    return this.int(v);
+  }
+}

@@ -1,0 +1,186 @@
+// The GQA view: one model with every possible number of KV heads (each divisor of its
+// query-head count, 1 = MQA up to all = MHA), the cache at the chosen context for each, the
+// ratio to MHA, a picture of query heads grouped onto KV heads, and MLA as its own point.
+// Each figure is the core sizing a variant of the model's config (config-override.js).
+
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
+import { describeError } from './config-input.js';
+import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
+
+function kindOf(d, q) {
+  return d === q ? 'MHA' : d === 1 ? 'MQA' : 'GQA';
+}
+
+// a / b as "0.14x", rounded half up from exact integers.
+function ratioText(a, b, fmt) {
+  const A = BigInt(a);
+  const B = BigInt(b);
+  if (B === 0n) return '—';
+  const hundredths = (A * 100n + B / 2n) / B;
+  return `${fmt.int(hundredths / 100n)}${fmt.decimal}${String(hundredths % 100n).padStart(2, '0')}x`;
+}
+
+export class GqaView {
+  constructor(onPick) {
+    this.onPick = onPick;
+    const id = uid('kv-gqa');
+    this.range = h('input', { id, type: 'range', min: '0', max: '0', step: '1', value: '0', part: 'input gqa-range' });
+    this.label = h('label', { for: id }, 'KV heads');
+    this.ticks = h('div', { class: 'ticks', 'aria-hidden': 'true' });
+    this.readout = h('p', { part: 'gqa-readout' });
+    this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
+    this.tbody = h('tbody');
+    // Outside the scrolling box, so a phone shows it whole.
+    this.caption = h('p', { class: 'caption', id: uid('kv-gqa-caption') });
+    this.note = h('p', { class: 'note' });
+    this.error = h('p', { class: 'error', role: 'alert' });
+    this.root = h('section', { class: 'view gqa', part: 'view gqa' },
+      h('h2', null, 'KV heads: from MQA to MHA'),
+      h('div', { class: 'gqa-control' }, this.label, this.range, this.ticks),
+      this.readout,
+      this.picture,
+      this.caption,
+      this.tableWrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region' },
+        h('table', { part: 'table gqa-table', 'aria-labelledby': this.caption.id },
+          h('thead', null, h('tr', null,
+            h('th', { scope: 'col' }, 'KV heads'), h('th', { scope: 'col', class: 'kind' }, 'Kind'),
+            h('th', { scope: 'col' }, 'Query heads per KV head'), h('th', { scope: 'col' }, 'Bytes per token'),
+            h('th', { scope: 'col' }, 'Cache'), h('th', { scope: 'col' }, 'Ratio to MHA'))),
+          this.tbody)),
+      this.note, this.error);
+    this.choice = null;   // chosen KV heads, null = the model's own
+    this.modelKey = null;
+    this.size = watchWidth(this.root, () => this.lastHeads && this.drawHeads(...this.lastHeads));
+    this.range.addEventListener('input', () => {
+      this.choice = this.points[Number(this.range.value)].kvHeads;
+      this.onPick?.();
+    });
+  }
+
+  // size(configText, options?) -> result; configText is the model's config (text).
+  update({ result: r, configText, fmt, size }) {
+    setText(this.error, '');
+    const q = r.queryHeads.value;
+    const isMla = r.groups.some((g) => g.kind === 'mla');
+    const own = r.groups.find((g) => g.kvHeads);
+    if (!own && !isMla) {
+      this.root.hidden = false;
+      setText(this.readout, `${r.model} has no attention layers with KV heads to vary.`);
+      replace(this.tbody);
+      return;
+    }
+    const key = `${r.model}|${configText.length}|${q}`;
+    if (key !== this.modelKey || configText !== this.configText) {
+      this.modelKey = key;
+      this.configText = configText;
+      this.choice = null;
+      this.variants = new Map();  // the config texts per KV-head count: same for every context
+    }
+    const variant = (d, make) => {
+      if (!this.variants.has(d)) this.variants.set(d, make());
+      return this.variants.get(d);
+    };
+    // One point per divisor of the query heads.
+    this.points = [];
+    try {
+      for (const d of divisors(q)) {
+        const text = variant(d, () => withKvHeads(configText, r, d));
+        if (text === null) throw new Error('the config lacks qk_nope_head_dim, qk_rope_head_dim or v_head_dim to expand MLA into heads');
+        const v = size(text);
+        this.points.push({ kvHeads: d, bytes: v.kvBytes, bytesPerToken: v.bytesPerToken });
+      }
+    } catch (e) {
+      setText(this.error, `Cannot vary the KV heads: ${describeError(e)}`);
+      replace(this.tbody);
+      return;
+    }
+    // The MLA point: the model's own latent, or DeepSeek-V3's latent on this model's layers.
+    let mla = null;
+    try {
+      if (isMla) mla = { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` };
+      else {
+        const v = size(variant('mla', () => withReferenceMla(configText, r)));
+        mla = { bytes: v.kvBytes, bytesPerToken: v.bytesPerToken, label: `MLA (latent ${REFERENCE_LATENT.kv_lora_rank} + ${REFERENCE_LATENT.qk_rope_head_dim}, as DeepSeek-V3)` };
+      }
+    } catch {
+      mla = null;
+    }
+    const mha = this.points[this.points.length - 1];
+    const ownKv = isMla ? null : own.kvHeads.value;
+    // Start at the model as configured; an MLA model at MHA, the attention MLA compresses.
+    const chosen = this.choice ?? ownKv ?? q;
+    let index = this.points.findIndex((p) => p.kvHeads === chosen);
+    if (index < 0) index = 0;
+    const p = this.points[index];
+
+    this.range.max = String(this.points.length - 1);
+    if (this.range.value !== String(index)) this.range.value = String(index);
+    const per = q / p.kvHeads;
+    const valueText = `${fmt.int(p.kvHeads)} KV ${p.kvHeads === 1 ? 'head' : 'heads'} (${kindOf(p.kvHeads, q)}), ` +
+      `${fmt.int(per)} query ${per === 1 ? 'head' : 'heads'} per KV head`;
+    this.range.setAttribute('aria-valuetext', valueText);
+    setText(this.label, `KV heads (divisors of ${fmt.int(q)} query heads; field varied: ${isMla ? 'MLA expanded to heads' : kvHeadsField(r)})`);
+    replace(this.ticks, this.points.map((x) => h('span', null, fmt.int(x.kvHeads))));
+
+    setText(this.readout, `${valueText}: ${fmt.bytesBoth(p.bytes)} at ${fmt.tokens(r.context)}` +
+      `${r.batch > 1 ? ` × batch ${fmt.int(r.batch)}` : ''}, ${ratioText(p.bytes, mha.bytes, fmt)} of MHA` +
+      `${ownKv === p.kvHeads ? ' (the model as configured)' : ''}.`);
+
+    this.tableWrap.setAttribute('aria-label', `KV cache of ${r.model} for each KV-head count`);
+    setText(this.caption, `${r.model}: KV cache at ${fmt.tokens(r.context)}, batch ${fmt.int(r.batch)}, ${r.kvDtype}, ${r.accounting}`);
+    const rows = this.points.map((x) => h('tr', { class: x.kvHeads === p.kvHeads ? 'current' : null },
+      h('th', { scope: 'row' }, fmt.int(x.kvHeads), x.kvHeads === ownKv ? h('span', { class: 'muted' }, ' (configured)') : null),
+      h('td', { class: 'kind' }, kindOf(x.kvHeads, q)),
+      h('td', { class: 'num' }, fmt.int(q / x.kvHeads)),
+      h('td', { class: 'num' }, fmt.bytes(x.bytesPerToken)),
+      h('td', { class: 'num', title: fmt.bytes(x.bytes) }, fmt.binary(x.bytes)),
+      h('td', { class: 'num' }, ratioText(x.bytes, mha.bytes, fmt))));
+    if (mla) {
+      rows.push(h('tr', { class: isMla ? 'current' : null },
+        h('th', { scope: 'row' }, mla.label),
+        h('td', { class: 'kind' }, 'MLA'),
+        h('td', { class: 'num' }, '—'),
+        h('td', { class: 'num' }, fmt.bytes(mla.bytesPerToken)),
+        h('td', { class: 'num', title: fmt.bytes(mla.bytes) }, fmt.binary(mla.bytes)),
+        h('td', { class: 'num' }, ratioText(mla.bytes, mha.bytes, fmt))));
+    }
+    replace(this.tbody, rows);
+    this.drawHeads(q, p.kvHeads, fmt);
+    setText(this.note, isMla
+      ? 'This model caches one latent per token (MLA); the KV-head rows show the same attention with full keys and values per head.'
+      : 'Every query head reads the K and V of one KV head; fewer KV heads means a smaller cache.');
+  }
+
+  // Query heads in a row on top, KV heads below, a line from each query head to its KV head.
+  drawHeads(q, d, fmt) {
+    this.lastHeads = [q, d, fmt];
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
+    const pad = 10;
+    const cell = (W - 2 * pad) / q;
+    const kvCell = (W - 2 * pad) / d;
+    const qSize = Math.max(1.5, Math.min(18, cell * 0.7));
+    const kSize = Math.max(3, Math.min(22, kvCell * 0.7));
+    const H = 130;
+    const nodes = [svg('title', null, `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads, ${fmt.int(q / d)} per group`)];
+    const group = q / d;
+    for (let i = 0; i < q; i += 1) {
+      const x = pad + cell * (i + 0.5);
+      const k = Math.floor(i / group);
+      const kx = pad + kvCell * (k + 0.5);
+      nodes.push(svg('line', { class: 'link', x1: x.toFixed(1), y1: (28 + qSize).toFixed(1), x2: kx.toFixed(1), y2: (H - 30).toFixed(1) }));
+    }
+    for (let i = 0; i < q; i += 1) {
+      const x = pad + cell * (i + 0.5);
+      nodes.push(svg('rect', { class: 'q', x: (x - qSize / 2).toFixed(1), y: '28', width: qSize.toFixed(1), height: qSize.toFixed(1), rx: '2' }));
+    }
+    for (let k = 0; k < d; k += 1) {
+      const kx = pad + kvCell * (k + 0.5);
+      nodes.push(svg('rect', { class: 'kvh', x: (kx - kSize / 2).toFixed(1), y: (H - 30).toFixed(1), width: kSize.toFixed(1), height: '14', rx: '2' }));
+    }
+    nodes.push(svg('text', { x: String(pad), y: '16' }, `${fmt.int(q)} query heads`));
+    nodes.push(svg('text', { x: String(pad), y: String(H - 4) }, `${fmt.int(d)} KV ${d === 1 ? 'head' : 'heads'} (${kindOf(d, q)})`));
+    this.picture.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    this.picture.setAttribute('aria-label', `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads`);
+    replace(this.picture, nodes);
+  }
+}

@@ -1,0 +1,242 @@
+// The element's one style sheet, built once and shared by every instance through
+// adoptedStyleSheets (no <style> element, no style attribute: the strict CSP allows this).
+// Every colour and size reads a --kv-* custom property with a fallback, documented in
+// element.js; the internal --_* names only hold the resolved values.
+
+const CSS = `
+:host {
+  --_fg: var(--kv-color, #1d2430);
+  --_bg: var(--kv-background, #ffffff);
+  --_muted: var(--kv-muted-color, #56606e);
+  --_border: var(--kv-border-color, #c5ccd6);
+  --_surface: var(--kv-surface, #f3f5f8);
+  --_accent: var(--kv-accent, #1f5fbf);
+  --_accent-fg: var(--kv-accent-contrast, #ffffff);
+  --_ok: var(--kv-ok-color, #17663a);
+  --_bad: var(--kv-bad-color, #a8201a);
+  --_focus: var(--kv-focus-color, #c2410c);
+  --_series-1: var(--kv-series-1, #1f5fbf);
+  --_series-2: var(--kv-series-2, #b4530f);
+  --_series-3: var(--kv-series-3, #6d3fb8);
+  --_pool: var(--kv-pool-color, #a8201a);
+  --_radius: var(--kv-radius, 6px);
+  --_gap: var(--kv-gap, 0.75rem);
+  display: block;
+  container-type: inline-size;
+  color: var(--_fg);
+  background: var(--_bg);
+  font-family: var(--kv-font-family, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
+  font-size: var(--kv-font-size, 1rem);
+  line-height: 1.45;
+  border: 1px solid var(--_border);
+  border-radius: var(--_radius);
+  padding: var(--_gap);
+  max-width: 100%;
+  box-sizing: border-box;
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --_fg: var(--kv-color, #e6e9ee);
+    --_bg: var(--kv-background, #161a20);
+    --_muted: var(--kv-muted-color, #a9b2bf);
+    --_border: var(--kv-border-color, #3d4653);
+    --_surface: var(--kv-surface, #20262e);
+    --_accent: var(--kv-accent, #7fb0ff);
+    --_accent-fg: var(--kv-accent-contrast, #0b1320);
+    --_ok: var(--kv-ok-color, #6fd39a);
+    --_bad: var(--kv-bad-color, #ff8f87);
+    --_focus: var(--kv-focus-color, #ffb36b);
+    --_series-1: var(--kv-series-1, #7fb0ff);
+    --_series-2: var(--kv-series-2, #f0a35e);
+    --_series-3: var(--kv-series-3, #c6a2ff);
+    --_pool: var(--kv-pool-color, #ff8f87);
+  }
+}
+:host([hidden]) { display: none; }
+*, *::before, *::after { box-sizing: border-box; }
+[hidden] { display: none !important; }
+
+.kv { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--_gap); min-width: 0; }
+h2, h3 { margin: 0; font-size: 1.05em; line-height: 1.3; }
+h3 { font-size: 1em; }
+p { margin: 0; }
+.muted, .note { color: var(--_muted); font-size: 0.9em; }
+.note { overflow-wrap: anywhere; }
+.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.model-line { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: baseline; }
+.model-name { font-weight: 600; overflow-wrap: anywhere; }
+.loading { color: var(--_muted); }
+.view { display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(var(--_gap) * 0.75); min-width: 0; }
+
+/* Messages */
+.error {
+  color: var(--_bad);
+  border-left: 3px solid var(--_bad);
+  padding: 0.25rem 0.5rem;
+  overflow-wrap: anywhere;
+}
+.error:empty { display: none; }
+.warnings { margin: 0; padding-left: 1.2rem; color: var(--_muted); font-size: 0.9em; }
+
+/* Controls */
+.controls {
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr));
+  gap: 0.5rem var(--_gap);
+  align-items: start;
+  padding: calc(var(--_gap) * 0.75);
+  background: var(--_surface);
+  border-radius: var(--_radius);
+}
+.field { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.2rem; min-width: 0; }
+.field > input:not([type="radio"]):not([type="checkbox"]):not([type="range"]), .field > select { width: 100%; }
+.field.wide { grid-column: 1 / -1; }
+label, .label { font-size: 0.85em; font-weight: 600; color: var(--_fg); }
+input, select, textarea, button {
+  font: inherit;
+  color: var(--_fg);
+  background: var(--_bg);
+  border: 1px solid var(--_border);
+  border-radius: calc(var(--_radius) * 0.7);
+  padding: 0.3rem 0.45rem;
+  min-width: 0;
+  max-width: 100%;
+}
+input[type="range"] { padding: 0; accent-color: var(--_accent); }
+textarea { width: 100%; min-height: 6rem; font-family: var(--kv-mono-font-family, ui-monospace, "SFMono-Regular", Menlo, monospace); font-size: 0.85em; }
+button { cursor: pointer; background: var(--_surface); }
+button:hover { border-color: var(--_accent); }
+button[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+.shortcuts { display: flex; flex-wrap: wrap; gap: 0.25rem; }
+.shortcuts button { padding: 0.1rem 0.45rem; font-size: 0.85em; }
+[aria-invalid="true"] { border-color: var(--_bad); outline: 1px solid var(--_bad); }
+.field-error { color: var(--_bad); font-size: 0.85em; overflow-wrap: anywhere; }
+.field-error:empty { display: none; }
+:focus-visible {
+  outline: 3px solid var(--_focus);
+  outline-offset: 2px;
+}
+input:focus-visible, select:focus-visible, textarea:focus-visible { outline-offset: 0; }
+.dropzone { border: 1px dashed var(--_border); border-radius: var(--_radius); padding: 0.5rem; display: grid; gap: 0.4rem; }
+.dropzone.dragging { border-color: var(--_accent); background: var(--_surface); }
+.row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+details > summary { cursor: pointer; font-size: 0.9em; font-weight: 600; }
+details[open] > summary { margin-bottom: 0.4rem; }
+
+/* Formula: each equation is a row of <math> pieces that wraps at "=" and "+" */
+.formula-block { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; padding: 0.25rem 0; }
+.eq { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.1rem 0.25rem; }
+.eq-label { color: var(--_muted); font-size: 0.9em; }
+.eq.symbolic { color: var(--_muted); }
+math { font-size: 1.15em; }
+.term { color: var(--_accent); cursor: help; border-radius: 3px; }
+.term:focus-visible { outline: 2px solid var(--_focus); outline-offset: 1px; }
+.term.active { background: var(--_surface); }
+.source-tip {
+  font-size: 0.9em;
+  padding: 0.3rem 0.5rem;
+  border-radius: var(--_radius);
+  background: var(--_surface);
+  border-left: 3px solid var(--_accent);
+  min-height: 2.1em;
+  overflow-wrap: anywhere;
+}
+.results { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 0.75rem; margin: 0; }
+.results dt { color: var(--_muted); }
+.results dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.results dd strong { font-weight: 600; }
+
+/* Table */
+.table-wrap { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.9em; min-width: 100%; }
+caption, .caption { text-align: left; font-weight: 500; color: var(--_muted); }
+th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--_border); text-align: right; vertical-align: top; }
+th:first-child, td:first-child { text-align: left; }
+th[scope="row"] { font-weight: 500; min-width: 9rem; }
+.nobreak { white-space: nowrap; }
+thead th { background: var(--_surface); white-space: nowrap; vertical-align: bottom; }
+td.kind, th.kind { text-align: left; }
+thead th button {
+  border: 0; background: transparent; padding: 0.1rem 0.2rem; font-weight: 600; color: inherit; text-align: inherit;
+}
+thead th button::after { content: " \\2195"; color: var(--_muted); }
+thead th[aria-sort="ascending"] button::after { content: " \\2191"; color: var(--_fg); }
+thead th[aria-sort="descending"] button::after { content: " \\2193"; color: var(--_fg); }
+tr.pasted th, tr.pasted td { background: var(--_surface); }
+tr.current th[scope="row"] { font-weight: 700; }
+
+/* GQA */
+.gqa-control { display: grid; gap: 0.3rem; }
+.gqa-control input[type="range"] { width: 100%; }
+.ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
+.heads { width: 100%; height: auto; display: block; }
+.heads .q { fill: var(--_surface); stroke: var(--_series-1); }
+.heads .kvh { fill: var(--_series-1); }
+.heads .link { stroke: var(--_muted); stroke-width: 1; }
+.heads text { fill: var(--_muted); font-size: 11px; }
+.points { width: 100%; height: auto; }
+.points .axis { stroke: var(--_border); }
+.points text { fill: var(--_muted); font-size: 11px; }
+.points .pt { fill: var(--_series-1); }
+.points .pt.chosen { fill: var(--_focus); }
+.points .pt.mla { fill: var(--_series-3); }
+
+/* Check */
+.check-inputs { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem var(--_gap); }
+fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.5rem 0.75rem 0.75rem; margin: 0; min-width: 0; display: grid; gap: 0.5rem; }
+legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
+.radios { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
+.radios label { font-weight: 400; display: inline-flex; gap: 0.3rem; align-items: center; }
+.verdict { font-weight: 600; padding: 0.4rem 0.6rem; border-radius: var(--_radius); border-left: 4px solid var(--_muted); background: var(--_surface); }
+.verdict.fits { border-left-color: var(--_ok); color: var(--_ok); }
+.verdict.fails { border-left-color: var(--_bad); color: var(--_bad); }
+.advice { margin: 0; padding-left: 1.2rem; }
+.advice li + li { margin-top: 0.2rem; }
+.bar { width: 100%; height: auto; }
+.bar .pool { fill: var(--_surface); stroke: var(--_border); }
+.bar .req { fill: var(--_ok); }
+.bar .req.over { fill: var(--_bad); }
+.bar .limit { stroke: var(--_fg); stroke-width: 2; }
+.bar text { fill: var(--_fg); font-size: 12px; }
+
+/* Chart */
+.chart svg { width: 100%; height: auto; display: block; }
+.chart .grid { stroke: var(--_border); stroke-width: 1; }
+.chart .axis-label, .chart .tick { fill: var(--_muted); font-size: 11px; }
+.chart .series { fill: none; stroke-width: 2; }
+.chart .s1 { stroke: var(--_series-1); }
+.chart .s2 { stroke: var(--_series-2); stroke-dasharray: 6 3; }
+.chart .s3 { stroke: var(--_series-3); stroke-dasharray: 2 3; }
+.chart .series.current { stroke-width: 3; }
+.chart .pool-line { stroke: var(--_pool); stroke-width: 2; stroke-dasharray: 4 4; }
+.chart .pool-label { fill: var(--_pool); font-size: 11px; }
+.chart .marker { stroke: var(--_fg); stroke-width: 1; stroke-dasharray: 2 2; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
+.legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
+.legend svg { width: 1.6rem; height: 0.6rem; }
+
+.scroll-hint { display: none; }
+@container (max-width: 45rem) {
+  .scroll-hint { display: block; }
+}
+@container (max-width: 30rem) {
+  .controls { grid-template-columns: 1fr 1fr; }
+  .results { grid-template-columns: 1fr; }
+  .results dd { margin-bottom: 0.3rem; }
+}
+@media (prefers-reduced-motion: no-preference) {
+  button, input, select, .verdict { transition: background-color 120ms ease, border-color 120ms ease; }
+}
+@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
+}
+`;
+
+let sheet;
+export function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  }
+  return sheet;
+}
