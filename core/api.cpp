@@ -11,7 +11,8 @@ namespace {
 bool looks_like_json(std::string_view s) {
     std::size_t i = 0;
     if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 byte-order mark
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        ++i;
     if (i == s.size()) return false;
     std::string_view rest = s.substr(i);
     // Preset ids never hold braces or quotes: text with them is (broken) JSON.
@@ -23,7 +24,8 @@ bool looks_like_json(std::string_view s) {
 
 Result<json> parse_options(std::string_view options_json) {
     std::size_t i = 0;
-    while (i < options_json.size() && (options_json[i] == ' ' || options_json[i] == '\n')) ++i;
+    while (i < options_json.size() && (options_json[i] == ' ' || options_json[i] == '\n'))
+        ++i;
     if (i == options_json.size()) return json(nullptr);
     auto o = parse_json_text(options_json);
     if (!o) {
@@ -49,10 +51,11 @@ Result<ModelSpec> load_config(std::string_view config) {
     }
     if (looks_like_json(config)) return read_model_text(config);
     bool blank = true;
-    for (char c : config) blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    for (char c : config)
+        blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
     if (blank)
-        return make_error(code::malformed_json, "the config is empty: give config.json text or a bundled preset id",
-                          "config");
+        return make_error(code::malformed_json,
+                          "the config is empty: give config.json text or a bundled preset id", "config");
     std::string shown(config.substr(0, 80));
     return make_error(code::unknown_preset,
                       "\"" + shown + "\" is neither config JSON nor a bundled preset id (see presets)",

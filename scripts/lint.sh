@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${KVCALC_BUILD_DIR:-build}"
-mapfile -t sources < <(git ls-files 'core/*.cpp' 'core/*.hpp' 'cli/*.cpp' 'cli/*.hpp' 'wasm/*.cpp' 'tests/core/*.cpp' 'tests/core/*.hpp' 'tests/fuzz/*.cpp')
+mapfile -t sources < <(git ls-files 'core/*.cpp' 'core/*.hpp' 'cli/*.cpp' 'cli/*.hpp' 'wasm/*.cpp' 'tests/core/*.cpp' 'tests/core/*.hpp' 'tests/fuzz/*.cpp' 'bench/*.cpp')
 clang-format --dry-run --Werror "${sources[@]}"
 echo "lint: clang-format: ${#sources[@]} files formatted"
 mapfile -t tidy < <(git ls-files 'core/*.cpp' 'cli/*.cpp')

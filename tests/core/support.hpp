@@ -19,7 +19,8 @@ inline std::string shared_config(const std::string& name) {
     std::string text;
     char buf[4096];
     std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        text.append(buf, n);
     std::fclose(f);
     return text;
 }

@@ -22,7 +22,8 @@ json expected_table() {
     std::string text;
     char buf[4096];
     std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        text.append(buf, n);
     std::fclose(f);
     auto j = kvcalc::parse_json_text(text);
     REQUIRE(j.ok());
@@ -78,7 +79,8 @@ TEST_CASE("every shared config has its expected figures") {
 TEST_CASE("the table covers every bundled config, and the presets are those files") {
     json table = expected_table();
     std::set<std::string> files;
-    for (const auto& e : table["configs"]) files.insert(e["file"].get<std::string>());
+    for (const auto& e : table["configs"])
+        files.insert(e["file"].get<std::string>());
     CHECK(kvcalc::preset_count() == 30);  // 24 verbatim + 6 reconstructed files in ../shared/configs
     for (std::size_t i = 0; i < kvcalc::preset_count(); ++i) {
         std::string id = kvcalc::preset_at(i).id;
