@@ -85,3 +85,19 @@ test('prefers-color-scheme and prefers-reduced-motion are followed', async () =>
   assert.equal(durations.reduce, '0s');
   assert.match(durations['no-preference'], /^0\.12s/);
 });
+
+test('styles come only through one shared adopted style sheet: no <style>, no style=""', async () => {
+  for (const path of ['/all.html', '/many.html', '/theme.html']) {
+    const { page } = await openPage(env, path);
+    await waitForWidgets(page);
+    const found = await page.$$eval('kv-calc', (els) => ({
+      inline: els.flatMap((el) => [...el.shadowRoot.querySelectorAll('style, link[rel=stylesheet], [style]')].map((n) => `${el.id}: ${n.localName}`)),
+      sheets: els.map((el) => el.shadowRoot.adoptedStyleSheets.length),
+      shared: els.every((el) => el.shadowRoot.adoptedStyleSheets[0] === els[0].shadowRoot.adoptedStyleSheets[0]),
+    }));
+    assert.deepEqual(found.inline, [], path);
+    assert.ok(found.sheets.every((n) => n === 1), path);
+    assert.equal(found.shared, true, path);
+    await page.close();
+  }
+});

@@ -165,7 +165,7 @@ function symbolLine(names) {
 }
 
 // The bytes of one sequence in the result's accounting.
-export function sequenceBytes(r) {
+function sequenceBytes(r) {
   return r.accounting === 'naive' ? r.sequenceBytesNaive
     : r.accounting === 'vllm' ? r.sequenceBytesVllm : r.sequenceBytesResident;
 }
