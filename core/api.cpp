@@ -22,12 +22,14 @@ bool looks_like_json(std::string_view s) {
            rest.substr(0, 4) == "null" || rest.substr(0, 4) == "true" || rest.substr(0, 5) == "false";
 }
 
-Result<json> parse_options(std::string_view options_json) {
+}  // namespace
+
+Result<json> parse_options_text(std::string_view text) {
     std::size_t i = 0;
-    while (i < options_json.size() && (options_json[i] == ' ' || options_json[i] == '\n'))
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
         ++i;
-    if (i == options_json.size()) return json(nullptr);
-    auto o = parse_json_text(options_json);
+    if (i == text.size()) return json::object();
+    auto o = parse_json_text(text);
     if (!o) {
         Error e = o.error();
         e.code = code::bad_option;
@@ -35,10 +37,11 @@ Result<json> parse_options(std::string_view options_json) {
         e.field = "options";
         return e;
     }
-    return *o;
+    if (!o->is_object() && !o->is_null())
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
+                          "options");
+    return o->is_null() ? json::object() : *o;
 }
-
-}  // namespace
 
 Result<ModelSpec> load_config(std::string_view config) {
     if (const Preset* p = find_preset(config)) {
@@ -65,7 +68,7 @@ Result<ModelSpec> load_config(std::string_view config) {
 std::string size_json(std::string_view config, std::string_view options_json) {
     auto m = load_config(config);
     if (!m) return to_text(error_report(m.error()));
-    auto oj = parse_options(options_json);
+    auto oj = parse_options_text(options_json);
     if (!oj) return to_text(error_report(oj.error()));
     auto opts = size_options_from_json(*oj);
     if (!opts) return to_text(error_report(opts.error()));

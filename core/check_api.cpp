@@ -21,25 +21,6 @@ std::string n(std::uint64_t v) {
     return group_thousands(v);
 }
 
-Result<json> parse_options_text(std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
-        ++i;
-    if (i == text.size()) return json::object();
-    auto o = parse_json_text(text);
-    if (!o) {
-        Error e = o.error();
-        e.code = code::bad_option;
-        e.message = "options: " + e.message;
-        e.field = "options";
-        return e;
-    }
-    if (!o->is_object() && !o->is_null())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
-                          "options");
-    return o->is_null() ? json::object() : *o;
-}
-
 Error as_option_error(Error e) {
     e.code = code::bad_option;
     return e;

@@ -11,10 +11,10 @@
 
 namespace kvtest {
 
-// The text of ../shared/configs/<name> (tests read the real published files).
-inline std::string shared_config(const std::string& name) {
-    std::string path = std::string(KVCALC_SHARED_DIR) + "/configs/" + name;
+// A whole file's text (tests read real files: the shared configs, the expected table).
+inline std::string read_file(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
+    INFO(path);
     REQUIRE(f != nullptr);
     std::string text;
     char buf[4096];
@@ -23,6 +23,11 @@ inline std::string shared_config(const std::string& name) {
         text.append(buf, n);
     std::fclose(f);
     return text;
+}
+
+// The text of ../shared/configs/<name> (tests read the real published files).
+inline std::string shared_config(const std::string& name) {
+    return read_file(std::string(KVCALC_SHARED_DIR) + "/configs/" + name);
 }
 
 inline kvcalc::ModelSpec model(const std::string& name) {

@@ -16,15 +16,7 @@ using kvcalc::json;
 namespace {
 
 json expected_table() {
-    std::string path = std::string(KVCALC_SOURCE_DIR) + "/tests/expected/configs.json";
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    REQUIRE(f != nullptr);
-    std::string text;
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        text.append(buf, n);
-    std::fclose(f);
+    std::string text = read_file(std::string(KVCALC_SOURCE_DIR) + "/tests/expected/configs.json");
     auto j = kvcalc::parse_json_text(text);
     REQUIRE(j.ok());
     return *j;
