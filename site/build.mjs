@@ -51,7 +51,9 @@ function insertSnippets(body, file) {
     const path = join(SITE, 'snippets', name);
     if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/`);
     const code = readFileSync(path, 'utf8').replace(/\n$/, '');
-    return `<div class="snippet"><span class="snippet-label">${escapeText(label)}</span><pre tabindex="0"><code>${escapeText(code)}</code></pre></div>`;
+    // Snippet lines wrap; CSP sources such as 'wasm-unsafe-eval' must not break at their hyphens.
+    const html = escapeText(code).replace(/'[a-z]+(?:-[a-z]+)+'/g, (m) => `<span class="nowrap">${m}</span>`);
+    return `<div class="snippet"><span class="snippet-label">${escapeText(label)}</span><pre tabindex="0"><code>${html}</code></pre></div>`;
   });
 }
 
@@ -64,13 +66,17 @@ function includeSnippets(body, file) {
   });
 }
 
-// <!-- dist-files --> becomes a table of the package's files with their sizes.
+// <!-- dist-files --> becomes a table of the package's files with their sizes, and what a
+// page loads in all (every file but the type declarations).
 function distFilesTable() {
-  const rows = listFiles(DIST).map((f) => {
+  const files = listFiles(DIST).map((f) => {
     const bytes = readFileSync(join(DIST, f));
-    return `<tr><th scope="row"><code>${escapeText(f)}</code></th><td class="num">${groupThousands(statSync(join(DIST, f)).size)} B</td>` +
-      `<td class="num">${groupThousands(gzipSync(bytes, { level: 9 }).length)} B</td></tr>`;
+    return { f, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
+  const loaded = files.filter((x) => !x.f.endsWith('.d.ts'));
+  const sum = (key) => loaded.reduce((s, x) => s + x[key], 0);
+  const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.f)}</code></th>` +
+    `<td class="num">${groupThousands(x.raw)} B</td><td class="num">${groupThousands(x.gzip)} B</td></tr>`);
   return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="dist-files-caption">
 <table>
 <caption id="dist-files-caption">The package's files (dist/)</caption>
@@ -78,6 +84,7 @@ function distFilesTable() {
 <tbody>
 ${rows.join('\n')}
 </tbody>
+<tfoot><tr><th scope="row">What a page loads (all but the <code>.d.ts</code>)</th><td class="num">${groupThousands(sum('raw'))} B</td><td class="num">${groupThousands(sum('gzip'))} B</td></tr></tfoot>
 </table>
 </div>`;
 }
@@ -91,6 +98,11 @@ function addHeadingIds(body) {
     used.add(id);
     return `<${tag} id="${id}">${inner}</${tag}>`;
   });
+}
+
+// Inline `--flag` code stays on one line (see code.flag in site.css).
+function markFlags(body) {
+  return body.replace(/<code>(--[a-z0-9-]{1,40}(?: [^<\s]{1,12})?)<\/code>/g, '<code class="flag">$1</code>');
 }
 
 // Scrollable code must be reachable by keyboard.
@@ -118,7 +130,7 @@ export function build() {
     body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
     const bake = bakeFallbacks(body, kvcalc, parseAttributes, `site/pages/${file}`);
     baked += bake.count;
-    body = focusablePre(addHeadingIds(bake.html));
+    body = markFlags(focusablePre(addHeadingIds(bake.html)));
     const h1s = body.match(/<h1[\s>]/g) || [];
     if (h1s.length !== 1) throw new Error(`site/pages/${file}: has ${h1s.length} <h1>, not one`);
     if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {

@@ -53,7 +53,7 @@ export function parseElementHeader(source, file = 'web/element.js') {
 }
 
 function table(caption, head, rows, id) {
-  return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption">
+  return `<div class="table-scroll wide" tabindex="0" role="region" aria-labelledby="${id}-caption">
 <table class="ref-table">
 <caption id="${id}-caption">${escapeText(caption)}</caption>
 <thead><tr>${head.map((h) => `<th scope="col">${escapeText(h)}</th>`).join('')}</tr></thead>
