@@ -3,7 +3,7 @@
 // (and check()) on real configs, as the median over many calls. Run: node bench/api.bench.mjs
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -15,7 +15,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log('# JS API (dist/)');
 let pageRaw = 0;
 let pageGzip = 0;
-for (const file of readdirSync(dist).sort()) {
+const distFiles = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+  .map((e) => relative(dist, join(e.parentPath ?? e.path, e.name))).sort();
+for (const file of distFiles) {
   const bytes = readFileSync(join(dist, file));
   const gz = gzipSync(bytes, { level: 9 }).length;
   const loaded = !file.endsWith('.d.ts');
@@ -37,22 +39,28 @@ const coldScript = `
   kvcalc.size('Qwen/Qwen3-8B');
   console.log(JSON.stringify([t1 - t0, performance.now() - t1]));`;
 const colds = Array.from({ length: 7 }, () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', coldScript], { encoding: 'utf8' })));
+console.log(`load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).availableParallelism()} cores`);
 console.log(`cold load() in Node: median ${median(colds.map((c) => c[0])).toFixed(1)} ms over ${colds.length} processes; ` +
   `first size() after it ${median(colds.map((c) => c[1])).toFixed(2)} ms`);
 
 const kvcalc = await import(join(dist, 'kvcalc.js'));
 const kv = await kvcalc.load({ wasmBinary: readFileSync(kvcalc.wasmUrl) });
+// Wall time per call (median of batches) and CPU time per call (this process's user +
+// system time over all calls: steadier than wall time when other work shares the cores).
 const perCall = (fn) => {
   for (let i = 0; i < 50; i++) fn(); // warm up
   const batch = 10;
   const samples = [];
+  const cpu = process.cpuUsage();
   for (let s = 0; s < 200; s++) {
     const t = performance.now();
     for (let i = 0; i < batch; i++) fn();
     samples.push((performance.now() - t) / batch);
   }
-  return median(samples);
+  const used = process.cpuUsage(cpu);
+  return { wall: median(samples), cpu: (used.user + used.system) / 1000 / (200 * batch) };
 };
+const us = ({ wall, cpu }) => `${(wall * 1000).toFixed(0).padStart(5)} us per call (cpu ${(cpu * 1000).toFixed(0)} us)`;
 const cases = [
   ['Qwen2.5-7B-Instruct (GQA)', 'Qwen--Qwen2.5-7B-Instruct.json'],
   ['DeepSeek-V3 (MLA)', 'deepseek-ai--DeepSeek-V3.json'],
@@ -62,11 +70,11 @@ const cases = [
 for (const [name, file] of cases) {
   const text = readFileSync(join(configs, file), 'utf8');
   const ms = perCall(() => kv.size(text, { context: 4096 }));
-  console.log(`size() ${name.padEnd(32)} ${(ms * 1000).toFixed(0).padStart(5)} us per call (median of 200 x 10, config text ${text.length} B)`);
+  console.log(`size() ${name.padEnd(32)} ${us(ms)}, median of 200 x 10, config text ${text.length} B`);
 }
 const preset = perCall(() => kv.size('Qwen/Qwen2.5-7B-Instruct'));
-console.log(`size() preset id Qwen/Qwen2.5-7B-Instruct    ${(preset * 1000).toFixed(0).padStart(5)} us per call`);
+console.log(`size() preset Qwen/Qwen2.5-7B-Instruct    ${us(preset)}`);
 const checkMs = perCall(() => kv.check('Qwen/Qwen3-8B', { maxContext: 1_048_576, poolTokens: 681_280 }));
-console.log(`check() Qwen3-8B, pool tokens                ${(checkMs * 1000).toFixed(0).padStart(5)} us per call`);
+console.log(`check() Qwen3-8B, pool tokens          ${us(checkMs)}`);
 const bad = perCall(() => { try { kv.size('{"num_hidden_layers": 32,'); } catch { /* KvCalcError */ } });
-console.log(`size() malformed JSON (throws KvCalcError)   ${(bad * 1000).toFixed(0).padStart(5)} us per call`);
+console.log(`size() malformed JSON (KvCalcError)    ${us(bad)}`);

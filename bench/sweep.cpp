@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
     }
     // Contexts from 1 to about a million, spread on a log scale.
     std::vector<std::uint64_t> contexts;
-    for (std::uint64_t c = 1; contexts.size() < 997; c = c * 1014 / 1000 + 1) contexts.push_back(c);
+    for (std::uint64_t c = 1; contexts.size() < 997; c = c * 1014 / 1000 + 1)
+        contexts.push_back(c);
 
     std::uint64_t checksum = 0, done = 0;
     double t0 = now_ms();
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
         const int calls = 2000;
         double s = now_ms();
         std::size_t bytes = 0;
-        for (int k = 0; k < calls; ++k) bytes += kvcalc::size_json(text, "{\"context\": 32768}").size();
+        for (int k = 0; k < calls; ++k)
+            bytes += kvcalc::size_json(text, "{\"context\": 32768}").size();
         double us = (now_ms() - s) * 1000.0 / calls;
         std::printf("%s\"%s\": %.2f", first ? "" : ", ", id, us);
         first = false;

@@ -55,23 +55,26 @@ Result<std::string> read_config_arg(const std::string& arg) {
     if (in) {
         std::ostringstream ss;
         ss << in.rdbuf();
-        if (in.bad())
-            return make_error(code::invalid_value, "cannot read " + arg, "config");
+        if (in.bad()) return make_error(code::invalid_value, "cannot read " + arg, "config");
         return ss.str();
     }
     if (find_preset(arg)) return arg;
     return make_error(code::unknown_preset,
-                      "\"" + arg + "\" is neither a readable file nor a bundled preset id "
-                      "(kvcalc presets lists them)",
+                      "\"" + arg +
+                          "\" is neither a readable file nor a bundled preset id "
+                          "(kvcalc presets lists them)",
                       "config");
 }
 
 Result<json> size_options(const Args& a) {
     json o = json::object();
     static const std::pair<const char*, const char*> numeric[] = {
-        {"context", "context"},       {"batch", "batch"},
-        {"tp", "tp"},                 {"pp", "pp"},
-        {"block-size", "block_size"}, {"max-num-batched-tokens", "max_num_batched_tokens"},
+        {"context", "context"},
+        {"batch", "batch"},
+        {"tp", "tp"},
+        {"pp", "pp"},
+        {"block-size", "block_size"},
+        {"max-num-batched-tokens", "max_num_batched_tokens"},
         {"shared-prefix", "shared_prefix"}};
     for (auto [flag, key] : numeric) {
         auto it = a.values.find(flag);
@@ -98,20 +101,21 @@ int report_error(const Error& e, bool as_json) {
 }
 
 int usage_error(const std::string& message) {
-    std::cerr << "kvcalc: " << message << "\n"
-              << "usage: kvcalc size CONFIG [--context N] [--batch N] [--kv-dtype D] [--tp N] [--pp N]\n"
-                 "                    [--block-size N] [--accounting naive|resident|vllm]\n"
-                 "                    [--max-num-batched-tokens N] [--shared-prefix N] [--json]\n"
-                 "       kvcalc check CONFIG --max-context N (--pool-tokens N | --engine-log FILE |\n"
-                 "                    --gpu NAME [--gpu-memory SIZE]) [--tp N] [--pp N] [--kv-dtype D]\n"
-                 "                    [--block-size N] [--engine vllm|sglang] [--concurrency N]\n"
-                 "                    [--gpu-memory-utilization F | --mem-fraction-static F]\n"
-                 "                    [--activation-peak SIZE] [--non-torch SIZE] [--weight-dtype D] [--json]\n"
-                 "                    exit 3 when the context does not fit the pool\n"
-                 "       kvcalc table CONFIG... [--contexts 4096,32768,131072] [--format md|html|csv|json]\n"
-                 "                    [--kv-dtype D] [--accounting A] [--weight-dtype D]\n"
-                 "       kvcalc presets [--json]\n"
-                 "CONFIG is a config.json path, - for stdin, or a bundled preset id.\n";
+    std::cerr
+        << "kvcalc: " << message << "\n"
+        << "usage: kvcalc size CONFIG [--context N] [--batch N] [--kv-dtype D] [--tp N] [--pp N]\n"
+           "                    [--block-size N] [--accounting naive|resident|vllm]\n"
+           "                    [--max-num-batched-tokens N] [--shared-prefix N] [--json]\n"
+           "       kvcalc check CONFIG --max-context N (--pool-tokens N | --engine-log FILE |\n"
+           "                    --gpu NAME [--gpu-memory SIZE]) [--tp N] [--pp N] [--kv-dtype D]\n"
+           "                    [--block-size N] [--engine vllm|sglang] [--concurrency N]\n"
+           "                    [--gpu-memory-utilization F | --mem-fraction-static F]\n"
+           "                    [--activation-peak SIZE] [--non-torch SIZE] [--weight-dtype D] [--json]\n"
+           "                    exit 3 when the context does not fit the pool\n"
+           "       kvcalc table CONFIG... [--contexts 4096,32768,131072] [--format md|html|csv|json]\n"
+           "                    [--kv-dtype D] [--accounting A] [--weight-dtype D]\n"
+           "       kvcalc presets [--json]\n"
+           "CONFIG is a config.json path, - for stdin, or a bundled preset id.\n";
     return exit_usage;
 }
 

@@ -16,8 +16,8 @@ std::string bytes(std::uint64_t b) {
 
 void print_plain(const json& r) {
     auto u = [&](const char* k) { return r[k].get<std::uint64_t>(); };
-    std::cout << r["model"].get<std::string>() << "  (" << r["attention_kind"].get<std::string>()
-              << "; " << r["num_layers"]["value"].get<std::uint64_t>() << " layers from "
+    std::cout << r["model"].get<std::string>() << "  (" << r["attention_kind"].get<std::string>() << "; "
+              << r["num_layers"]["value"].get<std::uint64_t>() << " layers from "
               << r["num_layers"]["source"].get<std::string>() << ")\n";
     std::cout << "KV dtype " << r["kv_dtype"].get<std::string>() << " ("
               << r["kv_dtype_source"].get<std::string>() << ")\n\n";
@@ -28,25 +28,29 @@ void print_plain(const json& r) {
         std::uint64_t per = g["bytes_per_token_layer"].get<std::uint64_t>();
         std::cout << "  " << g["name"].get<std::string>() << " (" << kind << "), " << n << " layers: ";
         if (kind == "mla") {
-            std::cout << n << " layers x " << g["latent_dim"]["value"].get<std::uint64_t>()
-                      << " latent x " << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = "
-                      << group_thousands(n * per) << " B\n"
+            std::cout << n << " layers x " << g["latent_dim"]["value"].get<std::uint64_t>() << " latent x "
+                      << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = " << group_thousands(n * per)
+                      << " B\n"
                       << "      latent " << g["latent_dim"]["source"].get<std::string>() << "\n";
         } else if (g.contains("kv_heads")) {
             std::uint64_t k = g["head_dim"]["value"], v = g["v_head_dim"]["value"];
             std::cout << (k == v ? "2 (K and V) x " : "") << n << " layers x "
                       << g["kv_heads"]["value"].get<std::uint64_t>() << " KV heads x ";
-            if (k == v) std::cout << k << " head size";
-            else std::cout << "(" << k << " + " << v << ") K+V head sizes";
-            std::cout << " x " << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = "
-                      << group_thousands(n * per) << " B\n";
-            std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>()
-                      << "; head size " << g["head_dim"]["source"].get<std::string>() << "\n";
+            if (k == v)
+                std::cout << k << " head size";
+            else
+                std::cout << "(" << k << " + " << v << ") K+V head sizes";
+            std::cout << " x " << r["kv_dtype_bits"].get<unsigned>() / 8.0
+                      << " B = " << group_thousands(n * per) << " B\n";
+            std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>() << "; head size "
+                      << g["head_dim"]["source"].get<std::string>() << "\n";
             if (g.contains("window"))
-                std::cout << "      keeps at most " << group_thousands(g["window"]["value"].get<std::uint64_t>())
-                          << " tokens (" << g["window"]["source"].get<std::string>() << ")\n";
+                std::cout << "      keeps at most "
+                          << group_thousands(g["window"]["value"].get<std::uint64_t>()) << " tokens ("
+                          << g["window"]["source"].get<std::string>() << ")\n";
         } else if (kind == "linear_state") {
-            std::cout << "no per-token cache; fixed state " << bytes(g["state_bytes_layer"]) << " per layer per sequence\n"
+            std::cout << "no per-token cache; fixed state " << bytes(g["state_bytes_layer"])
+                      << " per layer per sequence\n"
                       << "      " << g["state_source"].get<std::string>() << "\n";
         } else {
             std::cout << "no cache\n";
@@ -57,15 +61,18 @@ void print_plain(const json& r) {
     std::cout << "One sequence of " << group_thousands(u("context")) << " tokens ("
               << (csrc == "context" ? "given" : "the model's max, " + csrc) << "):\n"
               << "  naive     " << bytes(u("sequence_bytes_naive")) << "  every cached layer x every token\n"
-              << "  resident  " << bytes(u("sequence_bytes_resident")) << "  windows capped, plus fixed state\n"
-              << "  vllm      " << bytes(u("sequence_bytes_vllm")) << "  vLLM's per-request reservation (block "
-              << u("vllm_block_size") << ")\n";
-    if (u("state_bytes")) std::cout << "  fixed state " << bytes(u("state_bytes")) << " per sequence (in resident and vllm)\n";
-    std::cout << "\nKV cache, batch " << u("batch") << ", " << r["accounting"].get<std::string>()
-              << ": " << bytes(u("kv_bytes")) << "\n";
+              << "  resident  " << bytes(u("sequence_bytes_resident"))
+              << "  windows capped, plus fixed state\n"
+              << "  vllm      " << bytes(u("sequence_bytes_vllm"))
+              << "  vLLM's per-request reservation (block " << u("vllm_block_size") << ")\n";
+    if (u("state_bytes"))
+        std::cout << "  fixed state " << bytes(u("state_bytes")) << " per sequence (in resident and vllm)\n";
+    std::cout << "\nKV cache, batch " << u("batch") << ", " << r["accounting"].get<std::string>() << ": "
+              << bytes(u("kv_bytes")) << "\n";
     if (u("tp") > 1 || u("pp") > 1)
-        std::cout << "  per GPU (tp " << u("tp") << ", pp " << u("pp") << ", heaviest stage): "
-                  << bytes(u("kv_bytes_per_gpu")) << "; all GPUs: " << bytes(u("kv_bytes_deployment")) << "\n";
+        std::cout << "  per GPU (tp " << u("tp") << ", pp " << u("pp")
+                  << ", heaviest stage): " << bytes(u("kv_bytes_per_gpu"))
+                  << "; all GPUs: " << bytes(u("kv_bytes_deployment")) << "\n";
     std::cout << std::flush;
     for (const auto& w : r["warnings"])
         std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "

@@ -11,7 +11,8 @@ namespace {
 bool looks_like_json(std::string_view s) {
     std::size_t i = 0;
     if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 byte-order mark
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        ++i;
     if (i == s.size()) return false;
     std::string_view rest = s.substr(i);
     // Preset ids never hold braces or quotes: text with them is (broken) JSON.
@@ -21,11 +22,14 @@ bool looks_like_json(std::string_view s) {
            rest.substr(0, 4) == "null" || rest.substr(0, 4) == "true" || rest.substr(0, 5) == "false";
 }
 
-Result<json> parse_options(std::string_view options_json) {
+}  // namespace
+
+Result<json> parse_options_text(std::string_view text) {
     std::size_t i = 0;
-    while (i < options_json.size() && (options_json[i] == ' ' || options_json[i] == '\n')) ++i;
-    if (i == options_json.size()) return json(nullptr);
-    auto o = parse_json_text(options_json);
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+        ++i;
+    if (i == text.size()) return json::object();
+    auto o = parse_json_text(text);
     if (!o) {
         Error e = o.error();
         e.code = code::bad_option;
@@ -33,10 +37,11 @@ Result<json> parse_options(std::string_view options_json) {
         e.field = "options";
         return e;
     }
-    return *o;
+    if (!o->is_object() && !o->is_null())
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
+                          "options");
+    return o->is_null() ? json::object() : *o;
 }
-
-}  // namespace
 
 Result<ModelSpec> load_config(std::string_view config) {
     if (const Preset* p = find_preset(config)) {
@@ -49,10 +54,11 @@ Result<ModelSpec> load_config(std::string_view config) {
     }
     if (looks_like_json(config)) return read_model_text(config);
     bool blank = true;
-    for (char c : config) blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    for (char c : config)
+        blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
     if (blank)
-        return make_error(code::malformed_json, "the config is empty: give config.json text or a bundled preset id",
-                          "config");
+        return make_error(code::malformed_json,
+                          "the config is empty: give config.json text or a bundled preset id", "config");
     std::string shown(config.substr(0, 80));
     return make_error(code::unknown_preset,
                       "\"" + shown + "\" is neither config JSON nor a bundled preset id (see presets)",
@@ -62,7 +68,7 @@ Result<ModelSpec> load_config(std::string_view config) {
 std::string size_json(std::string_view config, std::string_view options_json) {
     auto m = load_config(config);
     if (!m) return to_text(error_report(m.error()));
-    auto oj = parse_options(options_json);
+    auto oj = parse_options_text(options_json);
     if (!oj) return to_text(error_report(oj.error()));
     auto opts = size_options_from_json(*oj);
     if (!opts) return to_text(error_report(opts.error()));

@@ -21,25 +21,6 @@ std::string n(std::uint64_t v) {
     return group_thousands(v);
 }
 
-Result<json> parse_options_text(std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
-        ++i;
-    if (i == text.size()) return json::object();
-    auto o = parse_json_text(text);
-    if (!o) {
-        Error e = o.error();
-        e.code = code::bad_option;
-        e.message = "options: " + e.message;
-        e.field = "options";
-        return e;
-    }
-    if (!o->is_object() && !o->is_null())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
-                          "options");
-    return o->is_null() ? json::object() : *o;
-}
-
 Error as_option_error(Error e) {
     e.code = code::bad_option;
     return e;
@@ -228,7 +209,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     // Parallelism: gpu_count stands for tp x pp.
     std::uint64_t pp = o.pp.value_or(1), tp = o.tp.value_or(1);
     if (o.gpu_count) {
-        if (o.tp && *o.tp * pp != *o.gpu_count)
+        if (o.tp && mul(*o.tp, pp) != opt_u64(*o.gpu_count))
             return make_error(code::bad_option,
                               "gpu_count " + n(*o.gpu_count) + " is not tp " + n(*o.tp) + " x pp " + n(pp),
                               "gpu_count");
@@ -453,6 +434,10 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         warnings.push_back({"max_context", "the engine logged a max context of " + n(*log.max_model_len) +
                                                " (" + log.max_model_len_source + "), not the " +
                                                n(*o.max_context) + " checked here"});
+    if (!o.block_size && engine == Engine::vllm && m.has(LayerKind::mla))
+        warnings.push_back({"block_size",
+                            "vLLM on CUDA forces the block size of MLA models to 64 (FlashMLA, "
+                            "FlashInfer MLA) or 128 (CUTLASS MLA): give block_size as your engine logs it"});
     if (has_window_or_state(m))
         warnings.push_back({"pool_tokens",
                             "the model has sliding-window, chunked or linear-state layers: the pool in "

@@ -26,7 +26,9 @@ inline opt_u64 add(opt_u64 a, opt_u64 b) {
     return r;
 }
 
-inline u64 cdiv(u64 a, u64 b) { return a / b + (a % b != 0 ? 1 : 0); }
+inline u64 cdiv(u64 a, u64 b) {
+    return a / b + (a % b != 0 ? 1 : 0);
+}
 
 inline opt_u64 round_up(opt_u64 a, u64 multiple) {
     if (!a) return std::nullopt;

@@ -55,16 +55,19 @@ Result<Sourced> Fields::integer(const std::string& name, bool allow_zero) const 
     return Sourced{*r, path(name)};
 }
 
-Result<Sourced> Fields::positive(const std::string& name) const { return integer(name, false); }
-Result<Sourced> Fields::non_negative(const std::string& name) const { return integer(name, true); }
+Result<Sourced> Fields::positive(const std::string& name) const {
+    return integer(name, false);
+}
+Result<Sourced> Fields::non_negative(const std::string& name) const {
+    return integer(name, true);
+}
 
 Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
     const json* v = find(name);
     if (!v) return absent_value;
     if (!v->is_boolean())
         return make_error(code::invalid_value,
-                          path(name) + ": must be true or false, got " + describe_value(*v),
-                          path(name));
+                          path(name) + ": must be true or false, got " + describe_value(*v), path(name));
     return v->get<bool>();
 }
 
@@ -72,8 +75,8 @@ Result<std::string> Fields::text(const std::string& name) const {
     const json* v = find(name);
     if (!v) return std::string();
     if (!v->is_string() || is_number_marker(*v))
-        return make_error(code::invalid_value,
-                          path(name) + ": must be a string, got " + describe_value(*v), path(name));
+        return make_error(code::invalid_value, path(name) + ": must be a string, got " + describe_value(*v),
+                          path(name));
     return v->get<std::string>();
 }
 

@@ -14,9 +14,7 @@ public:
     Fields(const json& object, std::string prefix) : obj_(object), prefix_(std::move(prefix)) {}
 
     // The field's path as messages name it: "text_config.head_dim".
-    std::string path(const std::string& name) const {
-        return prefix_.empty() ? name : prefix_ + "." + name;
-    }
+    std::string path(const std::string& name) const { return prefix_.empty() ? name : prefix_ + "." + name; }
     // A present, non-null field, or nullptr. (`"head_dim": null` means "not set".)
     const json* find(const std::string& name) const;
     // The first present field of the aliases, or "" when none is.

@@ -6,7 +6,9 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) { return std::to_string(v); }
+std::string to_s(std::uint64_t v) {
+    return std::to_string(v);
+}
 
 // The text model: the root, or a nested text config when the root has no layer count.
 struct TextModel {
@@ -14,8 +16,8 @@ struct TextModel {
     std::string path;
 };
 
-constexpr std::initializer_list<const char*> layer_aliases = {"num_hidden_layers", "n_layer",
-                                                              "num_layers", "n_layers"};
+constexpr std::initializer_list<const char*> layer_aliases = {"num_hidden_layers", "n_layer", "num_layers",
+                                                              "n_layers"};
 
 Result<TextModel> find_text_model(const json& root) {
     if (!root.is_object())
@@ -28,8 +30,7 @@ Result<TextModel> find_text_model(const json& root) {
         if (!s) continue;
         if (!s->is_object())
             return make_error(code::invalid_value,
-                              std::string(sub) + ": must be an object, got " + describe_value(*s),
-                              sub);
+                              std::string(sub) + ": must be an object, got " + describe_value(*s), sub);
         if (!Fields(*s, sub).first_of(layer_aliases).empty()) return TextModel{s, sub};
     }
     return make_error(code::missing_field,
@@ -57,8 +58,9 @@ Result<Sourced> read_head_dim(const Fields& f, const Sourced& query_heads, const
     if (!name.empty()) return f.positive(name);
     if (hidden.value == 0)
         return make_error(code::missing_field,
-                          f.path("head_dim") + ": missing, and there is no hidden_size to derive "
-                                               "it from",
+                          f.path("head_dim") +
+                              ": missing, and there is no hidden_size to derive "
+                              "it from",
                           f.path("head_dim"));
     if (hidden.value % query_heads.value != 0)
         return make_error(code::inconsistent,
@@ -66,20 +68,18 @@ Result<Sourced> read_head_dim(const Fields& f, const Sourced& query_heads, const
                               query_heads.source + " " + to_s(query_heads.value) +
                               ", and there is no head_dim",
                           hidden.source);
-    return Sourced{hidden.value / query_heads.value,
-                   hidden.source + " " + to_s(hidden.value) + " / " + query_heads.source + " " +
-                       to_s(query_heads.value)};
+    return Sourced{hidden.value / query_heads.value, hidden.source + " " + to_s(hidden.value) + " / " +
+                                                         query_heads.source + " " + to_s(query_heads.value)};
 }
 
 Result<unsigned> dtype_bits(const std::string& dtype, const std::string& field) {
     static const std::pair<const char*, unsigned> known[] = {
-        {"bfloat16", 16}, {"float16", 16}, {"bf16", 16}, {"fp16", 16}, {"half", 16},
-        {"float32", 32},  {"fp32", 32},    {"float", 32}};
+        {"bfloat16", 16}, {"float16", 16}, {"bf16", 16}, {"fp16", 16},
+        {"half", 16},     {"float32", 32}, {"fp32", 32}, {"float", 32}};
     for (auto [n, b] : known)
         if (dtype == n) return b;
     return make_error(code::invalid_value,
-                      field + ": unknown dtype \"" + dtype +
-                          "\" (expected bfloat16, float16 or float32)",
+                      field + ": unknown dtype \"" + dtype + "\" (expected bfloat16, float16 or float32)",
                       field);
 }
 
@@ -118,17 +118,16 @@ Result<ModelSpec> read_model(const json& root) {
     auto layers = f.positive(f.first_of(layer_aliases));
     if (!layers) return layers.error();
     if (layers->value > 100000)
-        return make_error(code::invalid_value,
-                          layers->source + ": " + to_s(layers->value) +
-                              " layers is beyond any real model (at most 100000)",
-                          layers->source);
+        return make_error(
+            code::invalid_value,
+            layers->source + ": " + to_s(layers->value) + " layers is beyond any real model (at most 100000)",
+            layers->source);
     m.num_layers = *layers;
 
     std::string qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
     if (qname.empty())
         return make_error(code::missing_field,
-                          f.path("num_attention_heads") +
-                              ": missing (also looked for n_head, num_heads)",
+                          f.path("num_attention_heads") + ": missing (also looked for n_head, num_heads)",
                           f.path("num_attention_heads"));
     auto qh = f.positive(qname);
     if (!qh) return qh.error();
@@ -145,8 +144,8 @@ Result<ModelSpec> read_model(const json& root) {
     if (!kv) return kv.error();
     if (kv->value > m.query_heads.value || m.query_heads.value % kv->value != 0)
         return make_error(code::inconsistent,
-                          kv->source + " " + to_s(kv->value) + " does not divide " +
-                              m.query_heads.source + " " + to_s(m.query_heads.value),
+                          kv->source + " " + to_s(kv->value) + " does not divide " + m.query_heads.source +
+                              " " + to_s(m.query_heads.value),
                           kv->source);
 
     auto hd = read_head_dim(f, m.query_heads, m.hidden_size);
@@ -179,8 +178,8 @@ Result<ModelSpec> read_model(const json& root) {
         break;
     }
 
-    std::string cname = f.first_of({"max_position_embeddings", "n_positions", "seq_length",
-                                    "max_sequence_length", "model_max_length"});
+    std::string cname = f.first_of(
+        {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length", "model_max_length"});
     if (cname.empty()) cname = top.first_of({"max_position_embeddings", "model_max_length"});
     if (!cname.empty()) {
         const Fields& cf = f.find(cname) ? f : top;
@@ -197,9 +196,8 @@ Result<ModelSpec> read_model(const json& root) {
                               "no torch_dtype or dtype in the config: KV is sized at 2 bytes per "
                               "element, as engines serve such checkpoints in 16-bit"});
     else if (m.model_dtype_bits == 32)
-        m.warnings.push_back({m.dtype_source,
-                              m.dtype + " checkpoint: KV is sized at 2 bytes per element, as "
-                                        "engines serve float32 checkpoints in 16-bit"});
+        m.warnings.push_back({m.dtype_source, m.dtype + " checkpoint: KV is sized at 2 bytes per element, as "
+                                                        "engines serve float32 checkpoints in 16-bit"});
     m.root = root;
     m.text = text;
     return m;
@@ -220,12 +218,18 @@ std::uint32_t ModelSpec::count(LayerKind kind) const {
 
 const char* layer_kind_name(LayerKind kind) {
     switch (kind) {
-        case LayerKind::full_attention: return "full_attention";
-        case LayerKind::mla: return "mla";
-        case LayerKind::sliding_window: return "sliding_window";
-        case LayerKind::chunked_local: return "chunked_local";
-        case LayerKind::linear_state: return "linear_state";
-        case LayerKind::no_cache: return "no_cache";
+        case LayerKind::full_attention:
+            return "full_attention";
+        case LayerKind::mla:
+            return "mla";
+        case LayerKind::sliding_window:
+            return "sliding_window";
+        case LayerKind::chunked_local:
+            return "chunked_local";
+        case LayerKind::linear_state:
+            return "linear_state";
+        case LayerKind::no_cache:
+            return "no_cache";
     }
     return "unknown";
 }

@@ -8,9 +8,9 @@ namespace kvcalc {
 namespace {
 
 struct Replacement {
-    int line;        // 1-based line of the token
-    int column;      // 1-based column in the rewritten text where the marker starts
-    int added;       // characters the marker adds over the original token
+    int line;    // 1-based line of the token
+    int column;  // 1-based column in the rewritten text where the marker starts
+    int added;   // characters the marker adds over the original token
 };
 
 bool is_delim(char c) {
@@ -46,8 +46,8 @@ std::string rewrite_python_numbers(std::string_view in, std::vector<Replacement>
         if (c == '"') in_string = true;
         const char* token = nullptr;
         const char* marker = nullptr;
-        bool after_delim = out.empty() || is_delim(out.back()) || out.back() == '[' ||
-                           out.back() == ':' || out.back() == ',';
+        bool after_delim = out.empty() || is_delim(out.back()) || out.back() == '[' || out.back() == ':' ||
+                           out.back() == ',';
         if (after_delim) {
             for (auto [t, m] : {std::pair{"NaN", nan_marker}, std::pair{"Infinity", inf_marker},
                                 std::pair{"-Infinity", neg_inf_marker}}) {

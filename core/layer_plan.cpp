@@ -6,7 +6,9 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) { return std::to_string(v); }
+std::string to_s(std::uint64_t v) {
+    return std::to_string(v);
+}
 
 enum class Mixer { none, gated_delta_net, mamba2, kda };
 
@@ -28,13 +30,13 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         return make_error(code::invalid_value,
                           field + ": must be an array of strings, got " + describe_value(types), field);
     if (types.size() != layers)
-        return inconsistent(field, "has " + to_s(types.size()) + " entries but the model has " +
-                                       to_s(layers) + " layers");
+        return inconsistent(
+            field, "has " + to_s(types.size()) + " entries but the model has " + to_s(layers) + " layers");
     for (std::size_t i = 0; i < types.size(); ++i) {
         std::string at = field + "[" + to_s(i) + "]";
         if (!types[i].is_string())
-            return make_error(code::invalid_value,
-                              at + ": must be a string, got " + describe_value(types[i]), at);
+            return make_error(code::invalid_value, at + ": must be a string, got " + describe_value(types[i]),
+                              at);
         const std::string& t = types[i].get_ref<const std::string&>();
         LayerKind k;
         if (t == "full_attention" || t == "attention" || t == "global_attention")
@@ -64,14 +66,18 @@ Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers)
     auto pat = f.text("hybrid_override_pattern");
     if (!pat) return pat.error();
     if (pat->size() != layers)
-        return inconsistent(field, "has " + to_s(pat->size()) + " characters but the model has " +
-                                       to_s(layers) + " layers");
+        return inconsistent(
+            field, "has " + to_s(pat->size()) + " characters but the model has " + to_s(layers) + " layers");
     for (std::size_t i = 0; i < pat->size(); ++i) {
         char c = (*pat)[i];
-        if (c == 'M') p.kinds.push_back(LayerKind::linear_state), p.names.push_back("mamba");
-        else if (c == '*') p.kinds.push_back(LayerKind::full_attention), p.names.push_back("attention");
-        else if (c == '-') p.kinds.push_back(LayerKind::no_cache), p.names.push_back("mlp");
-        else if (c == 'E') p.kinds.push_back(LayerKind::no_cache), p.names.push_back("moe");
+        if (c == 'M')
+            p.kinds.push_back(LayerKind::linear_state), p.names.push_back("mamba");
+        else if (c == '*')
+            p.kinds.push_back(LayerKind::full_attention), p.names.push_back("attention");
+        else if (c == '-')
+            p.kinds.push_back(LayerKind::no_cache), p.names.push_back("mlp");
+        else if (c == 'E')
+            p.kinds.push_back(LayerKind::no_cache), p.names.push_back("moe");
         else
             return make_error(code::invalid_value,
                               field + "[" + to_s(i) + "]: unknown layer symbol '" + std::string(1, c) +
@@ -86,13 +92,14 @@ Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers)
 Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, std::uint64_t layers) {
     std::string field = f.path("linear_attn_config");
     if (!cfg.is_object())
-        return make_error(code::invalid_value,
-                          field + ": must be an object, got " + describe_value(cfg), field);
+        return make_error(code::invalid_value, field + ": must be an object, got " + describe_value(cfg),
+                          field);
     std::vector<int> seen(layers, 0);
     p.kinds.assign(layers, LayerKind::no_cache);
     p.names.assign(layers, "");
-    for (auto [key, kind, label] : {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
-                                    std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
+    for (auto [key, kind, label] :
+         {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
+          std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
         std::string kf = field + "." + key;
         auto it = cfg.find(key);
         if (it == cfg.end() || !it->is_array())
@@ -102,25 +109,24 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
             auto n = checked_integer((*it)[i], at, false);
             if (!n) return n.error();
             if (*n > layers)
-                return inconsistent(at, "layer " + to_s(*n) + " is beyond the model's " +
-                                            to_s(layers) + " layers (the list is 1-indexed)");
-            if (seen[*n - 1]++)
-                return inconsistent(at, "layer " + to_s(*n) + " is listed twice");
+                return inconsistent(at, "layer " + to_s(*n) + " is beyond the model's " + to_s(layers) +
+                                            " layers (the list is 1-indexed)");
+            if (seen[*n - 1]++) return inconsistent(at, "layer " + to_s(*n) + " is listed twice");
             p.kinds[*n - 1] = kind;
             p.names[*n - 1] = label;
         }
     }
     for (std::uint64_t i = 0; i < layers; ++i)
         if (!seen[i])
-            return inconsistent(field, "layer " + to_s(i + 1) +
-                                           " is in neither full_attn_layers nor kda_layers");
+            return inconsistent(field,
+                                "layer " + to_s(i + 1) + " is in neither full_attn_layers nor kda_layers");
     p.source = field;
     p.kda_layers = true;
     return true;
 }
 
-Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::uint64_t layers,
-                       LayerKind nth, LayerKind others, const char* nth_name, const char* others_name) {
+Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::uint64_t layers, LayerKind nth,
+                       LayerKind others, const char* nth_name, const char* others_name) {
     auto n = f.positive(name);
     if (!n) return n.error();
     for (std::uint64_t i = 0; i < layers; ++i) {
@@ -138,8 +144,8 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
     if (nrl && nrl->is_array() && !nrl->empty()) {
         std::string field = f.path("no_rope_layers");
         if (nrl->size() != layers)
-            return inconsistent(field, "has " + to_s(nrl->size()) + " entries but the model has " +
-                                           to_s(layers) + " layers");
+            return inconsistent(
+                field, "has " + to_s(nrl->size()) + " entries but the model has " + to_s(layers) + " layers");
         for (std::size_t i = 0; i < nrl->size(); ++i) {
             std::string at = field + "[" + to_s(i) + "]";
             auto v = checked_integer((*nrl)[i], at, true);
@@ -152,7 +158,7 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
         return true;
     }
     std::uint64_t interval = 4;  // transformers' Llama4TextConfig default
-    std::string src = f.path("no_rope_layers") + " empty: every " ;
+    std::string src = f.path("no_rope_layers") + " empty: every ";
     if (f.find("no_rope_layer_interval")) {
         auto iv = f.positive("no_rope_layer_interval");
         if (!iv) return iv.error();
@@ -180,7 +186,8 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
     if (f.find("use_sliding_window")) {
         auto use = f.flag("use_sliding_window", false);
         if (!use) return use.error();
-        if (!*use) return all(LayerKind::full_attention, "full_attention", f.path("use_sliding_window") + " false");
+        if (!*use)
+            return all(LayerKind::full_attention, "full_attention", f.path("use_sliding_window") + " false");
         if (!has_window)
             return make_error(code::missing_field,
                               f.path("sliding_window") + ": missing, but use_sliding_window is true",
@@ -220,7 +227,9 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
 }
 
 // "linear_num_value_heads 32": a state dim with its value, for display.
-std::string sv(const Sourced& s) { return s.source + " " + to_s(s.value); }
+std::string sv(const Sourced& s) {
+    return s.source + " " + to_s(s.value);
+}
 
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
     StateShape s;
@@ -240,9 +249,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = dv->value * dk->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source = "conv (" + sv(*k) + " - 1) x (2 x " + sv(*nk) + " x " + sv(*dk) + " + " +
-                   sv(*nv) + " x " + sv(*dv) + "), state " + sv(*nv) + " x " + sv(*dv) +
-                   " x " + sv(*dk);
+        s.source = "conv (" + sv(*k) + " - 1) x (2 x " + sv(*nk) + " x " + sv(*dk) + " + " + sv(*nv) + " x " +
+                   sv(*dv) + "), state " + sv(*nv) + " x " + sv(*dv) + " x " + sv(*dk);
     } else if (mixer == Mixer::mamba2) {
         auto k = need(f, "conv_kernel");
         auto heads = need(f, "mamba_num_heads");
@@ -258,9 +266,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = hd->value * dstate->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source = "conv (" + sv(*k) + " - 1) x (" + sv(*heads) + " x " + sv(*hd) + " + 2 x " +
-                   sv(*groups) + " x " + sv(*dstate) + "), state " + sv(*heads) + " x " +
-                   sv(*hd) + " x " + sv(*dstate);
+        s.source = "conv (" + sv(*k) + " - 1) x (" + sv(*heads) + " x " + sv(*hd) + " + 2 x " + sv(*groups) +
+                   " x " + sv(*dstate) + "), state " + sv(*heads) + " x " + sv(*hd) + " x " + sv(*dstate);
     } else {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -276,8 +283,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = hd->value * hd->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = 32;  // the KDA recurrent state is kept in float32
-        s.source = "conv (" + sv(*k) + " - 1) x 3 x " + sv(*heads) + " x " + sv(*hd) +
-                   ", float32 state " + sv(*heads) + " x " + sv(*hd) + " x " + sv(*hd);
+        s.source = "conv (" + sv(*k) + " - 1) x 3 x " + sv(*heads) + " x " + sv(*hd) + ", float32 state " +
+                   sv(*heads) + " x " + sv(*hd) + " x " + sv(*hd);
     }
     if (s.conv_rows == 0 && s.conv_channels == 0) s.conv_channels = 0;
     // The SSM state may be kept in another dtype (Qwen3.5: mamba_ssm_dtype float32).
@@ -285,12 +292,15 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         auto d = f.text(n);
         if (!d) return d.error();
         if (d->empty()) continue;
-        if (*d == "float32") s.ssm_bits = 32;
-        else if (*d == "bfloat16" || *d == "float16") s.ssm_bits = 16;
+        if (*d == "float32")
+            s.ssm_bits = 32;
+        else if (*d == "bfloat16" || *d == "float16")
+            s.ssm_bits = 16;
         else
-            return make_error(code::invalid_value,
-                              f.path(n) + ": unknown dtype \"" + *d + "\" (expected float32, bfloat16 or float16)",
-                              f.path(n));
+            return make_error(
+                code::invalid_value,
+                f.path(n) + ": unknown dtype \"" + *d + "\" (expected float32, bfloat16 or float16)",
+                f.path(n));
         s.source += " (state in " + *d + " from " + f.path(n) + ")";
         break;
     }
@@ -311,10 +321,14 @@ Result<Mixer> pick_mixer(const Fields& f, const Plan& p) {
 
 // Fields that change the cache in ways the core does not model: a warning, never a guess.
 void warn_unmodelled(const Fields& f, ModelSpec& m) {
-    struct W { const char* field; const char* why; };
+    struct W {
+        const char* field;
+        const char* why;
+    };
     static const W list[] = {
         {"cross_attention_layers", "cross-attention layers cache the encoder's tokens, which is not counted"},
-        {"attn_type_list", "per-layer attention types from attn_type_list are not read; all layers are sized as the plan says"},
+        {"attn_type_list",
+         "per-layer attention types from attn_type_list are not read; all layers are sized as the plan says"},
         {"layers_block_type", "per-layer block types from layers_block_type are not read"},
         {"block_configs", "per-layer block configs (nemotron-nas) are not read"},
         {"attn_config", "attn_config (MPT/DBRX) may set kv_n_heads, which is not read"},
@@ -327,7 +341,8 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
         const json* v = f.find(mtp);
         auto n = v ? checked_integer(*v, f.path(mtp), true) : Result<std::uint64_t>(std::uint64_t{0});
         if (n && *n > 0)
-            m.warnings.push_back({f.path(mtp), std::to_string(*n) +
+            m.warnings.push_back(
+                {f.path(mtp), std::to_string(*n) +
                                   " multi-token-prediction layer(s) not counted: their cache exists only "
                                   "with speculative decoding"});
     }
@@ -345,14 +360,19 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     const std::uint64_t layers = m.num_layers.value;
     Plan p;
     Result<bool> r = true;
-    if (const json* lt = f.find("layer_types")) r = from_layer_types(f, *lt, p, layers);
-    else if (f.find("hybrid_override_pattern")) r = from_hybrid_pattern(f, p, layers);
-    else if (const json* lac = f.find("linear_attn_config")) r = from_linear_attn_config(f, *lac, p, layers);
+    if (const json* lt = f.find("layer_types"))
+        r = from_layer_types(f, *lt, p, layers);
+    else if (f.find("hybrid_override_pattern"))
+        r = from_hybrid_pattern(f, p, layers);
+    else if (const json* lac = f.find("linear_attn_config"))
+        r = from_linear_attn_config(f, *lac, p, layers);
     else if (f.find("full_attention_interval"))
         r = every_nth(f, "full_attention_interval", p, layers, LayerKind::full_attention,
                       LayerKind::linear_state, "full_attention", "linear_attention");
-    else if (f.find("attention_chunk_size")) r = from_chunked(f, p, layers);
-    else r = from_sliding(f, p, layers);
+    else if (f.find("attention_chunk_size"))
+        r = from_chunked(f, p, layers);
+    else
+        r = from_sliding(f, p, layers);
     if (!r) return r.error();
 
     // Shared-KV layers (Gemma 3n style) reuse an earlier layer's cache.
@@ -360,8 +380,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         auto shared = f.non_negative("num_kv_shared_layers");
         if (!shared) return shared.error();
         if (shared->value >= layers)
-            return inconsistent(shared->source, to_s(shared->value) + " shared layers leave no layer "
-                                "with a cache of its own (the model has " + to_s(layers) + ")");
+            return inconsistent(shared->source, to_s(shared->value) +
+                                                    " shared layers leave no layer "
+                                                    "with a cache of its own (the model has " +
+                                                    to_s(layers) + ")");
         for (std::uint64_t i = layers - shared->value; i < layers; ++i) {
             p.kinds[i] = LayerKind::no_cache;
             p.names[i] = "kv_shared";
@@ -376,13 +398,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         if (!rank) return rank.error();
         if (!f.find("qk_rope_head_dim"))
             return make_error(code::missing_field,
-                              f.path("qk_rope_head_dim") + ": missing, but kv_lora_rank is set (MLA "
-                              "caches kv_lora_rank + qk_rope_head_dim per token)",
+                              f.path("qk_rope_head_dim") +
+                                  ": missing, but kv_lora_rank is set (MLA "
+                                  "caches kv_lora_rank + qk_rope_head_dim per token)",
                               f.path("qk_rope_head_dim"));
         auto rope = f.non_negative("qk_rope_head_dim");
         if (!rope) return rope.error();
-        latent = {rank->value + rope->value, rank->source + " " + to_s(rank->value) + " + " +
-                                                 rope->source + " " + to_s(rope->value)};
+        latent = {rank->value + rope->value,
+                  rank->source + " " + to_s(rank->value) + " + " + rope->source + " " + to_s(rope->value)};
     }
 
     // Windows for sliding and chunked layers.
@@ -419,8 +442,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         if (!g) return g.error();
         if (g->value > m.query_heads.value || m.query_heads.value % g->value != 0)
             return make_error(code::inconsistent,
-                              g->source + " " + to_s(g->value) + " does not divide " +
-                                  m.query_heads.source + " " + to_s(m.query_heads.value),
+                              g->source + " " + to_s(g->value) + " does not divide " + m.query_heads.source +
+                                  " " + to_s(m.query_heads.value),
                               g->source);
         full_kv = *g;
     }

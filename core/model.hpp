@@ -45,14 +45,14 @@ struct StateShape {
 // Layers that share one geometry and kind.
 struct LayerGroup {
     LayerKind kind = LayerKind::full_attention;
-    std::string name;            // as the config names it ("sliding_attention", "M", ...)
+    std::string name;  // as the config names it ("sliding_attention", "M", ...)
     std::uint32_t count = 0;
-    Sourced kv_heads;            // attention kinds
-    Sourced k_head_dim;          // attention kinds
-    Sourced v_head_dim;          // attention kinds (= k_head_dim unless the config differs)
-    Sourced latent_dim;          // mla: kv_lora_rank + qk_rope_head_dim
-    Sourced window;              // sliding_window / chunked_local: tokens kept
-    StateShape state;            // linear_state
+    Sourced kv_heads;    // attention kinds
+    Sourced k_head_dim;  // attention kinds
+    Sourced v_head_dim;  // attention kinds (= k_head_dim unless the config differs)
+    Sourced latent_dim;  // mla: kv_lora_rank + qk_rope_head_dim
+    Sourced window;      // sliding_window / chunked_local: tokens kept
+    StateShape state;    // linear_state
 };
 
 struct Warning {
@@ -61,24 +61,24 @@ struct Warning {
 };
 
 struct ModelSpec {
-    std::string name;           // _name_or_path, else architectures[0], else model_type
+    std::string name;  // _name_or_path, else architectures[0], else model_type
     std::string name_source;
-    std::string text_path;      // "" for the root, or "text_config" / "llm_config" / ...
+    std::string text_path;  // "" for the root, or "text_config" / "llm_config" / ...
     Sourced num_layers;
     Sourced query_heads;
-    Sourced hidden_size;        // value 0 when the config has none
-    Sourced max_context;        // value 0 when the config has none
-    std::string dtype;          // as written: "bfloat16", "float16", "float32", or ""
+    Sourced hidden_size;  // value 0 when the config has none
+    Sourced max_context;  // value 0 when the config has none
+    std::string dtype;    // as written: "bfloat16", "float16", "float32", or ""
     std::string dtype_source;
     unsigned model_dtype_bits = 16;
-    std::string kv_quant;       // "fp8" when quantization_config declares a KV-cache scheme
+    std::string kv_quant;  // "fp8" when quantization_config declares a KV-cache scheme
     std::string kv_quant_source;
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
     std::vector<Warning> warnings;
-    json root;                  // the whole config, for the weights estimate
-    json text;                  // the text model's config object
+    json root;  // the whole config, for the weights estimate
+    json text;  // the text model's config object
 
     std::uint32_t count(LayerKind kind) const;
     bool has(LayerKind kind) const { return count(kind) > 0; }

@@ -45,7 +45,9 @@ std::string attention_kind(const ModelSpec& m) {
 
 namespace {
 
-json sourced(const Sourced& s) { return json{{"value", s.value}, {"source", s.source}}; }
+json sourced(const Sourced& s) {
+    return json{{"value", s.value}, {"source", s.source}};
+}
 
 json layer_counts(const ModelSpec& m) {
     json c = json::object();
@@ -123,21 +125,23 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
     j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
     j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
+    j["weights_error"] =
+        weights ? json(nullptr) : error_report(weights.error())["error"];  // why they are null
     j["layers"] = layer_counts(m);
     json groups = json::array();
-    for (const auto& f : r.groups) groups.push_back(group_report(m, f));
+    for (const auto& f : r.groups)
+        groups.push_back(group_report(m, f));
     j["groups"] = groups;
     json stages = json::array();
     for (const auto& s : r.stages)
-        stages.push_back({{"first_layer", s.first_layer}, {"layers", s.layers},
+        stages.push_back({{"first_layer", s.first_layer},
+                          {"layers", s.layers},
                           {"bytes_per_token_per_gpu", s.bytes_per_token_per_gpu},
                           {"kv_bytes_per_gpu", s.kv_bytes_per_gpu}});
     j["stages"] = stages;
     json warnings = json::array();
-    for (const auto& w : r.warnings) warnings.push_back({{"field", w.field}, {"message", w.message}});
-    if (!weights)
-        warnings.push_back({{"field", weights.error().field},
-                            {"message", "no weights estimate: " + weights.error().message}});
+    for (const auto& w : r.warnings)
+        warnings.push_back({{"field", w.field}, {"message", w.message}});
     j["warnings"] = warnings;
     return j;
 }
@@ -146,7 +150,8 @@ Result<SizeOptions> size_options_from_json(const json& o) {
     SizeOptions s;
     if (o.is_null()) return s;
     if (!o.is_object())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(o), "options");
+        return make_error(code::bad_option, "options: must be an object, got " + describe_value(o),
+                          "options");
     for (auto it = o.begin(); it != o.end(); ++it) {
         const std::string& k = it.key();
         const json& v = it.value();
@@ -163,22 +168,35 @@ Result<SizeOptions> size_options_from_json(const json& o) {
         };
         Result<bool> ok = true;
         std::uint64_t n = 0;
-        if (k == "context") { ok = positive(n, false); s.context = n; }
-        else if (k == "batch") ok = positive(s.batch, false);
-        else if (k == "tp") ok = positive(s.tp, false);
-        else if (k == "pp") ok = positive(s.pp, false);
-        else if (k == "block_size") { ok = positive(n, false); s.block_size = n; }
-        else if (k == "max_num_batched_tokens") ok = positive(s.max_num_batched_tokens, false);
-        else if (k == "shared_prefix") ok = positive(s.shared_prefix, true);
+        if (k == "context") {
+            ok = positive(n, false);
+            s.context = n;
+        } else if (k == "batch")
+            ok = positive(s.batch, false);
+        else if (k == "tp")
+            ok = positive(s.tp, false);
+        else if (k == "pp")
+            ok = positive(s.pp, false);
+        else if (k == "block_size") {
+            ok = positive(n, false);
+            s.block_size = n;
+        } else if (k == "max_num_batched_tokens")
+            ok = positive(s.max_num_batched_tokens, false);
+        else if (k == "shared_prefix")
+            ok = positive(s.shared_prefix, true);
         else if (k == "kv_dtype") {
             if (!v.is_string())
-                return make_error(code::bad_option, "kv_dtype: must be a string, got " + describe_value(v), "kv_dtype");
+                return make_error(code::bad_option, "kv_dtype: must be a string, got " + describe_value(v),
+                                  "kv_dtype");
             s.kv_dtype = v.get<std::string>();
         } else if (k == "accounting") {
             std::string a = v.is_string() ? v.get<std::string>() : "";
-            if (a == "naive") s.accounting = Accounting::naive;
-            else if (a == "resident") s.accounting = Accounting::resident;
-            else if (a == "vllm") s.accounting = Accounting::vllm;
+            if (a == "naive")
+                s.accounting = Accounting::naive;
+            else if (a == "resident")
+                s.accounting = Accounting::resident;
+            else if (a == "vllm")
+                s.accounting = Accounting::vllm;
             else
                 return make_error(code::bad_option,
                                   "accounting: must be naive, resident or vllm, got " + describe_value(v),

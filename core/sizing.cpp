@@ -8,7 +8,9 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) { return std::to_string(v); }
+std::string to_s(std::uint64_t v) {
+    return std::to_string(v);
+}
 
 bool is_attention(LayerKind k) {
     return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
@@ -19,8 +21,10 @@ bool is_attention(LayerKind k) {
 // context / batch option that made an honest per-token figure too large.
 Error overflow_error(const std::string& what, const std::string& field) {
     return make_error(code::overflow,
-                      what + " exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports "
-                             "exactly: check " + field,
+                      what +
+                          " exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports "
+                          "exactly: check " +
+                          field,
                       field);
 }
 
@@ -49,7 +53,8 @@ opt_u64 state_bytes(const StateShape& s, std::uint64_t tp) {
 std::vector<std::uint32_t> pp_stage_sizes(std::uint32_t layers, std::uint32_t pp) {
     std::vector<std::uint32_t> sizes(pp, layers / pp);
     std::uint32_t rest = layers % pp;
-    for (std::uint32_t i = 2; i < rest + 2; ++i) sizes[pp - i] += 1;
+    for (std::uint32_t i = 2; i < rest + 2; ++i)
+        sizes[pp - i] += 1;
     return sizes;
 }
 
@@ -57,10 +62,10 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
     if (o.tp == 0 || o.tp > 1024)
         return make_error(code::bad_option, "tp: must be from 1 to 1024, got " + to_s(o.tp), "tp");
     if (o.pp == 0 || o.pp > m.num_layers.value)
-        return make_error(code::bad_option,
-                          "pp: must be from 1 to the model's " + to_s(m.num_layers.value) +
-                              " layers, got " + to_s(o.pp),
-                          "pp");
+        return make_error(
+            code::bad_option,
+            "pp: must be from 1 to the model's " + to_s(m.num_layers.value) + " layers, got " + to_s(o.pp),
+            "pp");
     if (m.query_heads.value % o.tp != 0)
         return make_error(code::bad_option,
                           "tp " + to_s(o.tp) + " does not divide " + m.query_heads.source + " " +
@@ -70,9 +75,9 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
         if (g.kind == LayerKind::linear_state) {
             if (g.state.conv_channels % o.tp != 0 || g.state.ssm_heads % o.tp != 0)
                 return make_error(code::bad_option,
-                                  "tp " + to_s(o.tp) + " does not divide the " + g.state.mixer +
-                                      " state (" + to_s(g.state.ssm_heads) + " heads, " +
-                                      to_s(g.state.conv_channels) + " conv channels)",
+                                  "tp " + to_s(o.tp) + " does not divide the " + g.state.mixer + " state (" +
+                                      to_s(g.state.ssm_heads) + " heads, " + to_s(g.state.conv_channels) +
+                                      " conv channels)",
                                   "tp");
         }
         if (!is_attention(g.kind) || g.kind == LayerKind::mla) continue;
@@ -91,7 +96,7 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
 struct VllmLayout {
     std::vector<std::uint64_t> block;  // per group
     std::uint64_t base_block = 0;
-    std::uint64_t linear_page = 0;     // per linear layer, per GPU when per_gpu
+    std::uint64_t linear_page = 0;  // per linear layer, per GPU when per_gpu
 };
 
 // vLLM's block layout: hybrid attention + state models enlarge the attention block until
@@ -151,15 +156,18 @@ VllmLayout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok
 
 const char* accounting_name(Accounting a) {
     switch (a) {
-        case Accounting::naive: return "naive";
-        case Accounting::resident: return "resident";
-        case Accounting::vllm: return "vllm";
+        case Accounting::naive:
+            return "naive";
+        case Accounting::resident:
+            return "resident";
+        case Accounting::vllm:
+            return "vllm";
     }
     return "resident";
 }
 
 std::uint64_t SizeResult::sequence_bytes(Accounting a) const {
-    return a == Accounting::naive ? sequence_bytes_naive
+    return a == Accounting::naive  ? sequence_bytes_naive
            : a == Accounting::vllm ? sequence_bytes_vllm
                                    : sequence_bytes_resident;
 }
@@ -177,15 +185,15 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
             d.name = m.dtype == "float16" || m.dtype == "fp16" || m.dtype == "half" ? "fp16" : "bf16";
             d.bits = 16;
             d.source = m.dtype.empty() ? "auto: no dtype in the config, 2 bytes"
-                       : m.model_dtype_bits == 32 ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
-                                                  : "auto: " + m.dtype_source + " " + m.dtype;
+                       : m.model_dtype_bits == 32
+                           ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
+                           : "auto: " + m.dtype_source + " " + m.dtype;
         }
         return d;
     }
     static const std::pair<const char*, unsigned> known[] = {
-        {"fp32", 32},    {"float32", 32},  {"fp16", 16},     {"float16", 16}, {"bf16", 16},
-        {"bfloat16", 16}, {"fp8", 8},      {"fp8_e4m3", 8},  {"fp8_e5m2", 8}, {"int8", 8},
-        {"int4", 4}};
+        {"fp32", 32}, {"float32", 32}, {"fp16", 16},    {"float16", 16}, {"bf16", 16}, {"bfloat16", 16},
+        {"fp8", 8},   {"fp8_e4m3", 8}, {"fp8_e5m2", 8}, {"int8", 8},     {"int4", 4}};
     for (auto [n, b] : known)
         if (req == n) {
             d.bits = b;
@@ -224,19 +232,24 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
                           "context");
     }
     if (r.context == 0 || r.context > max_exact)
-        return make_error(code::bad_option, "context: must be a positive integer, got " + to_s(r.context), "context");
+        return make_error(code::bad_option, "context: must be a positive integer, got " + to_s(r.context),
+                          "context");
     if (o.batch == 0 || o.batch > max_exact)
-        return make_error(code::bad_option, "batch: must be a positive integer, got " + to_s(o.batch), "batch");
+        return make_error(code::bad_option, "batch: must be a positive integer, got " + to_s(o.batch),
+                          "batch");
     if (o.block_size && (*o.block_size == 0 || *o.block_size > 1048576))
-        return make_error(code::bad_option, "block_size: must be from 1 to 1048576, got " + to_s(*o.block_size), "block_size");
+        return make_error(code::bad_option,
+                          "block_size: must be from 1 to 1048576, got " + to_s(*o.block_size), "block_size");
     if (o.max_num_batched_tokens == 0 || o.max_num_batched_tokens > max_exact)
-        return make_error(code::bad_option,
-                          "max_num_batched_tokens: must be a positive integer, got " + to_s(o.max_num_batched_tokens),
-                          "max_num_batched_tokens");
+        return make_error(
+            code::bad_option,
+            "max_num_batched_tokens: must be a positive integer, got " + to_s(o.max_num_batched_tokens),
+            "max_num_batched_tokens");
     if (o.shared_prefix > r.context)
-        return make_error(code::bad_option,
-                          "shared_prefix " + to_s(o.shared_prefix) + " is longer than the context " + to_s(r.context),
-                          "shared_prefix");
+        return make_error(
+            code::bad_option,
+            "shared_prefix " + to_s(o.shared_prefix) + " is longer than the context " + to_s(r.context),
+            "shared_prefix");
     auto par = check_parallel(m, o);
     if (!par) return par.error();
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
@@ -299,16 +312,22 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     auto vllm_blocks = [&](const LayerGroup& g, std::uint64_t B) -> std::uint64_t {
         switch (g.kind) {
             case LayerKind::full_attention:
-            case LayerKind::mla: return cdiv(C, B);
-            case LayerKind::sliding_window: return cdiv(std::min(g.window.value - 1 + T, C), B) + 1;
-            case LayerKind::chunked_local: return cdiv(std::min(g.window.value + T, C), B);
-            default: return 0;
+            case LayerKind::mla:
+                return cdiv(C, B);
+            case LayerKind::sliding_window:
+                return cdiv(std::min(g.window.value - 1 + T, C), B) + 1;
+            case LayerKind::chunked_local:
+                return cdiv(std::min(g.window.value + T, C), B);
+            default:
+                return 0;
         }
     };
     const std::uint64_t rb = r.block_size ? r.block_size : 1;  // resident rounding
 
     // One layer of group i for a batch of N sequences sharing a P-token prefix.
-    struct LayerBytes { opt_u64 naive, resident, vllm; };
+    struct LayerBytes {
+        opt_u64 naive, resident, vllm;
+    };
     auto layer_bytes = [&](std::size_t i, bool gpu, std::uint64_t n, std::uint64_t p) -> LayerBytes {
         const LayerGroup& g = m.groups[i];
         const VllmLayout& L = gpu ? per_gpu : whole;
@@ -334,8 +353,11 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         b.vllm = mul(mul(B, t), add(shared, mul(n, blocks - shared)));
         return b;
     };
-    auto pick = [&](const LayerBytes& b) { return o.accounting == Accounting::naive ? b.naive
-                                                 : o.accounting == Accounting::vllm ? b.vllm : b.resident; };
+    auto pick = [&](const LayerBytes& b) {
+        return o.accounting == Accounting::naive  ? b.naive
+               : o.accounting == Accounting::vllm ? b.vllm
+                                                  : b.resident;
+    };
 
     opt_u64 bpt = 0, seq_n = 0, seq_r = 0, seq_v = 0, state = 0, kv = 0;
     for (std::size_t i = 0; i < G; ++i) {
@@ -376,7 +398,8 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     r.kv_bytes = *kv;
 
     // Per GPU: each pipeline stage holds its layers with the per-GPU heads.
-    auto sizes = pp_stage_sizes(static_cast<std::uint32_t>(m.num_layers.value), static_cast<std::uint32_t>(o.pp));
+    auto sizes =
+        pp_stage_sizes(static_cast<std::uint32_t>(m.num_layers.value), static_cast<std::uint32_t>(o.pp));
     std::uint32_t first = 0;
     opt_u64 deployment = 0;
     for (std::uint32_t n : sizes) {
@@ -384,7 +407,8 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         s.first_layer = first;
         s.layers = n;
         std::vector<std::uint64_t> in_stage(G, 0);  // layers of each group in this stage
-        for (std::uint32_t l = first; l < first + n; ++l) ++in_stage[m.layer_group[l]];
+        for (std::uint32_t l = first; l < first + n; ++l)
+            ++in_stage[m.layer_group[l]];
         opt_u64 sb = 0, sk = 0;
         for (std::size_t gi = 0; gi < G; ++gi) {
             if (!in_stage[gi]) continue;

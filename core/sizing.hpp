@@ -26,16 +26,16 @@ struct KvDtype {
 Result<KvDtype> resolve_kv_dtype(const std::string& requested, const ModelSpec& m);
 
 inline constexpr std::uint64_t ds_mla_bytes_per_token = 656;
-inline constexpr std::uint64_t default_block_size = 16;           // vLLM's CacheConfig default
+inline constexpr std::uint64_t default_block_size = 16;  // vLLM's CacheConfig default
 inline constexpr std::uint64_t default_max_num_batched_tokens = 8192;
 
 struct SizeOptions {
-    std::optional<std::uint64_t> context;      // default: the model's max context
+    std::optional<std::uint64_t> context;  // default: the model's max context
     std::uint64_t batch = 1;
     std::string kv_dtype = "auto";
     std::uint64_t tp = 1;
     std::uint64_t pp = 1;
-    std::optional<std::uint64_t> block_size;   // rounds resident tokens; vllm default 16
+    std::optional<std::uint64_t> block_size;  // rounds resident tokens; vllm default 16
     Accounting accounting = Accounting::resident;
     std::uint64_t max_num_batched_tokens = default_max_num_batched_tokens;
     std::uint64_t shared_prefix = 0;
@@ -43,16 +43,16 @@ struct SizeOptions {
 
 // Figures for one layer group, whole model (tp 1) unless named _per_gpu.
 struct GroupFigures {
-    std::uint32_t group = 0;              // index into ModelSpec::groups
-    std::uint64_t bytes_per_token_layer = 0;          // one layer, one token
+    std::uint32_t group = 0;                  // index into ModelSpec::groups
+    std::uint64_t bytes_per_token_layer = 0;  // one layer, one token
     std::uint64_t bytes_per_token_layer_per_gpu = 0;
-    std::uint64_t kv_heads_per_gpu = 0;               // attention kinds
-    std::uint64_t resident_tokens = 0;                // per layer, one sequence
-    std::uint64_t vllm_block_size = 0;                // after vLLM's page-size alignment
-    std::uint64_t vllm_blocks = 0;                    // per layer, one request
-    std::uint64_t state_bytes_layer = 0;              // linear_state: one layer, one sequence
+    std::uint64_t kv_heads_per_gpu = 0;   // attention kinds
+    std::uint64_t resident_tokens = 0;    // per layer, one sequence
+    std::uint64_t vllm_block_size = 0;    // after vLLM's page-size alignment
+    std::uint64_t vllm_blocks = 0;        // per layer, one request
+    std::uint64_t state_bytes_layer = 0;  // linear_state: one layer, one sequence
     std::uint64_t state_bytes_layer_per_gpu = 0;
-    std::uint64_t sequence_bytes_naive = 0;           // all layers of the group, one sequence
+    std::uint64_t sequence_bytes_naive = 0;  // all layers of the group, one sequence
     std::uint64_t sequence_bytes_resident = 0;
     std::uint64_t sequence_bytes_vllm = 0;
 };
@@ -66,27 +66,27 @@ struct StageFigures {
 
 struct SizeResult {
     std::uint64_t context = 0;
-    std::string context_source;       // "--context", "max_position_embeddings"
+    std::string context_source;  // "--context", "max_position_embeddings"
     std::uint64_t batch = 1;
     KvDtype kv_dtype;
     Accounting accounting = Accounting::resident;
     std::uint64_t tp = 1, pp = 1;
-    std::uint64_t block_size = 0;     // 0: resident figures not block-rounded
+    std::uint64_t block_size = 0;  // 0: resident figures not block-rounded
     std::uint64_t vllm_block_size = 0;
     std::uint64_t max_num_batched_tokens = 0;
     std::uint64_t shared_prefix = 0;
     std::uint64_t bytes_per_token = 0;
-    std::uint64_t bytes_per_token_per_gpu = 0;   // heaviest pipeline stage, one GPU
+    std::uint64_t bytes_per_token_per_gpu = 0;  // heaviest pipeline stage, one GPU
     std::uint64_t sequence_bytes_naive = 0;
-    std::uint64_t sequence_bytes_resident = 0;   // includes state_bytes
-    std::uint64_t sequence_bytes_vllm = 0;       // includes the state pages
-    std::uint64_t state_bytes = 0;               // fixed per-sequence state (linear layers)
-    std::uint64_t kv_bytes = 0;                  // batch, chosen accounting, whole model
-    std::uint64_t kv_bytes_per_gpu = 0;          // heaviest stage, one GPU
-    std::uint64_t kv_bytes_deployment = 0;       // summed over all tp x pp GPUs (replicas counted)
+    std::uint64_t sequence_bytes_resident = 0;  // includes state_bytes
+    std::uint64_t sequence_bytes_vllm = 0;      // includes the state pages
+    std::uint64_t state_bytes = 0;              // fixed per-sequence state (linear layers)
+    std::uint64_t kv_bytes = 0;                 // batch, chosen accounting, whole model
+    std::uint64_t kv_bytes_per_gpu = 0;         // heaviest stage, one GPU
+    std::uint64_t kv_bytes_deployment = 0;      // summed over all tp x pp GPUs (replicas counted)
     std::vector<GroupFigures> groups;
     std::vector<StageFigures> stages;
-    std::vector<Warning> warnings;               // the model's and the sizing's
+    std::vector<Warning> warnings;  // the model's and the sizing's
 
     std::uint64_t sequence_bytes(Accounting a) const;
 };

@@ -15,7 +15,8 @@ std::string group_thousands(std::uint64_t v, const std::string& sep) {
 
 std::string fixed_point(std::uint64_t value, unsigned scale) {
     std::uint64_t div = 1;
-    for (unsigned i = 0; i < scale; ++i) div *= 10;
+    for (unsigned i = 0; i < scale; ++i)
+        div *= 10;
     std::string out = std::to_string(value / div);
     if (scale == 0) return out;
     std::string frac = std::to_string(value % div);
@@ -39,9 +40,8 @@ std::string format_bytes(std::uint64_t bytes, bool decimal) {
     std::uint64_t rest = bytes % unit;
     // hundredths, rounded half up; rest < unit <= 2^60, so rest * 100 may overflow for
     // the top units: divide the unit first there.
-    std::uint64_t hundredths = unit >= (std::uint64_t{1} << 56)
-                                   ? (rest / (unit / 100 ? unit / 100 : 1))
-                                   : (rest * 100 + unit / 2) / unit;
+    std::uint64_t hundredths = unit >= (std::uint64_t{1} << 56) ? (rest / (unit / 100 ? unit / 100 : 1))
+                                                                : (rest * 100 + unit / 2) / unit;
     if (hundredths >= 100) {
         whole += 1;
         hundredths -= 100;

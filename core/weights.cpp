@@ -13,6 +13,20 @@ std::string to_s(std::uint64_t v) {
     return std::to_string(v);
 }
 
+// A checked figure: * and + stay exact or become "overflowed" (nullopt), never a wrapped
+// number. Config values are at most 2^53 - 1 each, but their products need not be.
+struct N {
+    opt_u64 v;
+    N(std::uint64_t x) : v(x) {}  // NOLINT: implicit by design, so expressions read as arithmetic
+    N(opt_u64 x) : v(x) {}        // NOLINT
+};
+N operator*(N a, N b) {
+    return N(mul(a.v, b.v));
+}
+N operator+(N a, N b) {
+    return N(add(a.v, b.v));
+}
+
 Error overflow_error() {
     return make_error(code::overflow,
                       "the parameter count exceeds 2^53 - 1, the largest figure kvcalc reports "
@@ -166,7 +180,9 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         if (!shared) return shared.error();
         if (!shared_width) return shared_width.error();
         if (shared->value) {
-            L.shared_intermediate = shared->value * L.expert_intermediate;
+            auto width = mul(shared->value, L.expert_intermediate);
+            if (!width) return overflow_error();
+            L.shared_intermediate = *width;
         } else if (shared_width->value) {
             L.shared_intermediate = shared_width->value;
             L.shared_gate = true;
@@ -216,36 +232,44 @@ bool is_moe_layer(const Layout& L, std::uint64_t i) {
 }
 
 // MLP matrices of width `inter` (2 without a gate), plus biases.
-std::uint64_t mlp_params(const Layout& L, std::uint64_t inter, bool bias) {
+N mlp_params(const Layout& L, std::uint64_t inter, bool bias) {
     std::uint64_t mats = L.gated ? 3 : 2;
-    return mats * L.hidden * inter + (bias ? (mats - 1) * inter + L.hidden : 0);
+    return N(mats) * L.hidden * inter + (bias ? N(mats - 1) * inter + L.hidden : N(0));
 }
 
-using Blocks = std::vector<ParamBlock>;
+// One layer's blocks; an overflowed block marks the layer, and the estimate fails.
+struct Blocks {
+    std::vector<ParamBlock> list;
+    bool overflow = false;
+};
 
-void push(Blocks& b, const char* part, std::uint64_t params, Shard s = Shard::split, bool linear = true,
+void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
           std::uint64_t kv_heads = 0) {
-    if (params == 0) return;
+    if (!params.v) {
+        b.overflow = true;
+        return;
+    }
+    if (*params.v == 0) return;
     ParamBlock p;
     p.part = part;
-    p.params = params;
+    p.params = *params.v;
     p.shard = s;
     p.linear = linear;
     p.kv_heads = kv_heads;
-    b.push_back(p);
+    b.list.push_back(p);
 }
 
 // Standard attention of one layer with the group's geometry.
 void attention_blocks(const Layout& L, const LayerGroup& g, bool k_eq_v, Blocks& b) {
     const std::uint64_t H = L.hidden, nq = L.query_heads, kv = g.kv_heads.value;
     const std::uint64_t kd = g.k_head_dim.value, vd = g.v_head_dim.value, qd = kd;
-    push(b, "attention", H * nq * qd * (L.attn_output_gate ? 2 : 1));
-    push(b, "attention", H * kv * kd, Shard::kv_heads, true, kv);
-    if (!k_eq_v) push(b, "attention", H * kv * vd, Shard::kv_heads, true, kv);
-    push(b, "attention", nq * vd * H);
+    push(b, "attention", N(H) * nq * qd * (L.attn_output_gate ? 2 : 1));
+    push(b, "attention", N(H) * kv * kd, Shard::kv_heads, true, kv);
+    if (!k_eq_v) push(b, "attention", N(H) * kv * vd, Shard::kv_heads, true, kv);
+    push(b, "attention", N(nq) * vd * H);
     if (L.attn_bias || L.qkv_bias) {
-        push(b, "attention", nq * qd, Shard::split, false);
-        push(b, "attention", kv * (kd + (k_eq_v ? 0 : vd)), Shard::kv_heads, false, kv);
+        push(b, "attention", N(nq) * qd, Shard::split, false);
+        push(b, "attention", N(kv) * (N(kd) + (k_eq_v ? 0 : vd)), Shard::kv_heads, false, kv);
     }
     if (L.attn_bias) push(b, "attention", H, Shard::replicated, false);
 }
@@ -260,19 +284,19 @@ Result<bool> mla_blocks(const Layout& L, const Fields& f, Blocks& b) {
     for (auto* r : {&nope, &rope, &vd, &rank})
         if (!*r) return r->error();
     if (!qrank) return qrank.error();
-    const std::uint64_t qk = nope->value + rope->value;
+    const N qk = N(nope->value) + rope->value;
     if (*qrank && **qrank > 0) {
         std::uint64_t ql = **qrank;
-        push(b, "attention", H * ql, Shard::replicated);     // q_a_proj
+        push(b, "attention", N(H) * ql, Shard::replicated);  // q_a_proj
         push(b, "attention", ql, Shard::replicated, false);  // q_a_layernorm
-        push(b, "attention", ql * nq * qk);                  // q_b_proj
+        push(b, "attention", N(ql) * nq * qk);               // q_b_proj
     } else {
-        push(b, "attention", H * nq * qk);  // q_proj
+        push(b, "attention", N(H) * nq * qk);  // q_proj
     }
-    push(b, "attention", H * (rank->value + rope->value), Shard::replicated);  // kv_a_proj_with_mqa
-    push(b, "attention", rank->value, Shard::replicated, false);               // kv_a_layernorm
-    push(b, "attention", rank->value * nq * (nope->value + vd->value));        // kv_b_proj
-    push(b, "attention", nq * vd->value * H);                                  // o_proj
+    push(b, "attention", N(H) * (N(rank->value) + rope->value), Shard::replicated);  // kv_a_proj_with_mqa
+    push(b, "attention", rank->value, Shard::replicated, false);                     // kv_a_layernorm
+    push(b, "attention", N(rank->value) * nq * (N(nope->value) + vd->value));        // kv_b_proj
+    push(b, "attention", N(nq) * vd->value * H);                                     // o_proj
     return true;
 }
 
@@ -287,13 +311,13 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
         auto dv = need(f, "linear_value_head_dim");
         for (auto* r : {&k, &nk, &dk, &nv, &dv})
             if (!*r) return r->error();
-        std::uint64_t key = nk->value * dk->value, value = nv->value * dv->value;
-        push(b, "mixer", H * (2 * key + 2 * value));                          // in_proj_qkvz
-        push(b, "mixer", H * 2 * nv->value);                                  // in_proj_ba
-        push(b, "mixer", (2 * key + value) * k->value, Shard::split, false);  // conv1d
-        push(b, "mixer", 2 * nv->value, Shard::split, false);                 // dt_bias, A_log
-        push(b, "mixer", dv->value, Shard::replicated, false);                // gated norm
-        push(b, "mixer", value * H);                                          // out_proj
+        const N key = N(nk->value) * dk->value, value = N(nv->value) * dv->value;
+        push(b, "mixer", N(H) * (N(2) * key + N(2) * value));                    // in_proj_qkvz
+        push(b, "mixer", N(H) * 2 * nv->value);                                  // in_proj_ba
+        push(b, "mixer", (N(2) * key + value) * k->value, Shard::split, false);  // conv1d
+        push(b, "mixer", N(2) * nv->value, Shard::split, false);                 // dt_bias, A_log
+        push(b, "mixer", dv->value, Shard::replicated, false);                   // gated norm
+        push(b, "mixer", value * H);                                             // out_proj
     } else if (mixer == "mamba2") {
         auto k = need(f, "conv_kernel");
         auto heads = need(f, "mamba_num_heads");
@@ -304,12 +328,12 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
             if (!*r) return r->error();
         auto conv_bias = f.flag("use_conv_bias", true);
         if (!conv_bias) return conv_bias.error();
-        std::uint64_t inner = heads->value * hd->value, bc = 2 * groups->value * dstate->value;
-        push(b, "mixer", H * (2 * inner + bc + heads->value));                                    // in_proj
-        push(b, "mixer", (inner + bc) * (k->value + (*conv_bias ? 1 : 0)), Shard::split, false);  // conv1d
-        push(b, "mixer", 3 * heads->value, Shard::split, false);  // dt_bias, A_log, D
-        push(b, "mixer", inner, Shard::split, false);             // gated norm
-        push(b, "mixer", inner * H);                              // out_proj
+        const N inner = N(heads->value) * hd->value, bc = N(2) * groups->value * dstate->value;
+        push(b, "mixer", N(H) * (N(2) * inner + bc + heads->value));  // in_proj
+        push(b, "mixer", (inner + bc) * (N(k->value) + (*conv_bias ? 1 : 0)), Shard::split, false);  // conv1d
+        push(b, "mixer", N(3) * heads->value, Shard::split, false);  // dt_bias, A_log, D
+        push(b, "mixer", inner, Shard::split, false);                // gated norm
+        push(b, "mixer", inner * H);                                 // out_proj
     } else if (mixer == "kda") {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -318,15 +342,15 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
         auto hd = need(lf, "head_dim");
         for (auto* r : {&k, &heads, &hd})
             if (!*r) return r->error();
-        std::uint64_t width = heads->value * hd->value;
-        push(b, "mixer", 3 * H * width);                              // q, k, v
-        push(b, "mixer", 3 * width * k->value, Shard::split, false);  // their short convs
-        push(b, "mixer", 2 * (H * hd->value), Shard::replicated);     // f_a, g_a (low rank)
-        push(b, "mixer", 2 * (hd->value * width));                    // f_b, g_b
-        push(b, "mixer", H * heads->value);                           // b_proj
-        push(b, "mixer", heads->value + width, Shard::split, false);  // A_log, dt_bias
-        push(b, "mixer", hd->value, Shard::replicated, false);        // o_norm
-        push(b, "mixer", width * H);                                  // o_proj
+        const N width = N(heads->value) * hd->value;
+        push(b, "mixer", N(3) * H * width);                              // q, k, v
+        push(b, "mixer", N(3) * width * k->value, Shard::split, false);  // their short convs
+        push(b, "mixer", N(2) * H * hd->value, Shard::replicated);       // f_a, g_a (low rank)
+        push(b, "mixer", N(2) * hd->value * width);                      // f_b, g_b
+        push(b, "mixer", N(H) * heads->value);                           // b_proj
+        push(b, "mixer", width + heads->value, Shard::split, false);     // A_log, dt_bias
+        push(b, "mixer", hd->value, Shard::replicated, false);           // o_norm
+        push(b, "mixer", width * H);                                     // o_proj
     } else {
         return make_error(code::invalid_value, "no weights model for the " + mixer + " mixer",
                           f.path("layer_types"));
@@ -337,8 +361,8 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
 void mlp_blocks(const Layout& L, std::uint64_t i, bool mlp_layer, Blocks& b) {
     if (!mlp_layer) return;
     if (is_moe_layer(L, i)) {
-        push(b, "experts", L.experts * mlp_params(L, L.expert_intermediate, false));
-        push(b, "router", L.hidden * L.experts, Shard::replicated, false);
+        push(b, "experts", N(L.experts) * mlp_params(L, L.expert_intermediate, false));
+        push(b, "router", N(L.hidden) * L.experts, Shard::replicated, false);
         if (L.shared_intermediate) push(b, "shared_experts", mlp_params(L, L.shared_intermediate, false));
         if (L.shared_gate) push(b, "router", L.hidden, Shard::replicated, false);
         if (L.dense_beside_moe) push(b, "mlp", mlp_params(L, L.intermediate, L.mlp_bias));
@@ -346,10 +370,10 @@ void mlp_blocks(const Layout& L, std::uint64_t i, bool mlp_layer, Blocks& b) {
     }
     const std::uint64_t inter = L.dense_intermediate;
     push(b, "mlp", mlp_params(L, inter, false));
-    if (L.mlp_bias) push(b, "mlp", (L.gated ? 2 : 1) * inter + L.hidden, Shard::split, false);
+    if (L.mlp_bias) push(b, "mlp", N(L.gated ? 2 : 1) * inter + L.hidden, Shard::split, false);
 }
 
-void add_to(WeightParts& p, const ParamBlock& b) {
+bool add_to(WeightParts& p, const ParamBlock& b) {
     std::string part = b.part;
     std::uint64_t* slot = part == "attention"        ? &p.attention
                           : part == "mixer"          ? &p.mixer
@@ -358,7 +382,9 @@ void add_to(WeightParts& p, const ParamBlock& b) {
                           : part == "shared_experts" ? &p.shared_experts
                           : part == "router"         ? &p.router
                                                      : &p.norms;
-    *slot += b.params;
+    auto sum = add(*slot, b.params);
+    if (sum) *slot = *sum;
+    return sum.has_value();
 }
 
 // Bytes of `params` elements: quantized linear weights at the dtype's bits fraction, the
@@ -422,6 +448,11 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
         auto bits = q.positive("bits");
         if (!bits) bits = q.positive("w_bit");
         if (!bits) return bits.error();
+        if (bits->value > 16)
+            return make_error(code::invalid_value,
+                              bits->source + ": " + to_s(bits->value) +
+                                  " bits per weight is beyond any quantization scheme (at most 16)",
+                              bits->source);
         std::uint64_t group = 0;
         for (const char* n : {"group_size", "q_group_size"}) {
             const json* g = q.find(n);
@@ -580,7 +611,9 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (!embed || !pos) return overflow_error();
     w.parts.embedding = *embed;
     w.parts.position_embedding = *pos;
-    w.parts.lm_head = w.tied_embeddings ? 0 : L.vocab * H;
+    auto head_params = mul(L.vocab, H);
+    if (!head_params) return overflow_error();
+    w.parts.lm_head = w.tied_embeddings ? 0 : *head_params;
 
     // Decoder layers.
     auto keqv = f.flag("attention_k_eq_v", false);
@@ -593,10 +626,10 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
             break;
         }
     const bool pattern = !L.pattern.empty();
-    w.layers.resize(layers);
+    w.layers.reserve(layers);
     for (std::uint64_t i = 0; i < layers; ++i) {
         const LayerGroup& g = m.groups[m.layer_group[i]];
-        Blocks& b = w.layers[i];
+        Blocks b;
         bool mlp_layer = true;
         switch (g.kind) {
             case LayerKind::mla: {
@@ -625,9 +658,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         if (pattern) mlp_layer = L.pattern[i] == '-' || L.pattern[i] == 'E';
         mlp_blocks(L, i, mlp_layer, b);
         std::uint64_t norms = pattern ? 1 : 2;
-        push(b, "norms", norms * L.norm_elems * H, Shard::replicated, false);
-        for (const auto& blk : b)
-            add_to(w.parts, blk);
+        push(b, "norms", N(norms) * L.norm_elems * H, Shard::replicated, false);
+        if (b.overflow) return overflow_error();
+        for (const auto& blk : b.list)
+            if (!add_to(w.parts, blk)) return overflow_error();
+        w.layers.push_back(std::move(b.list));
     }
     const std::uint64_t final_norm = L.norm_elems * H;
     w.parts.norms += final_norm;

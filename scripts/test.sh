@@ -15,6 +15,7 @@ run() {
 }
 run "native Catch2" ctest --test-dir "${KVCALC_BUILD_DIR:-build}" --output-on-failure
 run "wasm Catch2 (node)" ctest --test-dir "${KVCALC_WASM_BUILD_DIR:-build-wasm}" --output-on-failure
+run "lint (clang-format, clang-tidy)" bash scripts/lint.sh
 [ -x scripts/fuzz.sh ] && [ -f tests/fuzz/fuzz_config.cpp ] && run "fuzz smoke (30 s)" bash scripts/fuzz.sh 30
 
 suites=()

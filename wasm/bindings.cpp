@@ -25,11 +25,17 @@ std::string table(const std::string& configs_json, const std::string& options_js
     return kvcalc::table_json(configs_json, options_json);
 }
 
-std::string presets() { return kvcalc::presets_json(); }
+std::string presets() {
+    return kvcalc::presets_json();
+}
 
-std::string gpu_presets() { return kvcalc::gpu_presets_json(); }
+std::string gpu_presets() {
+    return kvcalc::gpu_presets_json();
+}
 
-std::string preset_config(const std::string& id) { return kvcalc::preset_config(id); }
+std::string preset_config(const std::string& id) {
+    return kvcalc::preset_config(id);
+}
 
 // The allocator's own view of the heap, for the leak test and diagnostics: the break
 // (sbrk(0): the top of memory malloc has claimed) and the bytes currently allocated.

@@ -15,10 +15,19 @@ bool has_float_conversion(const char* f) {
     for (; *f; ++f) {
         if (*f != '%') continue;
         ++f;
-        while (*f && !((*f >= 'a' && *f <= 'z') || (*f >= 'A' && *f <= 'Z') || *f == '%')) ++f;
-        while (*f == 'l' || *f == 'h' || *f == 'j' || *f == 'z' || *f == 't' || *f == 'L') ++f;
+        while (*f && !((*f >= 'a' && *f <= 'z') || (*f >= 'A' && *f <= 'Z') || *f == '%'))
+            ++f;
+        while (*f == 'l' || *f == 'h' || *f == 'j' || *f == 'z' || *f == 't' || *f == 'L')
+            ++f;
         switch (*f) {
-            case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+            case 'e':
+            case 'E':
+            case 'f':
+            case 'F':
+            case 'g':
+            case 'G':
+            case 'a':
+            case 'A':
                 return true;
             case '\0':
                 return false;

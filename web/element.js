@@ -22,6 +22,7 @@
  * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
+ * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (the view's first section does when kvcalc-change fires; the chart, table and GQA rows may follow a task later).
  * @prop {object|null} checkResult - The last check result, read-only.
  * @prop {string|object|null} config - A config.json (text or object) to use instead of the model; `null` clears it.
  *
@@ -33,19 +34,34 @@
  * @part error - Errors about attributes or the inline config.
  * @part controls - The shared inputs.
  * @part input - Every input, select and textarea.
+ * @part model-select - The model select.
  * @part button - Every button.
  * @part shortcut - The 4K / 32K / 128K / 1M context buttons.
  * @part config - The paste / drop / open config.json panel.
+ * @part dropzone - Where a config.json can be dropped.
+ * @part config-text - The config.json text area.
+ * @part config-file - The config.json file input.
  * @part config-error - The error next to the config input, naming the field.
- * @part view - Each view's section (also named by its own part: formula, table, gqa, check, chart).
+ * @part view - Each view's section.
+ * @part formula - The formula view.
  * @part source - The formula's "where this value comes from" line.
  * @part results - The formula's per-token, per-sequence and batch figures.
- * @part table - Tables.
+ * @part table - The per-model table view, and every table.
+ * @part table-wrap - The box the per-model table scrolls in.
  * @part sort-button - The per-model table's column buttons.
+ * @part gqa - The GQA view.
+ * @part gqa-range - The KV-heads slider.
+ * @part gqa-readout - The chosen KV-head count and its cache.
  * @part gqa-picture - The query heads grouped onto KV heads.
+ * @part gqa-table - The cache for each KV-head count.
+ * @part check - The context-versus-pool view.
  * @part verdict - The check's verdict (role="status").
- * @part advice - The check's advice lines.
+ * @part check-results - The pool, max concurrency and safe max context.
+ * @part check-error - Why there is no verdict (a bad log, a missing input).
  * @part check-bar - One max-length request against the pool.
+ * @part advice - The check's advice lines.
+ * @part pool-steps - How the pool was found: the log lines read, or the derivation.
+ * @part chart - The memory-against-context chart view.
  * @part chart-svg - The chart itself.
  * @part legend - The chart's legend.
  *
@@ -78,7 +94,7 @@ import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { ConfigInput, describeError } from './element/config-input.js';
 import { FormulaView } from './element/formula-view.js';
-import { TableView } from './element/table-view.js';
+import { TableView, tableContexts, tableFor } from './element/table-view.js';
 import { GqaView } from './element/gqa-view.js';
 import { CheckView } from './element/check-view.js';
 import { ChartView, chartDtypes, sampleContexts } from './element/chart-view.js';
@@ -94,6 +110,8 @@ const SECTIONS = {
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
+
+const HASH_DELAY_MS = 250;
 
 // The option fields of size() that a bad attribute can name.
 const OPTION_ATTRIBUTE = { context: 'context', batch: 'batch', kv_dtype: 'kv-dtype', kvDtype: 'kv-dtype', tp: 'tp', accounting: 'accounting' };
@@ -134,6 +152,10 @@ export class KvCalcElement extends ElementBase {
   #result = null;
   #check = null;
   #options = {};         // the size() options of the last render
+  #hashTimer = 0;
+  #deferTimer = 0;       // the secondary sections' task
+  #settled = null;       // updateComplete's promise while work is pending
+  #resolveSettled = null;
   #observer = null;
   #onHashChange = () => this.#readHash();
 
@@ -143,6 +165,12 @@ export class KvCalcElement extends ElementBase {
     this.#shadow.adoptedStyleSheets = [styleSheet()];
     // Until the first result, the light-DOM fallback shows through.
     this.#shadow.append(h('slot'));
+  }
+
+  /** Resolves when every section shows the current state (the first section shows it as
+   * soon as kvcalc-change fires; the chart, table and GQA figures may follow a task later). */
+  get updateComplete() {
+    return this.#settled ?? Promise.resolve(true);
   }
 
   get result() { return this.#result; }
@@ -164,7 +192,11 @@ export class KvCalcElement extends ElementBase {
       this.#started = true;
       this.#readHash();
       this.#readInline();
-      engine().then((e) => {
+      const loading = engine();
+      // The first Intl.NumberFormat costs milliseconds (locale data): build it while the
+      // wasm module compiles, not after.
+      formatterFor(this);
+      loading.then((e) => {
         this.#engine = e;
         this.#queue();
       }, (err) => {
@@ -191,12 +223,23 @@ export class KvCalcElement extends ElementBase {
 
   // Several attribute changes in one task become one render.
   #queue() {
+    this.#settled ??= new Promise((ok) => { this.#resolveSettled = ok; });
     if (this.#queued) return;
     this.#queued = true;
     queueMicrotask(() => {
       this.#queued = false;
       if (this.isConnected) this.#render();
+      else this.#settle();
     });
+  }
+
+  // Nothing left to draw: updateComplete resolves (unless the module is still loading).
+  #settle() {
+    if (this.#queued || this.#deferTimer || (!this.#engine && !this.#loadError)) return;
+    const ok = this.#resolveSettled;
+    this.#settled = null;
+    this.#resolveSettled = null;
+    ok?.(true);
   }
 
   #hashPrefix() {
@@ -269,26 +312,38 @@ export class KvCalcElement extends ElementBase {
     ui.controls = new Controls((a, v) => this.#userSet(a, v));
     ui.configInput = new ConfigInput((text) => this.#usePastedConfig(text));
     ui.controls.root.append(ui.configInput.root);
-    ui.formula = new FormulaView();
-    ui.chart = new ChartView();
-    ui.table = new TableView();
-    ui.table.onSort = () => this.#queue();
-    ui.gqa = new GqaView(() => this.#queue());
-    ui.check = new CheckView((a, v) => this.#userSet(a, v), () => this.#queue());
-    ui.sections = { formula: ui.formula, chart: ui.chart, table: ui.table, gqa: ui.gqa, check: ui.check };
-    ui.base = h('div', { class: 'kv', part: 'base' }, ui.header, ui.error, ui.controls.root,
-      ui.formula.root, ui.chart.root, ui.table.root, ui.gqa.root, ui.check.root);
+    ui.sections = {};  // built when a view first shows them
+    ui.base = h('div', { class: 'kv', part: 'base' }, ui.header, ui.error, ui.controls.root);
     replace(this.#shadow, ui.base);
     this.#ui = ui;
+  }
+
+  #section(name) {
+    const ui = this.#ui;
+    if (!ui.sections[name]) {
+      const make = {
+        formula: () => new FormulaView(),
+        chart: () => new ChartView(),
+        table: () => Object.assign(new TableView(), { onSort: () => this.#queue() }),
+        gqa: () => new GqaView(() => this.#queue()),
+        check: () => new CheckView((a, v) => this.#userSet(a, v), () => this.#queue()),
+      };
+      ui.sections[name] = make[name]();
+      ui.base.append(ui.sections[name].root);
+    }
+    return ui.sections[name];
   }
 
   #render() {
     if (this.#loadError) {
       replace(this.#shadow, h('div', { class: 'error', role: 'alert', part: 'error' },
         `kvcalc could not load: ${describeError(this.#loadError)}`), h('slot'));
+      this.#settle();
       return;
     }
     if (!this.#engine) return;
+    clearTimeout(this.#deferTimer);
+    this.#deferTimer = 0;
     if (!this.#ui) this.#build();
     const e = this.#engine;
     const ui = this.#ui;
@@ -302,10 +357,10 @@ export class KvCalcElement extends ElementBase {
     if (source === 'inline' && this.#inline === null) source = null;
     if (source === null) source = this.#inline !== null ? 'inline' : 'preset';
     let presetId = values.model ?? DEFAULT_MODEL;
-    if (!e.presetIds.has(presetId)) {
-      const fallback = e.presetIds.has(DEFAULT_MODEL) ? DEFAULT_MODEL : e.presetList[0]?.id;
-      messages.push(`model: "${presetId}" is not a bundled preset; showing ${fallback}`);
-      presetId = fallback;
+    if (/^\s*[{["]/.test(presetId)) {
+      // The core would read JSON text as a config; the attribute names a preset only.
+      messages.push(`model: "${presetId}" is not a bundled preset id (a config goes in a <script type="application/json"> child); showing ${DEFAULT_MODEL}`);
+      presetId = DEFAULT_MODEL;
     }
     const configFor = (s) => (s === 'pasted' ? this.#pasted : s === 'inline' ? this.#inline : presetId);
     let config = configFor(source);
@@ -320,14 +375,22 @@ export class KvCalcElement extends ElementBase {
     // Size; an option the core rejects is reported and left out, a config it cannot read is
     // reported and the preset used instead: always said, never silent.
     let r = null;
+    let formula = null;
     for (let attempt = 0; attempt < 4 && !r; attempt += 1) {
       try {
-        r = e.size(config, options);
+        formula = e.formula(config, options);
+        r = formula.report;
       } catch (err) {
         const attr = OPTION_ATTRIBUTE[err.field];
         if (attr && options[ATTRIBUTES[attr].prop] !== undefined) {
-          messages.push(`${attr}: ${err.message}; not applied`);
+          // The core's message starts with the option's API name; the reader set an attribute.
+          const text = err.message.replace(new RegExp(`^${err.field}:? `), '');
+          messages.push(`${attr}: ${text}; not applied`);
           delete options[ATTRIBUTES[attr].prop];
+        } else if (source === 'preset' && err.code === 'unknown_preset' && config !== DEFAULT_MODEL) {
+          messages.push(`model: "${presetId}" is not a bundled preset; showing ${DEFAULT_MODEL}`);
+          presetId = DEFAULT_MODEL;
+          config = presetId;
         } else if (source !== 'preset') {
           messages.push(`${source === 'inline' ? 'inline config' : 'config'}: ${describeError(err)}; showing ${presetId}`);
           source = 'preset';
@@ -339,7 +402,10 @@ export class KvCalcElement extends ElementBase {
       }
     }
     replace(ui.error, messages.length > 1 ? h('ul', null, messages.map((m) => h('li', null, m))) : messages[0] ?? '');
-    if (!r) return;
+    if (!r) {
+      this.#settle();
+      return;
+    }
 
     this.#options = options;
     const configText = source === 'preset' ? e.presetConfig(presetId) : config;
@@ -358,64 +424,109 @@ export class KvCalcElement extends ElementBase {
     const extra = [];
     if (this.#pasted !== null) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
     if (this.#inline !== null) extra.push({ value: INLINE, label: `This page's config${source === 'inline' ? `: ${r.model}` : ''}` });
-    ui.controls.setModels(e.presetList, extra, source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId);
+    // The full preset list fills the select after the first result is on screen.
+    const selected = source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId;
+    const presetsReady = e.lists.presets !== undefined;
+    ui.controls.setModels(presetsReady ? e.presetList : [{ id: presetId }], extra, selected);
     ui.controls.update({ state, result: r, fmt, isMla });
     if (source === 'pasted') ui.configInput.show(this.#pasted);
 
-    const shown = new Set(SECTIONS[state.view]);
+    const sections = SECTIONS[state.view];
     // The table names its own rows; its header would name a model it may not show.
     const tableOnly = state.view === 'table';
     ui.header.hidden = tableOnly;
     ui.controls.fields.model.el.hidden = tableOnly;
-    for (const [name, view] of Object.entries(ui.sections)) view.root.hidden = !shown.has(name);
+    // The table is one sequence of the whole model, as `kvcalc table` bakes it.
+    ui.controls.fields.batch.el.hidden = tableOnly;
+    ui.controls.fields.tp.el.hidden = tableOnly;
     if (ui.order !== state.view) {
-      // The view's sections first, in its order (moving nodes keeps their state).
+      // The view's sections, in its order (moving nodes keeps their state); others hidden.
       ui.order = state.view;
-      for (const name of SECTIONS[state.view]) ui.base.append(ui.sections[name].root);
+      for (const view of Object.values(ui.sections)) view.root.hidden = true;
+      for (const name of sections) {
+        const view = this.#section(name);
+        view.root.hidden = false;
+        ui.base.append(view.root);
+      }
     }
 
-    const sizeOpts = (extraOpts) => ({ ...options, ...extraOpts });
+    // The check is one core call; its result goes with the event, so it is run now.
     let check = null;
     let checkMessage = '';
-    if (shown.has('check')) {
+    if (sections.includes('check')) {
       ({ check, message: checkMessage } = this.#runCheck(e, config, state, r));
-      ui.check.setGpus(e.gpuList);
-      ui.check.update({ r, state, check, message: checkMessage, fmt });
     }
-    if (shown.has('formula')) ui.formula.update({ result: r, fmt });
-    if (shown.has('chart')) this.#renderChart(e, config, r, state, check, fmt, sizeOpts);
-    if (shown.has('table')) {
-      const rows = (values.models ?? e.presetList.map((p) => p.id)).map((id) => ({
-        key: id, label: id, config: id, current: source === 'preset' && id === presetId,
-      }));
-      if (source !== 'preset') rows.unshift({ key: source, label: r.model, config, pasted: source === 'pasted' ? 'your config' : "this page's config", current: true });
-      ui.table.update({
-        rows, fmt, state, currentContext: options.context,
-        size: (cfg, context) => e.size(cfg, sizeOpts({ context })),
-      });
-    }
-    if (shown.has('gqa')) {
-      ui.gqa.update({ result: r, configText, fmt, size: (cfg) => e.size(cfg, sizeOpts({ context: r.context })) });
-    }
+    const ctx = {
+      e, fmt, r, formula, state, options, config, configText, source, presetId, isMla, check, checkMessage,
+      models: values.models, sizeOpts: (extra) => ({ ...options, ...extra }),
+    };
+    // The view's first section is drawn now; the others (the chart, the table, the GQA rows:
+    // many core calls) in a task of their own, so an edit shows its main figures at once.
+    const [first, ...rest] = sections;
+    this.#renderSection(first, ctx);
 
     this.#result = r;
     this.#check = check;
-    if (this.#userEdited) {
-      const attrs = {};
-      for (const a of SHARED_ATTRIBUTES) attrs[a] = this.getAttribute(a);
-      if (source !== 'preset') attrs.model = null;
-      writeHash(this.#hashPrefix(), attrs, source === 'pasted' && this.#pasted.length <= 32768 ? this.#pasted : null);
-    }
+    if (this.#userEdited) this.#scheduleHash(source);
     const key = JSON.stringify([source, config.length, options, state.view, check && [check.poolTokens, check.maxContext], r.kvBytes]);
     if (key !== this.#lastKey) {
       this.#lastKey = key;
       this.dispatchEvent(new KvCalcChangeEvent(r, check, state));
     }
+    if (rest.length || !presetsReady) {
+      this.#deferTimer = setTimeout(() => {
+        this.#deferTimer = 0;
+        if (!presetsReady) ui.controls.setModels(e.presetList, extra, selected);
+        for (const name of rest) this.#renderSection(name, ctx);
+        this.#settle();
+      }, 0);
+    } else {
+      this.#settle();
+    }
+  }
+
+  #renderSection(name, c) {
+    const view = this.#section(name);
+    const { e, fmt, r, state } = c;
+    if (name === 'formula') view.update({ result: r, formula: c.formula, fmt });
+    else if (name === 'check') {
+      view.setGpus(e.gpuList);
+      view.update({ r, state, check: c.check, message: c.checkMessage, fmt });
+    } else if (name === 'chart') this.#renderChart(e, c.config, r, state, c.check, fmt, c.sizeOpts);
+    else if (name === 'table') {
+      const rows = (c.models ?? e.presetList.map((p) => p.id)).map((id) => ({
+        key: id, label: id, config: id, current: c.source === 'preset' && id === c.presetId,
+      }));
+      if (c.source !== 'preset') {
+        rows.unshift({ key: c.source, label: r.model, config: c.config, current: true,
+          pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
+      }
+      const contexts = tableContexts(c.options.context);
+      const opts = { contexts };
+      if (c.options.kvDtype !== undefined) opts.kvDtype = c.options.kvDtype;
+      if (c.options.accounting !== undefined) opts.accounting = c.options.accounting;
+      const { rowOf } = tableFor(rows, (configs) => e.table(configs, opts));
+      view.update({ rows, rowOf, contexts, fmt, state });
+    } else if (name === 'gqa') {
+      view.update({ result: r, configText: c.configText, fmt, size: (cfg) => e.size(cfg, c.sizeOpts({ context: r.context })) });
+    }
+  }
+
+  // The hash is written a moment after the last edit: history.replaceState is slow and
+  // rate-limited in browsers, and typing a number is many edits.
+  #scheduleHash(source) {
+    clearTimeout(this.#hashTimer);
+    this.#hashTimer = setTimeout(() => {
+      const attrs = {};
+      for (const a of SHARED_ATTRIBUTES) attrs[a] = this.getAttribute(a);
+      if (source !== 'preset') attrs.model = null;
+      writeHash(this.#hashPrefix(), attrs, source === 'pasted' && this.#pasted.length <= 32768 ? this.#pasted : null);
+    }, HASH_DELAY_MS);
   }
 
   #runCheck(e, config, state, r) {
     if (!e.hasCheck()) return { check: null, message: 'This build of kvcalc has no check.' };
-    const pool = this.#ui.check.poolOptions(state);
+    const pool = this.#section('check').poolOptions(state);
     if (pool.missing) return { check: null, message: pool.missing };
     const maxContext = state.maxContext ?? (r.maxContext ? r.maxContext.value : undefined);
     if (maxContext === undefined) return { check: null, message: 'Type the advertised max context: the config gives none.' };
@@ -424,7 +535,7 @@ export class KvCalcElement extends ElementBase {
     try {
       return { check: e.check(config, opts), message: '' };
     } catch (err) {
-      return { check: null, message: describeError(err) };
+      return { check: null, message: err.message ?? String(err) };  // the core's words name the input
     }
   }
 
@@ -436,16 +547,15 @@ export class KvCalcElement extends ElementBase {
     for (const dtype of chartDtypes(r, chosen)) {
       try {
         const points = contexts.map((c) => ({ context: c, bytes: e.size(config, sizeOpts({ context: c, kvDtype: dtype })).kvBytes }));
-        const probe = e.size(config, sizeOpts({ context: r.context, kvDtype: dtype }));
+        const probe = e.size(config, sizeOpts({ context: contexts[0], kvDtype: dtype }));  // per token: any context
         series.push({ dtype, points, current: dtype === chosen, label: `${dtype === 'auto' ? `auto (${probe.kvDtype})` : dtype}: ${fmt.bytes(probe.bytesPerToken)} per token` });
       } catch {
         // a dtype this model cannot use is left out of the chart
       }
     }
     let pool = null;
-    if (check && check.poolBytes !== undefined) {
-      pool = { bytes: check.poolBytes, label: `pool ${fmt.tokens(check.poolTokens)} = ${fmt.binary(check.poolBytes)}`, short: `pool ${fmt.binary(check.poolBytes)}` };
-    } else if (poolTokens) {
+    // The pool's tokens at this model's bytes per token, against the whole model's cache.
+    if (poolTokens) {
       const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
       if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
         pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}`, short: `pool ${fmt.binary(bytes)}` };
@@ -453,7 +563,7 @@ export class KvCalcElement extends ElementBase {
     }
     const markers = [{ context: r.context, label: `context ${fmt.shortTokens(r.context)}` }];
     if (check && check.maxContext !== r.context) markers.push({ context: check.maxContext, label: `advertised ${fmt.shortTokens(check.maxContext)}` });
-    this.#ui.chart.update({ r, series, pool, fmt, markers });
+    this.#section('chart').update({ r, series, pool, fmt, markers });
   }
 }
 

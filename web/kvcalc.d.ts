@@ -148,6 +148,8 @@ export interface SizeReport {
   weightBytes: number | null;
   /** "bf16", "fp8", "int4", ... */
   weightDtype: string | null;
+  /** Why paramCount and the weights are null (the config lacks what the estimate needs). */
+  weightsError: { code: ErrorCode; message: string; field: string } | null;
   layers: Record<LayerKind | 'total', number>;
   groups: LayerGroup[];
   stages: { firstLayer: number; layers: number; bytesPerTokenPerGpu: number; kvBytesPerGpu: number }[];
@@ -173,6 +175,7 @@ export interface GroupFormula {
   terms: Term[];
   /** The factors' values joined by " x ", e.g. "2 x 32 x 8 x 128 x 2". */
   expression: string;
+  /** The whole model's (tp 1): the report's groups have the per-GPU figures. */
   bytes: number;
   /** Sliding and chunked layers keep at most this many tokens. */
   window?: Term;
@@ -453,3 +456,48 @@ export function presets(): Preset[];
 export function presetConfig(id: string): string;
 /** As KvCalc.heapStats; throws KvCalcError (not_loaded) until load() has resolved. */
 export function heapStats(): { heapTop: number; inUse: number; memoryBytes: number };
+
+// ---- The <kv-calc> element (web/element.js; its source header documents attributes,
+// parts and custom properties). Importing kvcalc.js defines it unless the tag is taken.
+
+/** Fired when a new result is on screen. Bubbles, composed. */
+export class KvCalcChangeEvent extends Event {
+  readonly result: SizeReport;
+  readonly check: CheckReport | null;
+  readonly state: Record<string, unknown>;
+}
+
+/** `<kv-calc>`: properties mirror the kebab-case attributes (null when absent or invalid). */
+export class KvCalcElement extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** Defines the element under `tag` unless that tag is taken; returns the class registered under it. */
+  static define(tag?: string, registry?: CustomElementRegistry): CustomElementConstructor | null;
+  model: string | null;
+  context: number | null;
+  batch: number | null;
+  kvDtype: string | null;
+  tp: number | null;
+  view: 'formula' | 'table' | 'gqa' | 'check' | 'all' | null;
+  models: string[] | null;
+  poolTokens: number | null;
+  maxContext: number | null;
+  accounting: Accounting | null;
+  /** A config.json (text or object) to use instead of the model; null clears it. */
+  config: string | object | null;
+  readonly result: SizeReport | null;
+  readonly checkResult: CheckReport | null;
+  /** Resolves once every section shows the current state. */
+  readonly updateComplete: Promise<boolean>;
+}
+
+/** Defines `<kv-calc>` (or `tag`) unless the tag is taken; null where there is no registry. */
+export function define(tag?: string, registry?: CustomElementRegistry): CustomElementConstructor | null;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kv-calc': KvCalcElement;
+  }
+  interface HTMLElementEventMap {
+    'kvcalc-change': KvCalcChangeEvent;
+  }
+}

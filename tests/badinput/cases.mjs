@@ -5,7 +5,7 @@
 
 // A valid base: 2 x 4 layers x 2 KV heads x (256 / 4 = 64) x 2 B = 2,048 B per token.
 const base = { num_hidden_layers: 4, hidden_size: 256, num_attention_heads: 4, num_key_value_heads: 2,
-  torch_dtype: 'bfloat16', max_position_embeddings: 4096 };
+  torch_dtype: 'bfloat16', max_position_embeddings: 4096, vocab_size: 1000, intermediate_size: 512 };
 const text = (o) => JSON.stringify(o);
 const withField = (k, raw) => {
   // raw is JSON text for the value, so NaN / Infinity / huge literals survive
@@ -103,7 +103,7 @@ add('num_hidden_layers null', withField('num_hidden_layers', 'null'), err('missi
 add('num_attention_heads null', withField('num_attention_heads', 'null'), err('missing_field', 'num_attention_heads'));
 add('num_key_value_heads null means MHA', withField('num_key_value_heads', 'null'), ok(4096));  // 2 x 4 x 4 x 64 x 2
 add('hidden_size null without head_dim', withField('hidden_size', 'null'), err('missing_field', 'head_dim'));
-add('hidden_size null with head_dim', `${withField('hidden_size', 'null').slice(0, -1)}, "head_dim": 32}`, ok(1024));  // 2 x 4 x 2 x 32 x 2
+add('hidden_size null with head_dim', `${withField('hidden_size', 'null').slice(0, -1)}, "head_dim": 32}`, ok(1024));  // 2 x 4 x 2 x 32 x 2 (the weights estimate reports weights_error: no width)
 add('max_position_embeddings null needs a context', withField('max_position_embeddings', 'null'), err('missing_field', 'context'), { noContext: true });
 add('max_position_embeddings null with a context', withField('max_position_embeddings', 'null'), ok(2048));
 add('torch_dtype null', withField('torch_dtype', 'null'), ok(2048, 'torch_dtype'));

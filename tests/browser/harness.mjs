@@ -89,17 +89,18 @@ export function foreignRequests(env, log, allowed) {
   });
 }
 
-// Waits until every <kv-calc> on the page (or the one matching selector) shows a result.
+// Waits until every <kv-calc> on the page (or those matching selector) is defined and has
+// drawn every section (updateComplete).
 export async function waitForWidgets(page, selector = 'kv-calc') {
-  await page.waitForFunction((sel) => {
-    const els = [...document.querySelectorAll(sel)];
-    return els.length > 0 && els.every((el) => el.result || el.shadowRoot?.querySelector('.kv .error:not(:empty)'));
-  }, selector);
+  await page.waitForFunction(() => customElements.get('kv-calc'));
+  await page.$$eval(selector, (els) => Promise.all(els.map((el) => el.updateComplete)));
 }
 
-// Text of a part of one element's shadow root (innerText: what a reader sees).
+// Text of a part of one element's shadow root (innerText: what a reader sees), once the
+// element has drawn every section.
 export async function shadowText(page, selector, inner) {
-  return page.$eval(selector, (el, inner) => {
+  return page.$eval(selector, async (el, inner) => {
+    await el.updateComplete;
     const n = el.shadowRoot.querySelector(inner);
     return n ? n.innerText : null;
   }, inner);
@@ -129,6 +130,7 @@ export const CLEAN = { consoleErrors: [], pageErrors: [], dialogs: [], failed: [
 export const AXE_PATH = join(ROOT, 'node_modules/axe-core/axe.min.js');
 
 export async function runAxe(page) {
+  await waitForWidgets(page);
   await page.addScriptTag({ url: '/axe/axe.min.js' });
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });

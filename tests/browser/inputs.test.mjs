@@ -93,6 +93,8 @@ test('the state round-trips through the URL hash', async () => {
   await page.locator('#qwen button', { hasText: /^32K$/ }).click();
   await page.locator('#qwen input[name=batch]').fill('3');
   await page.locator('#qwen select[name=model]').selectOption('meta-llama/Llama-3.1-8B');
+  // written a moment after the last edit
+  await page.waitForFunction(() => location.hash.includes('qwen.model='));
   const url = page.url();
   assert.match(url, /#.*qwen\.batch=3/);
   assert.match(url, /qwen\.model=meta-llama%2FLlama-3\.1-8B/);

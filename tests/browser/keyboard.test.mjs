@@ -88,9 +88,14 @@ test('every view can be used with the keyboard alone', async () => {
   // table: sort by a column with Enter
   await tabTo(page, (x) => x.tag === 'button' && x.text === 'Bytes per token');
   await page.keyboard.press('Enter');
-  const sortState = await page.$eval('#all', (el) => [...el.shadowRoot.querySelectorAll('.table thead th')]
-    .find((th) => th.textContent === 'Bytes per token').getAttribute('aria-sort'));
+  const sortState = await page.$eval('#all', async (el) => {
+    await el.updateComplete;
+    return [...el.shadowRoot.querySelectorAll('.table thead th')]
+      .find((th) => th.textContent === 'Bytes per token').getAttribute('aria-sort');
+  });
   assert.equal(sortState, 'ascending');
+  // the focus stays on the button, so Enter again sorts the other way
+  assert.equal((await focused(page)).text, 'Bytes per token');
 
   // gqa: the range moves with the arrow keys, from 4 KV heads to 2, then Home = MQA
   await tabTo(page, (x) => x.type === 'range');
@@ -103,7 +108,7 @@ test('every view can be used with the keyboard alone', async () => {
   await tabTo(page, (x) => x.name === 'pool-tokens');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('2000000');
-  assert.match(await page.locator('#all [role="status"]').innerText(), /^Fits/);
+  assert.match(await shadowText(page, '#all', '[role="status"]'), /^Fits: one 1,048,576-token request fits the pool of 2,000,000 tokens/);
   assert.deepEqual(await problems(page, log), CLEAN);
   await page.close();
 });

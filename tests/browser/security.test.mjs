@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, foreignRequests, CSP } from './harness.mjs';
 
 const PAGES = ['/formula.html', '/table.html', '/gqa.html', '/check.html', '/all.html', '/inline.html',
-  '/lang-de.html', '/bad.html', '/many.html', '/xss.html'];
-const OWN_FILES = ['/dist/', '/favicon.svg', '/page.css'];
+  '/lang-de.html', '/bad.html', '/many.html', '/xss.html', '/theme.html'];
+const OWN_FILES = ['/dist/', '/favicon.svg', '/page.css', '/theme.css'];
 
 // What injected markup would leave behind in any shadow root.
 function injected(page) {
@@ -51,7 +51,7 @@ test('XSS payloads in configs and attributes render as text (strict CSP)', async
     assert.deepEqual(await problems(page, log), CLEAN);
 
     // a pasted config and the URL hash carry payloads too
-    await page.locator('#xss-inline summary').click();
+    await page.locator('#xss-inline summary', { hasText: 'Use your own config.json' }).click();
     await page.locator('#xss-inline textarea[name=config]').fill(JSON.stringify({
       _name_or_path: '<iframe src=javascript:window.__xss.push(9)></iframe>', num_hidden_layers: 2,
       num_attention_heads: 4, hidden_size: 256,

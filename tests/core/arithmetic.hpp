@@ -28,7 +28,8 @@ private:
         throw std::runtime_error("arithmetic \"" + s_ + "\": " + why + " at " + std::to_string(i_));
     }
     void skip() {
-        while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+        while (i_ < s_.size() && s_[i_] == ' ')
+            ++i_;
     }
     bool eat(const std::string& tok) {
         skip();
@@ -41,9 +42,12 @@ private:
     std::uint64_t expr() {
         std::uint64_t v = term();
         for (;;) {
-            if (eat("+")) v += term();
-            else if (eat("-")) v -= term();
-            else return v;
+            if (eat("+"))
+                v += term();
+            else if (eat("-"))
+                v -= term();
+            else
+                return v;
         }
     }
     std::uint64_t term() {

@@ -11,17 +11,23 @@
 
 namespace kvtest {
 
-// The text of ../shared/configs/<name> (tests read the real published files).
-inline std::string shared_config(const std::string& name) {
-    std::string path = std::string(KVCALC_SHARED_DIR) + "/configs/" + name;
+// A whole file's text (tests read real files: the shared configs, the expected table).
+inline std::string read_file(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
+    INFO(path);
     REQUIRE(f != nullptr);
     std::string text;
     char buf[4096];
     std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        text.append(buf, n);
     std::fclose(f);
     return text;
+}
+
+// The text of ../shared/configs/<name> (tests read the real published files).
+inline std::string shared_config(const std::string& name) {
+    return read_file(std::string(KVCALC_SHARED_DIR) + "/configs/" + name);
 }
 
 inline kvcalc::ModelSpec model(const std::string& name) {

@@ -22,24 +22,25 @@ TEST_CASE("the issue's named figures") {
     }
     SECTION("gpt-oss-120b: 73,728 B/token from all 36 layers; resident caps 18 sliding layers at 128") {
         auto r = size("openai--gpt-oss-120b.json", at(131072));
-        CHECK(r.bytes_per_token == 73728);                                     // 36 x 2 x 8 x 64 x 2
-        CHECK(r.sequence_bytes_naive == 73728ull * 131072);                    // 9,663,676,416
+        CHECK(r.bytes_per_token == 73728);                   // 36 x 2 x 8 x 64 x 2
+        CHECK(r.sequence_bytes_naive == 73728ull * 131072);  // 9,663,676,416
         CHECK(r.sequence_bytes_resident == 18ull * 2048 * 128 + 18ull * 2048 * 131072);  // 4,836,556,800
     }
     SECTION("Mistral-7B-v0.1 at 32,768: naive 4 GiB, resident 512 MiB, vLLM 1,612,709,888 B") {
         auto r = size("mistralai--Mistral-7B-v0.1.json", at(32768));
-        CHECK(r.sequence_bytes_naive == 4 * GiB);         // 131,072 x 32,768
-        CHECK(r.sequence_bytes_resident == 512 * MiB);    // all 32 layers slide at 4,096: 131,072 x 4,096
-        CHECK(r.sequence_bytes_vllm == 1612709888);       // 32 layers x 769 blocks x 16 tokens x 4,096 B
-        CHECK(r.groups.at(0).vllm_blocks == 769);         // ceil((4096 - 1 + 8192) / 16) + 1
+        CHECK(r.sequence_bytes_naive == 4 * GiB);       // 131,072 x 32,768
+        CHECK(r.sequence_bytes_resident == 512 * MiB);  // all 32 layers slide at 4,096: 131,072 x 4,096
+        CHECK(r.sequence_bytes_vllm == 1612709888);     // 32 layers x 769 blocks x 16 tokens x 4,096 B
+        CHECK(r.groups.at(0).vllm_blocks == 769);       // ceil((4096 - 1 + 8192) / 16) + 1
     }
     SECTION("Qwen3-Next: 24,576 B/token from 12 of 48 layers, plus a fixed state") {
         auto m = model("Qwen--Qwen3-Next-80B-A3B-Instruct.json");
         CHECK(m.count(LayerKind::full_attention) == 12);
         CHECK(m.count(LayerKind::linear_state) == 36);
         auto r = size("Qwen--Qwen3-Next-80B-A3B-Instruct.json", at(4096));
-        CHECK(r.bytes_per_token == 24576);                // 12 x 2 x 2 KV heads x 256 x 2
-        // per linear layer: conv 3 x (2 x 16 x 128 + 32 x 128) x 2 B = 49,152 + state 32 x 128 x 128 x 2 B = 1,048,576
+        CHECK(r.bytes_per_token == 24576);  // 12 x 2 x 2 KV heads x 256 x 2
+        // per linear layer: conv 3 x (2 x 16 x 128 + 32 x 128) x 2 B = 49,152 + state 32 x 128 x 128 x 2 B =
+        // 1,048,576
         CHECK(r.state_bytes == 36ull * (49152 + 1048576));  // 39,518,208
         CHECK(r.sequence_bytes_resident == 24576ull * 4096 + r.state_bytes);
     }
@@ -82,8 +83,8 @@ TEST_CASE("provenance names the field or the derivation") {
     CHECK(scout.count(LayerKind::chunked_local) == 36);  // RoPE layers: (i + 1) % 4 != 0
     CHECK(scout.count(LayerKind::full_attention) == 12);
     auto kimi = model("moonshotai--Kimi-Linear-48B-A3B-Instruct.json");
-    CHECK(kimi.count(LayerKind::mla) == 7);            // full_attn_layers [4, 8, ..., 27], 1-indexed
-    CHECK(kimi.count(LayerKind::linear_state) == 20);  // kda_layers
+    CHECK(kimi.count(LayerKind::mla) == 7);                   // full_attn_layers [4, 8, ..., 27], 1-indexed
+    CHECK(kimi.count(LayerKind::linear_state) == 20);         // kda_layers
     CHECK(kimi.layer_group.at(3) != kimi.layer_group.at(0));  // layer 4 (index 3) is MLA, layer 1 is KDA
     auto nem = model("nvidia--Nemotron-H-56B-Base-8K.json");
     CHECK(nem.count(LayerKind::full_attention) == 10);
@@ -99,26 +100,28 @@ TEST_CASE("tensor parallel: KV heads split, replicated above the KV-head count, 
         auto r = size("meta-llama--Llama-3.1-70B.json", o);
         INFO("tp " << tp);
         CHECK(r.groups.at(0).kv_heads_per_gpu == heads);
-        CHECK(r.bytes_per_token == 327680);                          // the model's total is unchanged
-        CHECK(r.bytes_per_token_per_gpu == 80ull * 2 * heads * 128 * 2);  // tp 2: 163,840; 4: 81,920; 8: 40,960
+        CHECK(r.bytes_per_token == 327680);  // the model's total is unchanged
+        CHECK(r.bytes_per_token_per_gpu ==
+              80ull * 2 * heads * 128 * 2);  // tp 2: 163,840; 4: 81,920; 8: 40,960
         CHECK(r.kv_bytes_per_gpu == r.bytes_per_token_per_gpu * 8192);
-        CHECK(r.kv_bytes_deployment == r.kv_bytes);                  // split evenly: nothing stored twice
+        CHECK(r.kv_bytes_deployment == r.kv_bytes);  // split evenly: nothing stored twice
     }
     SECTION("tp 16 on 8 KV heads replicates one head per GPU") {
         auto o = at(8192);
         o.tp = 16;
         auto r = size("meta-llama--Llama-3.1-70B.json", o);
-        CHECK(r.groups.at(0).kv_heads_per_gpu == 1);                 // max(1, 8 / 16)
-        CHECK(r.bytes_per_token_per_gpu == 40960);                   // 80 x 2 x 1 x 128 x 2
-        CHECK(r.kv_bytes_deployment == 16ull * 40960 * 8192);        // 16 GPUs x 335,544,320: twice the model's cache
+        CHECK(r.groups.at(0).kv_heads_per_gpu == 1);  // max(1, 8 / 16)
+        CHECK(r.bytes_per_token_per_gpu == 40960);    // 80 x 2 x 1 x 128 x 2
+        CHECK(r.kv_bytes_deployment ==
+              16ull * 40960 * 8192);  // 16 GPUs x 335,544,320: twice the model's cache
         CHECK(r.kv_bytes_deployment == 2 * r.kv_bytes);
     }
     SECTION("MLA: every rank holds the whole latent") {
         auto o = at(4096);
         o.tp = 8;
         auto r = size("deepseek-ai--DeepSeek-V3.json", o);
-        CHECK(r.bytes_per_token_per_gpu == 70272);                   // 61 x 576 x 2, unsplit
-        CHECK(r.kv_bytes_deployment == 8ull * 70272 * 4096);         // 8 copies
+        CHECK(r.bytes_per_token_per_gpu == 70272);            // 61 x 576 x 2, unsplit
+        CHECK(r.kv_bytes_deployment == 8ull * 70272 * 4096);  // 8 copies
     }
     SECTION("linear-attention state shards with tp") {
         auto o = at(4096);
@@ -126,7 +129,8 @@ TEST_CASE("tensor parallel: KV heads split, replicated above the KV-head count, 
         auto r = size("Qwen--Qwen3-Next-80B-A3B-Instruct.json", o);
         // per GPU: 12 x 2 x max(1, 2/4) x 256 x 2 = 12,288 B/token
         CHECK(r.bytes_per_token_per_gpu == 12288);
-        // state per layer per GPU: conv 3 x (8192 / 4) x 2 B = 12,288 + state (32 / 4) x 128 x 128 x 2 B = 262,144
+        // state per layer per GPU: conv 3 x (8192 / 4) x 2 B = 12,288 + state (32 / 4) x 128 x 128 x 2 B =
+        // 262,144
         CHECK(r.groups.at(0).state_bytes_layer_per_gpu == 12288 + 262144);
     }
     SECTION("tp that splits heads unevenly is refused") {
@@ -134,12 +138,14 @@ TEST_CASE("tensor parallel: KV heads split, replicated above the KV-head count, 
         o.tp = 16;  // Qwen2.5-7B: 28 query heads
         auto r = kvcalc::size_model(model("Qwen--Qwen2.5-7B-Instruct.json"), o);
         REQUIRE_FALSE(r.ok());
-        CHECK(r.error().message == "tp 16 does not divide num_attention_heads 28 (engines shard query heads evenly)");
+        CHECK(r.error().message ==
+              "tp 16 does not divide num_attention_heads 28 (engines shard query heads evenly)");
         o.tp = 7;  // divides 28 query heads, but neither divides nor is divided by 4 KV heads
         r = kvcalc::size_model(model("Qwen--Qwen2.5-7B-Instruct.json"), o);
         REQUIRE_FALSE(r.ok());
         CHECK(r.error().message ==
-              "tp 7 and num_key_value_heads 4: one must divide the other (KV heads are split or replicated evenly)");
+              "tp 7 and num_key_value_heads 4: one must divide the other (KV heads are split or replicated "
+              "evenly)");
     }
 }
 
@@ -153,13 +159,14 @@ TEST_CASE("pipeline parallel: uneven stages, the heaviest sets the per-GPU figur
     CHECK(r.stages[1].layers == 11);
     CHECK(r.stages[2].layers == 10);
     CHECK(r.stages[1].first_layer == 11);
-    CHECK(r.bytes_per_token_per_gpu == 11 * 4096);        // 45,056
-    CHECK(r.kv_bytes_per_gpu == 11ull * 4096 * 1000);     // 45,056,000
-    CHECK(r.kv_bytes_deployment == r.kv_bytes);           // 32 x 4,096 x 1,000 over the three stages
+    CHECK(r.bytes_per_token_per_gpu == 11 * 4096);     // 45,056
+    CHECK(r.kv_bytes_per_gpu == 11ull * 4096 * 1000);  // 45,056,000
+    CHECK(r.kv_bytes_deployment == r.kv_bytes);        // 32 x 4,096 x 1,000 over the three stages
     SECTION("pp on a hybrid puts the state where its layers are") {
         auto h = at(4096);
         h.pp = 2;
-        auto q = size("Qwen--Qwen3-Next-80B-A3B-Instruct.json", h);  // 24 layers a stage, 6 full + 18 linear each
+        auto q =
+            size("Qwen--Qwen3-Next-80B-A3B-Instruct.json", h);  // 24 layers a stage, 6 full + 18 linear each
         CHECK(q.stages[0].bytes_per_token_per_gpu == 6 * 2048);
         CHECK(q.kv_bytes_per_gpu == 6ull * 2048 * 4096 + 18ull * 1097728);  // 50,331,648 + 19,759,104
     }
@@ -179,9 +186,9 @@ TEST_CASE("block rounding, accountings and batches") {
         CHECK(r.sequence_bytes_resident == 18ull * 2048 * 128 + 18ull * 2048 * 1008);  // 41,877,504
     }
     SECTION("the chosen accounting sets kv_bytes") {
-        for (auto [acc, want] : {std::pair{Accounting::naive, 4294967296ull},      // 131,072 x 32,768
-                                 std::pair{Accounting::resident, 536870912ull},    // 131,072 x 4,096
-                                 std::pair{Accounting::vllm, 1612709888ull}}) {    // 32 x 769 x 16 x 4,096
+        for (auto [acc, want] : {std::pair{Accounting::naive, 4294967296ull},    // 131,072 x 32,768
+                                 std::pair{Accounting::resident, 536870912ull},  // 131,072 x 4,096
+                                 std::pair{Accounting::vllm, 1612709888ull}}) {  // 32 x 769 x 16 x 4,096
             auto r = size("mistralai--Mistral-7B-v0.1.json", at(32768, acc));
             CHECK(r.kv_bytes == want);
         }
@@ -196,13 +203,13 @@ TEST_CASE("block rounding, accountings and batches") {
     SECTION("KV dtypes: fp8 halves, int4 quarters, fp32 doubles, fp8_ds_mla is 656 B per MLA layer") {
         auto o = at(4096);
         o.kv_dtype = "fp8";
-        CHECK(size("Qwen--Qwen2.5-7B-Instruct.json", o).bytes_per_token == 28672);   // 2 x 28 x 4 x 128 x 1
+        CHECK(size("Qwen--Qwen2.5-7B-Instruct.json", o).bytes_per_token == 28672);  // 2 x 28 x 4 x 128 x 1
         o.kv_dtype = "int4";
-        CHECK(size("Qwen--Qwen2.5-7B-Instruct.json", o).bytes_per_token == 14336);   // 2 x 28 x 4 x 128 x 0.5
+        CHECK(size("Qwen--Qwen2.5-7B-Instruct.json", o).bytes_per_token == 14336);  // 2 x 28 x 4 x 128 x 0.5
         o.kv_dtype = "fp32";
         CHECK(size("Qwen--Qwen2.5-7B-Instruct.json", o).bytes_per_token == 114688);  // 2 x 28 x 4 x 128 x 4
         o.kv_dtype = "fp8_ds_mla";
-        CHECK(size("deepseek-ai--DeepSeek-V3.json", o).bytes_per_token == 40016);    // 61 x 656
+        CHECK(size("deepseek-ai--DeepSeek-V3.json", o).bytes_per_token == 40016);  // 61 x 656
     }
 }
 
@@ -211,8 +218,9 @@ TEST_CASE("a shared prefix is stored once") {
     o.batch = 4;
     o.shared_prefix = 4096;
     auto r = size("Qwen--Qwen2.5-7B-Instruct.json", o);
-    CHECK(r.kv_bytes == 57344ull * (4096 + 4 * (8192 - 4096)));  // prefix once + 4 private tails = 1,174,405,120
-    CHECK(r.sequence_bytes_resident == 57344ull * 8192);         // one sequence is unchanged
+    CHECK(r.kv_bytes ==
+          57344ull * (4096 + 4 * (8192 - 4096)));         // prefix once + 4 private tails = 1,174,405,120
+    CHECK(r.sequence_bytes_resident == 57344ull * 8192);  // one sequence is unchanged
     SECTION("a sliding layer shares only the prefix tokens still in its window") {
         auto s = at(4200);
         s.batch = 2;
@@ -249,7 +257,8 @@ TEST_CASE("warnings for what the core does not model; errors for what sizing nee
     CHECK(has_warning(*r, "cross_attention_layers", "cross-attention layers cache the encoder's tokens"));
     CHECK(r->bytes_per_token == 2 * 2 * 4 * 16 * 2);  // 512: the warning does not change the figure
 
-    auto missing = kvcalc::read_model_text(R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+    auto missing =
+        kvcalc::read_model_text(R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
         "hybrid_override_pattern": "M*"})");
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().field == "linear_num_value_heads");

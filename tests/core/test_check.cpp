@@ -265,3 +265,17 @@ TEST_CASE("check report: utilization as a JSON number is read as its decimal") {
     CHECK(r["pool_bytes_per_gpu"] == pool);
     CHECK(r["pool_tokens"] == pool / (16 * 131072) * 16);
 }
+
+TEST_CASE("check report: MLA models are told about vLLM's forced block size") {
+    json r = report("deepseek-ai/DeepSeek-V3", {{"max_context", 163840}, {"pool_tokens", 200000}});
+    bool warned = false;
+    for (const auto& w : r["warnings"])
+        warned |= w["field"] == "block_size";
+    CHECK(warned);
+    CHECK(r["block_size"] == 16);  // still the default unless given
+    json given = report("deepseek-ai/DeepSeek-V3",
+                        {{"max_context", 163840}, {"pool_tokens", 200000}, {"block_size", 64}});
+    CHECK(given["max_safe_context"] == 163840);  // 200,000 / 64 = 3,125 blocks = 200,000, capped at 163,840
+    for (const auto& w : given["warnings"])
+        CHECK(w["field"] != "block_size");
+}

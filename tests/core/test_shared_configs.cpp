@@ -16,14 +16,7 @@ using kvcalc::json;
 namespace {
 
 json expected_table() {
-    std::string path = std::string(KVCALC_SOURCE_DIR) + "/tests/expected/configs.json";
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    REQUIRE(f != nullptr);
-    std::string text;
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-    std::fclose(f);
+    std::string text = read_file(std::string(KVCALC_SOURCE_DIR) + "/tests/expected/configs.json");
     auto j = kvcalc::parse_json_text(text);
     REQUIRE(j.ok());
     return *j;
@@ -78,7 +71,8 @@ TEST_CASE("every shared config has its expected figures") {
 TEST_CASE("the table covers every bundled config, and the presets are those files") {
     json table = expected_table();
     std::set<std::string> files;
-    for (const auto& e : table["configs"]) files.insert(e["file"].get<std::string>());
+    for (const auto& e : table["configs"])
+        files.insert(e["file"].get<std::string>());
     CHECK(kvcalc::preset_count() == 30);  // 24 verbatim + 6 reconstructed files in ../shared/configs
     for (std::size_t i = 0; i < kvcalc::preset_count(); ++i) {
         std::string id = kvcalc::preset_at(i).id;

@@ -287,3 +287,31 @@ TEST_CASE("weights: parameter counts as people read them") {
     CHECK(kvcalc::format_param_count(999) == "999");
     CHECK(kvcalc::format_param_count(999995000) == "1B");  // 999.995M rounds half up to 1.00B
 }
+
+TEST_CASE("weights: products beyond 2^53 are an overflow error, never a wrapped count") {
+    auto m = kvcalc::read_model_text(
+        R"({"num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 9007199254740988,
+            "vocab_size": 1000, "head_dim": 1, "max_position_embeddings": 128})");
+    REQUIRE(m.ok());
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE_FALSE(w.ok());
+    CHECK(w.error().code == "overflow");
+}
+
+TEST_CASE("weights: size --json carries param_count, weight_bytes and weight_dtype") {
+    auto out = kvcalc::parse_json_text(kvcalc::size_json("Qwen/Qwen2.5-72B-Instruct", "{\"context\": 4096}"));
+    REQUIRE(out.ok());
+    CHECK((*out)["param_count"] == 72705384448);
+    CHECK((*out)["weight_bytes"] == 145410768896);
+    CHECK((*out)["weight_dtype"] == "bf16");
+    CHECK((*out)["weights_error"].is_null());
+    // A config that sizes the cache but lacks the vocabulary: the cache figures stand, the
+    // weights are null, and weights_error says why.
+    auto bare = kvcalc::parse_json_text(kvcalc::size_json(
+        R"({"num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 64, "max_position_embeddings": 128})",
+        ""));
+    REQUIRE(bare.ok());
+    CHECK((*bare)["bytes_per_token"] == 2 * 2 * 4 * 16 * 2);  // 2 x 2 layers x 4 heads x (64/4) x 2 B
+    CHECK((*bare)["param_count"].is_null());
+    CHECK((*bare)["weights_error"]["field"] == "vocab_size");
+}

@@ -30,7 +30,8 @@ void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, c
     // per GPU never exceeds the whole, apart from replicated heads and the unsplit latent
     if (o.tp == 1 && o.pp == 1) require(r.kv_bytes_per_gpu == r.kv_bytes);
     std::uint32_t layers = 0;
-    for (const auto& g : m.groups) layers += g.count;
+    for (const auto& g : m.groups)
+        layers += g.count;
     require(layers == m.num_layers.value);
     require(m.layer_group.size() == m.num_layers.value);
     // every report serialises
@@ -59,8 +60,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.kv_dtype = dtypes[k % 5];
     for (int pass = 0; pass < 2; ++pass) {
         auto r = kvcalc::size_model(*m, o);
-        if (r) check_invariants(*m, *r, o);
-        else require(!r.error().message.empty());
+        if (r)
+            check_invariants(*m, *r, o);
+        else
+            require(!r.error().message.empty());
         o = kvcalc::SizeOptions{};  // and the defaults (the model's max context)
     }
     // the text API on the same input never fails to answer

@@ -87,7 +87,7 @@ test('overflow beyond 2^53 - 1 bytes', () => {
   // 32 layers x 2 x 8 x 128 x 2 B = 131,072 B per token; x 2^40 tokens = 2^57 B > 2^53 - 1.
   throwsKv(() => kv.size({ ...base, max_position_embeddings: 2 ** 40 }), {
     code: 'overflow', field: 'context',
-    message: "the full_attention layers' cache exceeds 2^53 - 1 bytes, the largest figure kvcalc reports exactly (check the config's sizes and the options)",
+    message: 'the KV cache of 1,099,511,627,776 tokens in the full_attention layers exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports exactly: check context',
   });
 });
 
@@ -96,7 +96,7 @@ test('unknown preset, and what is not a config at all', () => {
     code: 'unknown_preset', field: 'config', message: '"nope/model" is neither config JSON nor a bundled preset id (see presets)',
   });
   throwsKv(() => kv.size(''), {
-    code: 'unknown_preset', field: 'config', message: '"" is neither config JSON nor a bundled preset id (see presets)',
+    code: 'malformed_json', field: 'config', message: 'the config is empty: give config.json text or a bundled preset id',
   });
   for (const [value, got] of [[5, 'number'], [null, 'null'], [undefined, 'undefined'], [true, 'boolean']]) {
     throwsKv(() => kv.size(value), {

@@ -76,7 +76,7 @@ test('linear state is per sequence, no-cache layers have no terms (Nemotron-H)',
     { name: 'layers', value: 54, source: 'hybrid_override_pattern' },
     { name: 'state bytes per layer', value: 8_511_488, source: mamba.terms[1].source },
   ]);
-  assert.match(mamba.terms[1].source, /^conv \(conv_kernel - 1\) x /);
+  assert.match(mamba.terms[1].source, /^conv \(conv_kernel 4 - 1\) x /);
   assert.equal(mamba.bytes, 459_620_352); // 54 x 8,511,488
   assert.equal(f.stateBytes, 459_620_352);
   assert.deepEqual([mlp.per, mlp.terms, mlp.bytes, mlp.expression], ['none', [], 0, '']);

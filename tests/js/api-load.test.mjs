@@ -29,8 +29,8 @@ test('wasmBinary must be bytes; the failed load can be retried', async () => {
 });
 
 test('bytes that are not a wasm module reject with load_failed; the next load() retries', async () => {
-  const quiet = console.error; // Emscripten logs the compile failure before rejecting
-  console.error = () => {};
+  const { warn, error } = console; // Emscripten logs the compile failure before rejecting
+  console.warn = console.error = () => {};
   try {
     await assert.rejects(kvcalc.load({ wasmBinary: new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]) }), (e) => {
       assert.equal(e.name, 'KvCalcError');
@@ -39,7 +39,7 @@ test('bytes that are not a wasm module reject with load_failed; the next load() 
       return true;
     });
   } finally {
-    console.error = quiet;
+    Object.assign(console, { warn, error });
   }
 });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { after, test } from 'node:test';
 import { dist, root } from './support.mjs';
 
@@ -18,7 +18,9 @@ test('the pack holds dist/ (every file the build put there), package.json, READM
   const files = packed.files.map((f) => f.path).sort();
   const extra = files.filter((f) => !f.startsWith('dist/') && !/^(package\.json|README(\.md)?|LICENSE(\.md|\.txt)?)$/i.test(f));
   assert.deepEqual(extra, []);
-  assert.deepEqual(files.filter((f) => f.startsWith('dist/')), readdirSync(dist).map((f) => `dist/${f}`).sort());
+  const built = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)).split(sep).join('/')).sort();
+  assert.deepEqual(files.filter((f) => f.startsWith('dist/')), built);
   for (const needed of ['dist/kvcalc.js', 'dist/api.js', 'dist/kvcalc_core.mjs', 'dist/kvcalc_core.wasm', 'dist/kvcalc.d.ts']) {
     assert.ok(files.includes(needed), needed);
   }

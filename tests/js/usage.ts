@@ -92,3 +92,24 @@ function describe(g: LayerGroup): string {
 }
 
 void main();
+
+// The element: typed through the tag map, its properties and its event.
+import { define, KvCalcElement } from 'kvcalc';
+import type { KvCalcChangeEvent } from 'kvcalc';
+function useElement(): void {
+  const el = document.createElement('kv-calc');
+  const same: KvCalcElement = el;
+  el.context = 131072;
+  el.kvDtype = 'fp8';
+  el.view = 'check';
+  el.models = ['Qwen/Qwen2.5-7B-Instruct'];
+  el.addEventListener('kvcalc-change', (e: KvCalcChangeEvent) => {
+    const bytes: number = e.result.kvBytes;
+    const fits: boolean | undefined = e.check?.fits;
+    void bytes; void fits;
+  });
+  void same.updateComplete.then((done: boolean) => done);
+  const cls = define('my-kv-calc');
+  void cls;
+}
+void useElement;

@@ -4,7 +4,7 @@
 // a core result; lines only join them. Drawn at the element's real width, so the text
 // stays readable on a phone.
 
-import { h, replace, setText, svg } from './dom.js';
+import { h, replace, setText, svg, watchWidth } from './dom.js';
 
 const SERIES_CLASSES = ['s1', 's2', 's3'];
 
@@ -12,17 +12,18 @@ function log2(n) {
   return Math.log2(Number(n));
 }
 
-// The sample contexts: powers of two from 1K, every window edge, the model's max and the
-// chosen context, up to a power of two past the largest.
+// The sample contexts: powers of two from 1K, every window edge and the model's max, up
+// to a power of two past the largest. Not the chosen context: its marker needs no point,
+// and so typing a context costs the chart no core call.
 export function sampleContexts(r, extra) {
-  const top = Math.max(1048576, r.context, r.maxContext ? r.maxContext.value : 0, ...extra);
+  // the top stays put while the reader types contexts below 1M
+  const top = Math.max(1048576, 2 ** Math.ceil(Math.log2(r.context)), r.maxContext ? r.maxContext.value : 0, ...extra);
   const set = new Set();
   for (let c = 1024; c <= top * 2 && c <= 2 ** 40; c *= 2) {
     set.add(c);
     if (c >= top) break;
   }
   for (const g of r.groups) if (g.window && g.window.value >= 1024) set.add(g.window.value);
-  set.add(r.context);
   if (r.maxContext) set.add(r.maxContext.value);
   for (const e of extra) if (e >= 1024) set.add(e);
   return [...set].sort((a, b) => a - b);
@@ -43,16 +44,8 @@ export class ChartView {
     this.root = h('section', { class: 'view chart', part: 'view chart' },
       h('h2', null, 'Memory against context'),
       this.svgEl, this.legend, this.summary);
-    this.width = 640;
     this.last = null;
-    this.resize = new ResizeObserver((entries) => {
-      const w = Math.round(entries[0].contentRect.width);
-      if (w > 0 && Math.abs(w - this.width) > 8) {
-        this.width = w;
-        if (this.last) this.draw(this.last);
-      }
-    });
-    this.resize.observe(this.root);
+    this.size = watchWidth(this.root, () => this.last && this.draw(this.last));
   }
 
   // series: [{ dtype, label, points: [{context, bytes}], current }]; pool: {bytes, label}|null
@@ -62,7 +55,7 @@ export class ChartView {
   }
 
   draw({ r, series, pool, fmt, markers = [] }) {
-    const W = Math.max(280, Math.min(this.width, 900));
+    const W = Math.max(280, Math.min(this.size.width(), 900));
     const H = Math.round(Math.max(200, Math.min(320, W * 0.5)));
     const left = 64;
     const right = 12;
@@ -102,7 +95,7 @@ export class ChartView {
     nodes.push(svg('text', { class: 'axis-label', x: '12', y: String(top + (H - top - bottom) / 2), 'text-anchor': 'middle', transform: `rotate(-90 12 ${top + (H - top - bottom) / 2})` }, 'KV cache (log scale)'));
 
     // The chosen context (and the advertised one, in the check).
-    markers.forEach((m, i) => {
+    markers.filter((m) => log2(m.context) >= x0 && log2(m.context) <= x1).forEach((m, i) => {
       const mx = X(m.context);
       nodes.push(svg('line', { class: 'marker', x1: mx.toFixed(1), x2: mx.toFixed(1), y1: String(top), y2: String(H - bottom) }));
       const anchor = mx > W - right - 80 ? 'end' : 'start';
@@ -135,8 +128,7 @@ export class ChartView {
 
   describe(r, series, pool, fmt) {
     const cur = series.find((s) => s.current) || series[0];
-    const at = cur.points.find((p) => p.context === r.context);
-    let text = `KV cache of ${r.model} against context, log scales. ${cur.label}: ${at ? fmt.binary(at.bytes) : ''} at ${fmt.tokens(r.context)}.`;
+    let text = `KV cache of ${r.model} against context, log scales. ${cur.label}: ${fmt.binary(r.kvBytes)} at ${fmt.tokens(r.context)}.`;
     if (pool) text += ` The ${pool.label}.`;
     setText(this.summary, text);
     return text;

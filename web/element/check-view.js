@@ -4,7 +4,7 @@
 // through role="status"), the max concurrency, the safe max context, the advice lines, and
 // a bar of one max-length request against the pool.
 
-import { h, replace, setText, svg, uid } from './dom.js';
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { readTokens, readCount } from './state.js';
 
 const SOURCES = [['tokens', 'Pool in tokens'], ['log', 'From an engine log'], ['gpu', 'From GPUs']];
@@ -43,18 +43,20 @@ export class CheckView {
       h('textarea', { rows: '4', spellcheck: 'false', part: 'input', name: 'engine-log',
         placeholder: 'INFO ... GPU KV cache size: 681,280 tokens' }));
     this.gpu = labelled('GPU', h('select', { part: 'input', name: 'gpu' }));
-    this.gpuCount = labelled('GPUs', h('input', { type: 'number', min: '1', step: '1', value: '1', part: 'input', name: 'gpu-count' }));
     this.utilization = labelled('Memory utilization (%)',
       h('input', { type: 'number', min: '1', max: '100', step: '1', value: '90', part: 'input', name: 'gpu-memory-utilization' }),
       h('p', { class: 'note' }, 'vLLM --gpu-memory-utilization, default 90%'));
     this.tokensBox = h('div', { class: 'check-inputs' }, this.poolTokens.el);
     this.logBox = h('div', { class: 'check-inputs' }, this.log.el);
-    this.gpuBox = h('div', { class: 'check-inputs' }, this.gpu.el, this.gpuCount.el, this.utilization.el,
-      h('p', { class: 'note' }, 'Tensor parallel size: the TP input above.'));
+    this.gpuCountNote = h('p', { class: 'note' });
+    this.gpuBox = h('div', { class: 'check-inputs' }, this.gpu.el, this.utilization.el, this.gpuCountNote);
 
     this.verdict = h('p', { class: 'verdict', role: 'status', part: 'verdict' });
     this.figures = h('dl', { class: 'results', part: 'check-results' });
     this.advice = h('ul', { class: 'advice', part: 'advice' });
+    // How the pool was found: the log lines understood, or the derivation's steps.
+    this.poolSteps = h('ol', { class: 'advice', part: 'pool-steps' });
+    this.poolStepsBox = h('details', null, h('summary', null, 'How the pool was found'), this.poolSteps);
     this.bar = svg('svg', { class: 'bar', role: 'img', part: 'check-bar' });
     this.error = h('p', { class: 'error', role: 'alert', part: 'check-error' });
     this.root = h('section', { class: 'view check', part: 'view check' },
@@ -63,12 +65,13 @@ export class CheckView {
       h('fieldset', null, h('legend', null, 'Pool'),
         h('div', { class: 'radios' }, this.radios.map((r) => r.label)),
         this.tokensBox, this.logBox, this.gpuBox),
-      this.error, this.verdict, this.figures, this.bar, this.advice);
+      this.error, this.verdict, this.figures, this.bar, this.advice, this.poolStepsBox);
 
+    this.size = watchWidth(this.root, () => this.lastBar && this.drawBar(...this.lastBar));
     this.bindTokens(this.maxContext, 'max-context');
     this.bindTokens(this.poolTokens, 'pool-tokens');
     this.log.control.addEventListener('input', () => this.onInput());
-    for (const f of [this.gpu, this.gpuCount, this.utilization]) f.control.addEventListener('input', () => this.onInput());
+    for (const f of [this.gpu, this.utilization]) f.control.addEventListener('input', () => this.onInput());
     this.gpuListKey = '';
     this.showSource();
   }
@@ -107,12 +110,13 @@ export class CheckView {
       return text.trim() ? { engineLog: text } : { missing: 'Paste the engine log lines that report the KV cache.' };
     }
     if (this.source === 'gpu') {
-      const count = readCount(this.gpuCount.control.value);
       const util = readCount(this.utilization.control.value);
-      setText(this.gpuCount.error, count.error || '');
-      setText(this.utilization.error, util.error || (util.value > 100 ? 'at most 100' : ''));
-      if (count.error || util.error || util.value > 100) return { missing: 'Fix the GPU inputs.' };
-      return { gpu: this.gpu.control.value, gpuCount: count.value, gpuMemoryUtilization: util.value / 100 };
+      const bad = util.error || (util.value > 100 ? 'must be at most 100' : '');
+      setText(this.utilization.error, bad);
+      if (bad) return { missing: 'Fix the memory utilization.' };
+      if (!this.gpu.control.value) return { missing: 'This build lists no GPUs.' };
+      // The GPU count is tp (x pp 1): the TP input above.
+      return { gpu: this.gpu.control.value, gpuMemoryUtilization: util.value / 100 };
     }
     if (state.poolTokens === undefined) return { missing: 'Type the pool size in tokens (vLLM logs it as "GPU KV cache size").' };
     return { poolTokens: state.poolTokens };
@@ -131,8 +135,10 @@ export class CheckView {
     if (state.poolTokens !== undefined) {
       this.setInput(this.poolTokens, String(state.poolTokens), (v) => readTokens(v).value === state.poolTokens);
     }
+    setText(this.gpuCountNote, `GPUs: ${fmt.int(state.tp ?? 1)}, one per tensor-parallel rank (the TP input above).`);
     setText(this.error, message || '');
     if (!check) {
+      this.poolStepsBox.hidden = true;
       this.verdict.className = 'verdict';
       setText(this.verdict, message ? 'No verdict yet.' : '');
       replace(this.figures);
@@ -150,17 +156,22 @@ export class CheckView {
       ['Pool', `${fmt.tokens(check.poolTokens)}${check.poolSource ? ` (${check.poolSource})` : ''}`],
       ['Advertised max context', fmt.tokens(check.maxContext)],
       ['Max concurrency', `${fmt.ratio(check.maxConcurrency)} (pool ÷ max context)`],
-      ['Safe max context', fmt.tokens(check.maxSafeContext)],
+      ['Safe max context', `${fmt.tokens(check.maxSafeContext)}${check.maxSafeContextSource ? ` (${check.maxSafeContextSource})` : ''}`],
     ];
-    if (check.poolBytes !== undefined) rows.splice(1, 0, ['Pool memory', fmt.bytesBoth(check.poolBytes)]);
-    replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', { class: 'num' }, v))]));
+    if (check.poolBytesPerGpu != null) rows.splice(1, 0, ['Pool memory per GPU', fmt.bytesBoth(check.poolBytesPerGpu)]);
+    replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
     replace(this.advice, (check.advice || []).map((line) => h('li', null, line)));
+    const steps = check.pool && check.pool.steps ? check.pool.steps
+      : check.log && check.log.understood ? check.log.understood.map((u) => `line ${u.line}: ${u.what}`) : [];
+    this.poolStepsBox.hidden = steps.length === 0;
+    replace(this.poolSteps, steps.map((t) => h('li', null, t)));
     this.drawBar(check, fmt);
   }
 
   drawBar(check, fmt) {
+    this.lastBar = [check, fmt];
     this.bar.removeAttribute('hidden');
-    const W = 640;
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
     const H = 58;
     const span = Math.max(check.poolTokens, check.maxContext);
     const x = (t) => 4 + (t / span) * (W - 8);

@@ -60,3 +60,19 @@ export function uid(prefix) {
   idCounter += 1;
   return `${prefix}-${idCounter}`;
 }
+
+// Calls redraw() when el's content width changes by more than a few pixels; width() is
+// the last width seen. SVG pictures are drawn at their real width so their text keeps
+// its size on a phone (a scaled viewBox would shrink it).
+export function watchWidth(el, redraw, initial = 640) {
+  let width = initial;
+  const observer = new ResizeObserver((entries) => {
+    const w = Math.round(entries[0].contentRect.width);
+    if (w > 0 && Math.abs(w - width) > 8) {
+      width = w;
+      redraw();
+    }
+  });
+  observer.observe(el);
+  return { width: () => width };
+}

@@ -19,13 +19,22 @@ export class Engine {
     this.kv = kv;
     this.memo = new Map();
     this.configIds = new Map();  // config text -> short key for the memo
-    this.presetList = kv.presets();
-    this.presetIds = new Set(this.presetList.map((p) => p.id));
-    this.gpuList = typeof kv.gpuPresets === 'function' ? kv.gpuPresets() : [];
+    this.lists = {};
+  }
+
+  // The bundled presets and GPUs, read when first needed (the preset list sizes every
+  // preset, so the first result does not wait for it).
+  get presetList() {
+    return (this.lists.presets ??= this.kv.presets());
+  }
+
+  get gpuList() {
+    return (this.lists.gpus ??= typeof this.kv.gpuPresets === 'function' ? this.kv.gpuPresets() : []);
   }
 
   configKey(config) {
-    if (this.presetIds.has(config)) return `p:${config}`;
+    // A preset id is short; a config text gets a number (texts can be long).
+    if (config.length < 200 && !/^\s*[{["]/.test(config)) return `p:${config}`;
     let id = this.configIds.get(config);
     if (id === undefined) {
       id = this.configIds.size;
@@ -35,7 +44,7 @@ export class Engine {
   }
 
   memoized(kind, config, options, call) {
-    const key = `${kind}|${this.configKey(config)}|${JSON.stringify(options)}`;
+    const key = `${kind}|${kind === 'table' ? config : this.configKey(config)}|${JSON.stringify(options)}`;
     let hit = this.memo.get(key);
     if (hit === undefined) {
       try {
@@ -53,6 +62,17 @@ export class Engine {
   // The size result (camelCase keys) of a config text or preset id; throws KvCalcError.
   size(config, options) {
     return this.memoized('size', config, options, () => this.kv.size(config, options));
+  }
+
+  // The formula terms (the JS API's formula()), with the size result as .report.
+  formula(config, options) {
+    return this.memoized('formula', config, options, () => this.kv.formula(config, options));
+  }
+
+  // The per-model table over a list of configs (preset ids or texts).
+  table(configs, options) {
+    return this.memoized('table', configs.map((c) => this.configKey(c)).join('\u0000'), options,
+      () => this.kv.table(configs, options));
   }
 
   check(config, options) {

@@ -19,17 +19,22 @@ export function formatterFor(el) {
 
 export class Formatter {
   constructor(lang) {
+    // One NumberFormat does both: BigInts carry no fraction, and 1.5 shows the decimal sign.
+    // (Building an Intl formatter is the slow part of a first render.)
     let nf;
     try {
-      nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
+      nf = new Intl.NumberFormat(lang);
     } catch {
-      nf = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+      nf = new Intl.NumberFormat('en');
     }
     this.locale = nf.resolvedOptions().locale;
     this.intFormat = nf;
-    this.fixed2 = new Intl.NumberFormat(this.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const decimal = this.fixed2.formatToParts(1.5).find((p) => p.type === 'decimal');
+    const decimal = nf.formatToParts(1.5).find((p) => p.type === 'decimal');
     this.decimal = decimal ? decimal.value : '.';
+  }
+
+  get fixed2() {
+    return (this.fixed2Format ??= new Intl.NumberFormat(this.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   }
 
   // 57344 -> "57,344" (en). Accepts Number (a safe integer) or BigInt.

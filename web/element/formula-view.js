@@ -48,34 +48,25 @@ export class FormulaView {
     this.root.addEventListener('focusin', show);
   }
 
-  // ctx: { result, fmt }
-  update({ result: r, fmt }) {
-    const dtypeBytes = bytesPerElement(r);
+  // formula: the JS API's formula() for the result (terms with values and sources).
+  update({ result: r, formula, fmt }) {
     const lines = [];
-    const groupTerms = [];
-    const cached = r.groups.filter((g) => g.kind !== 'no_cache' && g.kind !== 'linear_state');
+    const perToken = formula.groups.filter((g) => g.per === 'token');
     const multi = r.groups.length > 1;
-    for (const g of cached) {
-      const terms = perTokenTerms(r, g, fmt, dtypeBytes, multi);
-      groupTerms.push({ g, terms });
-    }
-    // One line per group when there are several, then their sum.
-    if (groupTerms.length === 0) {
-      lines.push(h('p', null, 'No layer of this model keeps a per-token cache.'));
-    }
-    for (const { g, terms } of groupTerms) {
+    if (perToken.length === 0) lines.push(h('p', null, 'No layer of this model keeps a per-token cache.'));
+    for (const g of perToken) {
       const label = multi ? `${KIND_LABEL[g.kind] || g.kind} (${fmt.int(g.layers)} layers)` : null;
-      lines.push(symbolLine(symbolsFor(g, r)));
-      lines.push(equationLine(label, terms, fmt.int(g.layers * g.bytesPerTokenLayer), 'B'));
+      lines.push(symbolLine(g.terms.map((t) => SYMBOL[t.name] ?? t.name)));
+      lines.push(equationLine(label, times(g.terms.map((t) => formulaTerm(t, g, fmt))), fmt.int(g.bytes), 'B'));
     }
-    if (groupTerms.length > 1) {
+    // Several cached groups: their sum.
+    if (perToken.length > 1) {
       const sumTerms = [];
-      groupTerms.forEach(({ g }, i) => {
+      perToken.forEach((g, i) => {
         if (i) sumTerms.push(mo('+'));
-        sumTerms.push(termMn(fmt.int(g.layers * g.bytesPerTokenLayer),
-          `${fmt.int(g.layers * g.bytesPerTokenLayer)} B per token: the ${KIND_LABEL[g.kind] || g.kind} layers (${g.name})`));
+        sumTerms.push(termMn(fmt.int(g.bytes), `${fmt.int(g.bytes)} B per token: the ${KIND_LABEL[g.kind] || g.kind} layers (${g.name})`));
       });
-      lines.push(equationLine('bytes per token', sumTerms, fmt.int(r.bytesPerToken), 'B'));
+      lines.push(equationLine('bytes per token', sumTerms, fmt.int(formula.bytesPerToken), 'B'));
     }
     for (const g of r.groups.filter((x) => x.kind === 'linear_state')) {
       lines.push(h('p', { class: 'note' }, `${fmt.int(g.layers)} linear-state layers (${g.mixer}) keep no per-token cache: ` +
@@ -104,28 +95,24 @@ export class FormulaView {
     if (r.weightBytes != null) {
       rows.push([`Weights (${r.weightDtype}, for comparison)`, `${fmt.binary(r.weightBytes)}, ${fmt.params(r.paramCount)} parameters`]);
     }
-    replace(this.results, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', { class: 'num' }, v))]));
+    replace(this.results, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
   }
 }
 
-// The names of the factors perTokenTerms puts in, in the same order.
-function symbolsFor(g, r) {
-  if (g.kind === 'mla') {
-    return r.kvDtype === 'fp8_ds_mla' ? ['layers', 'fp8_ds_mla bytes'] : ['layers', '(kv_lora_rank + qk_rope_head_dim)', 'bytes'];
-  }
-  if (g.vHeadDim && g.vHeadDim.value !== g.headDim.value) return ['layers', 'KV heads', '(key size + value size)', 'bytes'];
-  return ['2', 'layers', 'KV heads', 'head size', 'bytes'];
-}
+// How the formula line in words names each term of the API's formula().
+const SYMBOL = { 'K and V': '2', 'bytes per element': 'bytes', latent: '(kv_lora_rank + qk_rope_head_dim)' };
 
-// The bytes per element of the cache dtype and where that comes from.
-function bytesPerElement(r) {
-  const bits = r.kvDtypeBits;
-  const text = bits % 8 === 0 ? String(bits / 8) : `${bits / 8}`;
-  return { text, bits, source: `${text} = bytes per element of ${r.kvDtype} (${r.kvDtypeSource})` };
+// One term with its source: "128 = hidden_size 3584 / num_attention_heads 28 (head size)".
+function formulaTerm(t, g, fmt) {
+  const text = Number.isInteger(t.value) ? fmt.int(t.value) : String(t.value).replace('.', fmt.decimal);
+  let source = `${text} = ${t.source} (${t.name})`;
+  if (t.name === 'head size' && g.window) source += `; kept for the last ${fmt.int(g.window.value)} tokens (${g.window.source})`;
+  return termMn(text, source);
 }
 
 function mo(op) {
-  return math('mo', null, op);
+  // infix: a "+" that starts a wrapped piece keeps its spacing
+  return math('mo', op === '+' || op === '=' ? { form: 'infix' } : null, op);
 }
 
 // A value in the formula that shows its source on hover and focus.
@@ -177,42 +164,8 @@ function symbolLine(names) {
   return equationLine(null, times(names.map((n) => (n === '2' ? math('mn', null, '2') : math('mi', null, n)))), null, '', true);
 }
 
-function layersTerm(r, g, fmt, multi) {
-  const src = multi
-    ? `${fmt.int(g.layers)} = layers of kind ${g.kind} (${g.name}), from ${r.layerPlanSource || r.numLayers.source}`
-    : sourced(fmt, r.numLayers, 'layers');
-  return termMn(fmt.int(g.layers), src);
-}
-
-// The per-token terms of one cached group; their product is g.layers x g.bytesPerTokenLayer.
-function perTokenTerms(r, g, fmt, b, multi) {
-  const bytesTerm = termMn(b.text, b.source);
-  if (g.kind === 'mla') {
-    if (r.kvDtype === 'fp8_ds_mla') {
-      return times([layersTerm(r, g, fmt, multi),
-        termMn(fmt.int(g.bytesPerTokenLayer), `${fmt.int(g.bytesPerTokenLayer)} = bytes per token per layer of fp8_ds_mla (latent ${sourced(fmt, g.latentDim)}, quantized with scales)`)]);
-    }
-    return times([layersTerm(r, g, fmt, multi),
-      termMn(fmt.int(g.latentDim.value), `${sourced(fmt, g.latentDim)}: one latent per token, no separate K and V`),
-      bytesTerm]);
-  }
-  const kv = termMn(fmt.int(g.kvHeads.value), sourced(fmt, g.kvHeads, 'KV heads'));
-  const windowNote = g.window ? `; kept for the last ${fmt.int(g.window.value)} tokens` : '';
-  if (g.vHeadDim && g.vHeadDim.value !== g.headDim.value) {
-    return times([layersTerm(r, g, fmt, multi), kv,
-      math('mrow', null, mo('('),
-        termMn(fmt.int(g.headDim.value), sourced(fmt, g.headDim, 'key head size')), mo('+'),
-        termMn(fmt.int(g.vHeadDim.value), sourced(fmt, g.vHeadDim, `value head size${windowNote}`)), mo(')')),
-      bytesTerm]);
-  }
-  return times([termMn('2', '2 = one key and one value vector per KV head'),
-    layersTerm(r, g, fmt, multi), kv,
-    termMn(fmt.int(g.headDim.value), sourced(fmt, g.headDim, `head size${windowNote}`)),
-    bytesTerm]);
-}
-
 // The bytes of one sequence in the result's accounting.
-export function sequenceBytes(r) {
+function sequenceBytes(r) {
   return r.accounting === 'naive' ? r.sequenceBytesNaive
     : r.accounting === 'vllm' ? r.sequenceBytesVllm : r.sequenceBytesResident;
 }

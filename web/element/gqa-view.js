@@ -3,7 +3,7 @@
 // ratio to MHA, a picture of query heads grouped onto KV heads, and MLA as its own point.
 // Each figure is the core sizing a variant of the model's config (config-override.js).
 
-import { h, replace, setText, svg, uid } from './dom.js';
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './config-input.js';
 import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
 
@@ -30,7 +30,8 @@ export class GqaView {
     this.readout = h('p', { part: 'gqa-readout' });
     this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
     this.tbody = h('tbody');
-    this.caption = h('caption');
+    // Outside the scrolling box, so a phone shows it whole.
+    this.caption = h('p', { class: 'caption', id: uid('kv-gqa-caption') });
     this.note = h('p', { class: 'note' });
     this.error = h('p', { class: 'error', role: 'alert' });
     this.root = h('section', { class: 'view gqa', part: 'view gqa' },
@@ -38,8 +39,9 @@ export class GqaView {
       h('div', { class: 'gqa-control' }, this.label, this.range, this.ticks),
       this.readout,
       this.picture,
+      this.caption,
       this.tableWrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region' },
-        h('table', { part: 'table gqa-table' }, this.caption,
+        h('table', { part: 'table gqa-table', 'aria-labelledby': this.caption.id },
           h('thead', null, h('tr', null,
             h('th', { scope: 'col' }, 'KV heads'), h('th', { scope: 'col', class: 'kind' }, 'Kind'),
             h('th', { scope: 'col' }, 'Query heads per KV head'), h('th', { scope: 'col' }, 'Bytes per token'),
@@ -48,16 +50,7 @@ export class GqaView {
       this.note, this.error);
     this.choice = null;   // chosen KV heads, null = the model's own
     this.modelKey = null;
-    // The picture is drawn at the section's real width, so its labels keep their size.
-    this.width = 640;
-    this.resize = new ResizeObserver((entries) => {
-      const w = Math.round(entries[0].contentRect.width);
-      if (w > 0 && Math.abs(w - this.width) > 8) {
-        this.width = w;
-        if (this.lastHeads) this.drawHeads(...this.lastHeads);
-      }
-    });
-    this.resize.observe(this.root);
+    this.size = watchWidth(this.root, () => this.lastHeads && this.drawHeads(...this.lastHeads));
     this.range.addEventListener('input', () => {
       this.choice = this.points[Number(this.range.value)].kvHeads;
       this.onPick?.();
@@ -77,17 +70,23 @@ export class GqaView {
       return;
     }
     const key = `${r.model}|${configText.length}|${q}`;
-    if (key !== this.modelKey) {
+    if (key !== this.modelKey || configText !== this.configText) {
       this.modelKey = key;
+      this.configText = configText;
       this.choice = null;
+      this.variants = new Map();  // the config texts per KV-head count: same for every context
     }
+    const variant = (d, make) => {
+      if (!this.variants.has(d)) this.variants.set(d, make());
+      return this.variants.get(d);
+    };
     // One point per divisor of the query heads.
     this.points = [];
     try {
       for (const d of divisors(q)) {
-        const variant = withKvHeads(configText, r, d);
-        if (variant === null) throw new Error('the config lacks qk_nope_head_dim, qk_rope_head_dim or v_head_dim to expand MLA into heads');
-        const v = size(variant);
+        const text = variant(d, () => withKvHeads(configText, r, d));
+        if (text === null) throw new Error('the config lacks qk_nope_head_dim, qk_rope_head_dim or v_head_dim to expand MLA into heads');
+        const v = size(text);
         this.points.push({ kvHeads: d, bytes: v.kvBytes, bytesPerToken: v.bytesPerToken });
       }
     } catch (e) {
@@ -100,7 +99,7 @@ export class GqaView {
     try {
       if (isMla) mla = { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` };
       else {
-        const v = size(withReferenceMla(configText, r));
+        const v = size(variant('mla', () => withReferenceMla(configText, r)));
         mla = { bytes: v.kvBytes, bytesPerToken: v.bytesPerToken, label: `MLA (latent ${REFERENCE_LATENT.kv_lora_rank} + ${REFERENCE_LATENT.qk_rope_head_dim}, as DeepSeek-V3)` };
       }
     } catch {
@@ -155,7 +154,7 @@ export class GqaView {
   // Query heads in a row on top, KV heads below, a line from each query head to its KV head.
   drawHeads(q, d, fmt) {
     this.lastHeads = [q, d, fmt];
-    const W = Math.max(260, Math.min(this.width, 1000));
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
     const pad = 10;
     const cell = (W - 2 * pad) / q;
     const kvCell = (W - 2 * pad) / d;

@@ -4,7 +4,6 @@
 
 export const VIEWS = ['formula', 'table', 'gqa', 'check', 'all'];
 export const ACCOUNTINGS = ['resident', 'naive', 'vllm'];
-export const KV_DTYPES = ['auto', 'bf16', 'fp16', 'fp32', 'fp8', 'fp8_e4m3', 'fp8_e5m2', 'int8', 'int4', 'fp8_ds_mla'];
 export const CONTEXT_SHORTCUTS = [['4K', 4096], ['32K', 32768], ['128K', 131072], ['1M', 1048576]];
 export const DEFAULT_MODEL = 'Qwen/Qwen2.5-7B-Instruct';
 

@@ -61,6 +61,7 @@ h2, h3 { margin: 0; font-size: 1.05em; line-height: 1.3; }
 h3 { font-size: 1em; }
 p { margin: 0; }
 .muted, .note { color: var(--_muted); font-size: 0.9em; }
+.note { overflow-wrap: anywhere; }
 .num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .model-line { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: baseline; }
 .model-name { font-weight: 600; overflow-wrap: anywhere; }
@@ -87,7 +88,7 @@ p { margin: 0; }
   background: var(--_surface);
   border-radius: var(--_radius);
 }
-.field { display: grid; gap: 0.2rem; min-width: 0; }
+.field { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.2rem; min-width: 0; }
 .field > input:not([type="radio"]):not([type="checkbox"]):not([type="range"]), .field > select { width: 100%; }
 .field.wide { grid-column: 1 / -1; }
 label, .label { font-size: 0.85em; font-weight: 600; color: var(--_fg); }
@@ -151,7 +152,8 @@ table { border-collapse: collapse; font-size: 0.9em; min-width: 100%; }
 caption, .caption { text-align: left; font-weight: 500; color: var(--_muted); }
 th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--_border); text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
-th[scope="row"] { font-weight: 500; overflow-wrap: anywhere; min-width: 9rem; }
+th[scope="row"] { font-weight: 500; min-width: 9rem; }
+.nobreak { white-space: nowrap; }
 thead th { background: var(--_surface); white-space: nowrap; vertical-align: bottom; }
 td.kind, th.kind { text-align: left; }
 thead th button {
@@ -213,6 +215,10 @@ legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
 .legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
 .legend svg { width: 1.6rem; height: 0.6rem; }
 
+.scroll-hint { display: none; }
+@container (max-width: 45rem) {
+  .scroll-hint { display: block; }
+}
 @container (max-width: 30rem) {
   .controls { grid-template-columns: 1fr 1fr; }
   .results { grid-template-columns: 1fr; }

@@ -1,41 +1,29 @@
 // The per-model table: attention kind, layers, KV heads / query heads, head size, bytes
-// per token and memory at a few contexts (the chosen one too), for the models the `models`
-// attribute lists (default: every bundled preset), with the reader's own config as a row.
+// per token, one sequence's cache at 4K / 32K / 128K and at the chosen context, and the
+// weights, for the models the `models` attribute lists (default: every bundled preset),
+// with the reader's own config as a row. The figures are the JS API's table(): the same
+// report `kvcalc table` bakes into docs pages, so the live table and a baked one agree.
 // Columns sort by their header button; aria-sort says how.
 
 import { h, replace, setText, uid } from './dom.js';
 import { describeError } from './config-input.js';
 
-const TABLE_CONTEXTS = [4096, 32768, 131072];
+export const TABLE_CONTEXTS = [4096, 32768, 131072];
 
-// Attention geometry for display, from a size result's layer groups.
-export function geometry(r, fmt) {
-  const att = r.groups.filter((g) => g.kvHeads);
-  const mla = r.groups.find((g) => g.kind === 'mla');
-  const uniq = (xs) => [...new Set(xs)];
-  const kv = uniq(att.map((g) => g.kvHeads.value));
-  const hd = uniq(att.map((g) => (g.vHeadDim && g.vHeadDim.value !== g.headDim.value
-    ? `${fmt.int(g.headDim.value)}+${fmt.int(g.vHeadDim.value)}` : fmt.int(g.headDim.value))));
-  if (mla) {
-    return {
-      kvText: `latent / ${fmt.int(r.queryHeads.value)}`,
-      kvSort: 0,
-      headText: `${fmt.int(mla.latentDim.value)} latent`,
-      headSort: mla.latentDim.value,
-    };
-  }
-  return {
-    kvText: kv.length ? `${kv.map((v) => fmt.int(v)).join(', ')} / ${fmt.int(r.queryHeads.value)}` : '—',
-    kvSort: kv.length ? Math.max(...kv) : 0,
-    headText: hd.length ? hd.join(', ') : '—',
-    headSort: att.length ? Math.max(...att.map((g) => g.headDim.value)) : 0,
-  };
-}
-
-// A model id with a line-break opportunity after each "/" ("meta-llama/" "Llama-3.1-8B").
+// A model id that breaks after its "/" only ("meta-llama/" "Llama-3.1-8B"), not at hyphens.
 function breakable(name) {
   const parts = String(name).split('/');
-  return parts.flatMap((p, i) => (i < parts.length - 1 ? [`${p}/`, h('wbr')] : [p]));
+  return parts.flatMap((p, i) => {
+    const piece = h('span', { class: 'nobreak' }, i < parts.length - 1 ? `${p}/` : p);
+    return i < parts.length - 1 ? [piece, h('wbr')] : [piece];
+  });
+}
+
+// The table's contexts: the fixed three and the chosen one, ascending.
+export function tableContexts(chosen) {
+  const list = [...TABLE_CONTEXTS];
+  if (chosen && !list.includes(chosen)) list.push(chosen);
+  return list.sort((a, b) => a - b);
 }
 
 export class TableView {
@@ -48,12 +36,14 @@ export class TableView {
     this.note = h('p', { class: 'note' });
     this.root = h('section', { class: 'view table', part: 'view table' },
       h('h2', null, 'Per-model table'),
-      // Scrolls sideways on narrow screens; the sort buttons inside take keyboard focus.
       this.caption,
+      h('p', { class: 'note scroll-hint' }, 'The table scrolls sideways: more columns to the right.'),
+      // Scrolls sideways on narrow screens; the sort buttons inside take keyboard focus.
       h('div', { class: 'table-wrap', part: 'table-wrap' },
         h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody)),
       this.note);
     this.headKey = '';
+    this.bodyKey = '';
   }
 
   columns(contexts, fmt, withWeights) {
@@ -64,53 +54,49 @@ export class TableView {
       { key: 'kv', label: 'KV heads / query heads', type: 'num' },
       { key: 'head', label: 'Head size', type: 'num' },
       { key: 'bpt', label: 'Bytes per token', type: 'num' },
-      ...contexts.map((c) => ({ key: `c${c}`, label: `Memory at ${fmt.shortTokens(c)}`, type: 'num', context: c })),
+      ...contexts.map((c, i) => ({ key: `c${c}`, label: `Memory at ${fmt.shortTokens(c)}`, type: 'num', index: i })),
     ];
     if (withWeights) cols.push({ key: 'weights', label: 'Weights', type: 'num' });
     return cols;
   }
 
-  // rows: [{ key, config, pasted, current }]; size(config, context) -> result | throws
-  update({ rows, fmt, state, size, currentContext }) {
-    const contexts = [...TABLE_CONTEXTS];
-    if (currentContext && !contexts.includes(currentContext)) contexts.push(currentContext);
-    contexts.sort((a, b) => a - b);
-    const data = rows.map((row) => {
-      try {
-        const base = size(row.config, contexts[0]);
-        const g = geometry(base, fmt);
-        const mem = {};
-        for (const c of contexts) mem[c] = size(row.config, c).kvBytes;
-        return { row, r: base, g, mem };
-      } catch (e) {
-        return { row, error: describeError(e) };
-      }
-    });
+  // rows: [{ key, label, pasted, current }] in table order; report: the API's table() for
+  // the rows that loaded (rowOf[i] = its report row, or { error }).
+  update({ rows, report, rowOf, contexts, fmt, state }) {
+    const data = rows.map((row, i) => ({ row, ...rowOf[i] }));
     const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
     const cols = this.columns(contexts, fmt, withWeights);
     this.renderHead(cols);
-    const sorted = this.sorted(data, cols);
-    replace(this.tbody, sorted.map((d) => this.renderRow(d, cols, fmt)));
-    const batch = state.batch ?? 1;
-    setText(this.caption, `KV cache per model: ${batch === 1 ? 'one sequence' : `batch of ${fmt.int(batch)}`}, ` +
-      `KV dtype ${state.kvDtype ?? 'auto'}, ${state.accounting ?? 'resident'} accounting` +
-      `${(state.tp ?? 1) > 1 ? `, whole model over TP ${fmt.int(state.tp)}` : ''}`);
-    setText(this.note, 'Memory columns are 1024-based (GiB = 2³⁰ bytes); hover a cell for the exact byte count.');
+    // Rebuilt only when what it shows changed (a re-render for another view costs nothing).
+    const key = JSON.stringify([fmt.locale, this.sort, rows, data.map((d) => d.r ?? d.error)]);
+    if (key !== this.bodyKey) {
+      this.bodyKey = key;
+      replace(this.tbody, this.sorted(data, cols).map((d) => this.renderRow(d, cols, fmt)));
+    }
+    setText(this.caption, `KV cache of one sequence per model (whole model), KV dtype ${state.kvDtype ?? 'auto'}, ` +
+      `${state.accounting ?? 'resident'} accounting. Weights at the config's dtype.`);
+    setText(this.note, `Memory columns are 1024-based (GiB = 2³⁰ bytes); each cell's title holds the exact byte count. ` +
+      `"—": the context is above the model's own max.${state.batch > 1 || state.tp > 1 ? ' Batch and TP do not apply to this table.' : ''}`);
   }
 
+  // The header is rebuilt only when the columns change, so a sort button pressed from the
+  // keyboard keeps the focus; aria-sort is updated in place.
   renderHead(cols) {
-    const key = JSON.stringify([cols.map((c) => c.label), this.sort]);
-    if (key === this.headKey) return;
-    this.headKey = key;
-    replace(this.thead, h('tr', null, cols.map((c) => {
-      const sortState = this.sort.key === c.key ? this.sort.dir : 'none';
-      const button = h('button', { type: 'button', part: 'sort-button' }, c.label);
-      button.addEventListener('click', () => {
-        this.sort = { key: c.key, dir: this.sort.key === c.key && this.sort.dir === 'ascending' ? 'descending' : 'ascending' };
-        this.onSort?.();
-      });
-      return h('th', { scope: 'col', 'aria-sort': sortState, class: c.type === 'text' ? 'kind' : null }, button);
-    })));
+    const key = JSON.stringify(cols.map((c) => c.label));
+    if (key !== this.headKey) {
+      this.headKey = key;
+      replace(this.thead, h('tr', null, cols.map((c) => {
+        const button = h('button', { type: 'button', part: 'sort-button' }, c.label);
+        button.addEventListener('click', () => {
+          this.sort = { key: c.key, dir: this.sort.key === c.key && this.sort.dir === 'ascending' ? 'descending' : 'ascending' };
+          this.onSort?.();
+        });
+        return h('th', { scope: 'col', 'data-key': c.key, class: c.type === 'text' ? 'kind' : null }, button);
+      })));
+    }
+    for (const th of this.thead.querySelectorAll('th')) {
+      th.setAttribute('aria-sort', th.getAttribute('data-key') === this.sort.key ? this.sort.dir : 'none');
+    }
   }
 
   sorted(data, cols) {
@@ -121,22 +107,24 @@ export class TableView {
       switch (col.key) {
         case 'model': return d.r.model.toLowerCase();
         case 'kind': return d.r.attentionKind;
-        case 'layers': return d.r.numLayers.value;
-        case 'kv': return d.g.kvSort;
-        case 'head': return d.g.headSort;
+        case 'layers': return d.r.layers;
+        case 'kv': return d.r.kvHeadsText;
+        case 'head': return d.r.headSizeText;
         case 'bpt': return d.r.bytesPerToken;
-        case 'weights': return d.r.weightBytes ?? 0;
-        default: return d.mem[col.context];
+        case 'weights': return d.r.weightBytes;
+        default: return d.r.kvBytes[col.index];
       }
     };
     const sign = this.sort.dir === 'ascending' ? 1 : -1;
+    // Numbers compare as numbers, text in the page's collation; errors and "—" go last.
+    const numericText = (v) => (typeof v === 'string' ? parseFloat(v.replace(/[^0-9.]/g, '')) : v);
     return [...data].sort((a, b) => {
-      const va = value(a);
-      const vb = value(b);
-      if (va === null || vb === null) return va === null ? 1 : -1;  // errors last
-      if (va < vb) return -sign;
-      if (va > vb) return sign;
-      return 0;
+      let va = value(a);
+      let vb = value(b);
+      if (va === null || vb === null) return va === null ? (vb === null ? 0 : 1) : -1;
+      if (col.key === 'kv' || col.key === 'head') { va = numericText(va); vb = numericText(vb); }
+      if (typeof va === 'string') return sign * va.localeCompare(vb);
+      return sign * (va - vb);
     });
   }
 
@@ -144,26 +132,53 @@ export class TableView {
     const cls = [d.row.pasted ? 'pasted' : '', d.row.current ? 'current' : ''].filter(Boolean).join(' ') || null;
     const nameCell = (name) => h('th', { scope: 'row' }, breakable(name),
       d.row.pasted ? h('span', { class: 'muted' }, ` (${d.row.pasted})`) : null);
-    if (d.error) {
+    if (!d.r) {
       return h('tr', { class: cls }, nameCell(d.row.label),
         h('td', { colspan: String(cols.length - 1), class: 'kind error' }, d.error));
     }
-    const { r, g } = d;
+    const { r } = d;
     const cells = cols.slice(1).map((c) => {
       switch (c.key) {
         case 'kind': return h('td', { class: 'kind' }, r.attentionKind);
-        case 'layers': return h('td', { class: 'num' }, fmt.int(r.numLayers.value));
-        case 'kv': return h('td', { class: 'num' }, g.kvText);
-        case 'head': return h('td', { class: 'num' }, g.headText);
+        case 'layers': return h('td', { class: 'num' }, fmt.int(r.layers));
+        case 'kv': return h('td', { class: 'num' }, `${r.kvHeadsText} / ${fmt.int(r.queryHeads)}`);
+        case 'head': return h('td', { class: 'num' }, r.headSizeText);
         case 'bpt': return h('td', { class: 'num' }, fmt.bytes(r.bytesPerToken));
         case 'weights': return r.weightBytes != null
           ? h('td', { class: 'num', title: `${fmt.int(r.paramCount)} parameters, ${fmt.bytes(r.weightBytes)}` },
             `${fmt.binary(r.weightBytes)} (${fmt.params(r.paramCount)}, ${r.weightDtype})`)
           : h('td', { class: 'num' }, '—');
-        default: return h('td', { class: 'num', title: fmt.bytes(d.mem[c.context]) },
-          h('data', { value: String(d.mem[c.context]) }, fmt.binary(d.mem[c.context])));
+        default: {
+          const v = r.kvBytes[c.index];
+          return v === null
+            ? h('td', { class: 'num', title: `above this model's max context (${r.maxContext === null ? 'none given' : fmt.int(r.maxContext)})` }, '—')
+            : h('td', { class: 'num', title: fmt.bytes(v) }, h('data', { value: String(v) }, fmt.binary(v)));
+        }
       }
     });
     return h('tr', { class: cls }, nameCell(r.model), cells);
   }
+}
+
+// Runs table() over rows, leaving out a row the core cannot read and retrying, so one bad
+// config shows as an error row while the others still get figures.
+export function tableFor(rows, call, describe = describeError) {
+  const rowOf = rows.map(() => null);
+  let live = rows.map((_, i) => i);
+  for (let attempt = 0; attempt <= rows.length; attempt += 1) {
+    try {
+      const report = call(live.map((i) => rows[i].config));
+      live.forEach((i, j) => { rowOf[i] = { r: report.rows[j] }; });
+      return { report, rowOf };
+    } catch (err) {
+      // The core names the row in its message: "configs[1]: ..."
+      const m = /^configs\[(\d+)\]: /.exec(err.message || '');
+      if (!m) throw err;
+      const i = live[Number(m[1])];
+      rowOf[i] = { error: describe({ ...err, message: err.message.slice(m[0].length) }) };
+      live = live.filter((x) => x !== i);
+      if (live.length === 0) return { report: null, rowOf };
+    }
+  }
+  return { report: null, rowOf };
 }
