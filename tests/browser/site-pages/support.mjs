@@ -95,6 +95,22 @@ export async function waitForWidgets(page) {
       .map((el) => `#${el.id} ${el.shadowRoot?.querySelector('[part~="error"], [part~="check-error"]')?.textContent ?? ''}`));
     throw new Error(`these <kv-calc> computed nothing: ${pending.join('; ')}`);
   }
+  // And every section is drawn (the element's updateComplete promise).
+  await page.$$eval('kv-calc', (els) => Promise.all(els.map((el) => el.updateComplete)));
+}
+
+// axe-core, served from the page's own origin at /axe/ (the strict CSP refuses an inline
+// script), on a page whose widgets have all drawn. Pages with no widget are checked too.
+export async function runAxe(page) {
+  await waitForWidgets(page);
+  await page.addScriptTag({ url: '/axe/axe.min.js' });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
+    }));
+  });
 }
 
 // What each <kv-calc> on the page computed and shows, and its light-DOM fallback.
