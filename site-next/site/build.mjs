@@ -1,0 +1,174 @@
+// Builds the documentation site into site-build/ as plain files any static host can serve:
+// the pages (site/pages/*.html in the shared frame), their CSS and scripts, the package
+// (dist/ copied to site-build/dist/), the no-JS fallbacks baked by the native CLI, the
+// element reference generated from web/element.js, a runnable copy of the plain-HTML
+// snippet, and the service worker with the list of every file and a version hash.
+//
+//   node site/build.mjs        (scripts/build.sh runs it after web/build-dist.mjs)
+//
+// Env: KVCALC_BUILD_DIR (native build folder, default build), KVCALC_SITE_OUT (default site-build).
+
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PAGES, renderPage } from './tools/layout.mjs';
+import { escapeText, parseAttributes, slug } from './tools/html.mjs';
+import { Kvcalc, bakeFallbacks, groupThousands, insertCliRuns } from './tools/bake.mjs';
+import { parseElementHeader, renderReference } from './tools/reference.mjs';
+import { listFiles, writeServiceWorker } from './tools/service-worker.mjs';
+import { faviconIco } from './tools/favicon.mjs';
+
+const SITE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(SITE, '..');
+const OUT = resolve(ROOT, process.env.KVCALC_SITE_OUT || 'site-build');
+const DIST = join(ROOT, 'dist');
+const ELEMENT_SOURCE = join(ROOT, 'web/element.js');
+const KVCALC = join(resolve(ROOT, process.env.KVCALC_BUILD_DIR || 'build'), 'kvcalc');
+const STATIC_FILES = ['site.css', 'site.js', 'favicon.svg'];
+
+// Where the snippets say the package lives, and where the built example finds it.
+export const SNIPPET_PACKAGE_PATH = '/kvcalc/';
+const EXAMPLE_PACKAGE_PATH = '../dist/';
+
+function readPage(file) {
+  const text = readFileSync(join(SITE, 'pages', file), 'utf8');
+  const m = /^<!--\n([\s\S]*?)\n-->\n/.exec(text);
+  if (!m) throw new Error(`site/pages/${file}: starts with no <!-- title: ... description: ... --> block`);
+  const meta = Object.fromEntries(m[1].split('\n').filter((l) => l.trim()).map((l) => {
+    const i = l.indexOf(':');
+    return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+  }));
+  for (const key of ['title', 'description']) {
+    if (!meta[key]) throw new Error(`site/pages/${file}: the header block has no ${key}`);
+  }
+  return { meta, body: text.slice(m[0].length) };
+}
+
+// <!-- snippet: FILE | Label --> becomes the file's text, escaped, in a labelled block.
+function insertSnippets(body, file) {
+  return body.replace(/<!--\s*snippet:\s*([^|\s]+)\s*\|\s*([^>]*?)\s*-->/g, (m, name, label) => {
+    const path = join(SITE, 'snippets', name);
+    if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/`);
+    const code = readFileSync(path, 'utf8').replace(/\n$/, '');
+    // Snippet lines wrap; CSP sources such as 'wasm-unsafe-eval' must not break at their hyphens.
+    const html = escapeText(code).replace(/'[a-z]+(?:-[a-z]+)+'/g, (m) => `<span class="nowrap">${m}</span>`);
+    return `<div class="snippet"><span class="snippet-label">${escapeText(label)}</span><pre tabindex="0"><code>${html}</code></pre></div>`;
+  });
+}
+
+// <!-- include: FILE --> puts the snippet in as it is, so the page runs the very text it shows.
+function includeSnippets(body, file) {
+  return body.replace(/<!--\s*include:\s*(\S+)\s*-->/g, (m, name) => {
+    const path = join(SITE, 'snippets', name);
+    if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/`);
+    return readFileSync(path, 'utf8').trim();
+  });
+}
+
+// <!-- dist-files --> becomes a table of the package's files with their sizes, and what a
+// page loads in all (every file but the type declarations).
+function distFilesTable() {
+  const files = listFiles(DIST).map((f) => {
+    const bytes = readFileSync(join(DIST, f));
+    return { f, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+  const loaded = files.filter((x) => !x.f.endsWith('.d.ts'));
+  const sum = (key) => loaded.reduce((s, x) => s + x[key], 0);
+  const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.f)}</code></th>` +
+    `<td class="num">${groupThousands(x.raw)} B</td><td class="num">${groupThousands(x.gzip)} B</td></tr>`);
+  return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="dist-files-caption">
+<table>
+<caption id="dist-files-caption">The package's files (dist/)</caption>
+<thead><tr><th scope="col">File</th><th scope="col" class="num">Size</th><th scope="col" class="num">Gzipped</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+<tfoot><tr><th scope="row">What a page loads (all but the <code>.d.ts</code>)</th><td class="num">${groupThousands(sum('raw'))} B</td><td class="num">${groupThousands(sum('gzip'))} B</td></tr></tfoot>
+</table>
+</div>`;
+}
+
+// Every h2 and h3 gets an id (from its text) unless it has one; ids are unique per page.
+function addHeadingIds(body) {
+  const used = new Set([...body.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+  return body.replace(/<(h[23])>([\s\S]*?)<\/\1>/g, (m, tag, inner) => {
+    let id = slug(inner);
+    for (let i = 2; used.has(id); i += 1) id = `${slug(inner)}-${i}`;
+    used.add(id);
+    return `<${tag} id="${id}">${inner}</${tag}>`;
+  });
+}
+
+// Inline `--flag` code stays on one line (see code.flag in site.css).
+function markFlags(body) {
+  return body.replace(/<code>(--[a-z0-9-]{1,40}(?: [^<\s]{1,12})?)<\/code>/g, '<code class="flag">$1</code>');
+}
+
+// In running text a number and its unit stay on one line ("24,576 B", "1.75 GiB"). Tags,
+// <pre> and <code> are left as they are.
+function keepUnits(body) {
+  return body.split(/(<pre[\s\S]*?<\/pre>|<code[\s\S]*?<\/code>|<[^>]+>)/).map((part, i) => (i % 2 ? part
+    : part.replace(/(\d) (B|KiB|MiB|GiB|TiB|kB|MB|GB|TB)(?![A-Za-z])/g, '$1\u00a0$2'))).join('');
+}
+
+// Scrollable code must be reachable by keyboard.
+function focusablePre(body) {
+  return body.replace(/<pre(?![^>]*\btabindex=)/g, '<pre tabindex="0"');
+}
+
+export function build() {
+  if (!existsSync(join(DIST, 'kvcalc.js'))) {
+    throw new Error('dist/kvcalc.js is missing: the site embeds the package (run bash scripts/build.sh, which runs web/build-dist.mjs first)');
+  }
+  if (!existsSync(ELEMENT_SOURCE)) throw new Error('web/element.js is missing: the reference page is generated from its header');
+  const kvcalc = new Kvcalc(KVCALC);
+  const reference = renderReference(parseElementHeader(readFileSync(ELEMENT_SOURCE, 'utf8')));
+
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+
+  let baked = 0;
+  for (const { file } of PAGES) {
+    const { meta, body: source } = readPage(file);
+    let body = includeSnippets(insertSnippets(source, file), file);
+    body = body.replace(/<!--\s*element-reference\s*-->/, () => reference);
+    body = insertCliRuns(body, kvcalc);
+    body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
+    const bake = bakeFallbacks(body, kvcalc, parseAttributes, `site/pages/${file}`);
+    baked += bake.count;
+    body = keepUnits(markFlags(focusablePre(addHeadingIds(bake.html))));
+    const h1s = body.match(/<h1[\s>]/g) || [];
+    if (h1s.length !== 1) throw new Error(`site/pages/${file}: has ${h1s.length} <h1>, not one`);
+    if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {
+      throw new Error(`site/pages/${file}: inline style or script (the strict CSP refuses both)`);
+    }
+    writeFileSync(join(OUT, file), renderPage({
+      file, title: meta.title, description: meta.description, body, usesElement: /<kv-calc\b/.test(body),
+    }));
+  }
+
+  // The plain-HTML snippet of the embedding guide, as a page that runs.
+  const snippet = readFileSync(join(SITE, 'snippets/page.html'), 'utf8');
+  if (!snippet.includes(SNIPPET_PACKAGE_PATH)) throw new Error(`site/snippets/page.html does not load the package from ${SNIPPET_PACKAGE_PATH}`);
+  mkdirSync(join(OUT, 'examples'), { recursive: true });
+  writeFileSync(join(OUT, 'examples/plain.html'), snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH));
+
+  for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));
+  writeFileSync(join(OUT, 'favicon.ico'), faviconIco());
+  cpSync(DIST, join(OUT, 'dist'), { recursive: true });
+
+  const sw = writeServiceWorker({ template: join(SITE, 'sw.js'), outDir: OUT });
+  return { out: OUT, pages: PAGES.length, baked, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    const r = build();
+    console.log(`site: ${r.pages} pages, ${r.baked} baked fallbacks (${r.kvcalcCalls} kvcalc runs), ` +
+      `${r.files} files cached by the service worker (version ${r.version}) in ${r.out}`);
+  } catch (e) {
+    console.error(`site build failed: ${e.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,42 @@
+// The site with JavaScript off: every page still reads, and each <kv-calc> shows its baked
+// fallback, computed at build time by the native CLI.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CSP, startServer } from '../../scripts/serve.mjs';
+import { SITE_PAGES, SITE_BUILD, launch, openPage } from './site-pages/support.mjs';
+
+test('without JavaScript every widget shows its baked fallback', async () => {
+  const server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const browser = await launch({ javaScriptEnabled: false });
+  try {
+    let widgets = 0;
+    for (const file of SITE_PAGES) {
+      const { page, log } = await openPage(browser, `${base}/${file}`);
+      const shown = await page.$$eval('kv-calc', (els) => els.map((el) => ({
+        id: el.id,
+        visible: el.getBoundingClientRect().height > 20,
+        text: el.innerText.replace(/\s+/g, ' ').trim(),
+      })));
+      for (const w of shown) {
+        assert.ok(w.visible, `${file} #${w.id}: the fallback takes room on the page`);
+        assert.match(w.text, /\d/, `${file} #${w.id}: the fallback shows figures`);
+      }
+      widgets += shown.length;
+      assert.deepEqual(log.failed, [], file);
+      await page.close();
+    }
+    // The first table's first baked row, as the CLI printed it.
+    const { page } = await openPage(browser, `${base}/models.html`);
+    const row = await page.$eval('#table-main tbody tr', (tr) => [...tr.children].map((c) => c.textContent.replace(/\s+/g, ' ')));
+    // Llama-3.1-8B: 2 x 32 x 8 x 128 x 2 = 131,072 B = 128 KiB per token; x 4,096 = 512 MiB,
+    // x 32,768 = 4 GiB, x 131,072 = 16 GiB.
+    assert.deepEqual(row.slice(0, 9), ['meta-llama/Llama-3.1-8B', 'GQA', '32', '8 / 32', '128', '128 KiB', '512 MiB', '4 GiB', '16 GiB']);
+    await page.close();
+    assert.ok(widgets >= 12, `${widgets} widgets`);
+  } finally {
+    await browser.close();
+    await new Promise((ok) => server.close(ok));
+  }
+});
