@@ -27,7 +27,12 @@ void print_plain(const json& r) {
         std::uint64_t n = g["layers"].get<std::uint64_t>();
         std::uint64_t per = g["bytes_per_token_layer"].get<std::uint64_t>();
         std::cout << "  " << g["name"].get<std::string>() << " (" << kind << "), " << n << " layers: ";
-        if (kind == "mla") {
+        if (kind == "mla" && r["kv_dtype"] == "fp8_ds_mla") {
+            // One fixed-size entry per token per layer, not latent x bytes per element.
+            std::cout << n << " layers x " << per << " B per token per layer = " << group_thousands(n * per)
+                      << " B\n"
+                      << "      " << per << " B fixed by " << r["kv_dtype_source"].get<std::string>() << "\n";
+        } else if (kind == "mla") {
             std::cout << n << " layers x " << g["latent_dim"]["value"].get<std::uint64_t>() << " latent x "
                       << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = " << group_thousands(n * per)
                       << " B\n"

@@ -57,6 +57,13 @@ test('the plain output shows the formula with the numbers and their sources', ()
   assert.match(mla.stdout, /61 layers x 576 latent x 2 B = 70,272 B/);
   assert.match(mla.stdout, /latent kv_lora_rank 512 \+ qk_rope_head_dim 64/);
   assert.match(mla.stderr, /warning: num_nextn_predict_layers: 1 multi-token-prediction layer\(s\) not counted/);
+  // fp8_ds_mla stores one 656 B entry per token per MLA layer, not latent x bytes per element.
+  const ds = run(['size', 'deepseek-ai/DeepSeek-V3', '--context', '4096', '--kv-dtype', 'fp8_ds_mla']);
+  assert.equal(ds.status, 0);
+  assert.match(ds.stdout, /61 layers x 656 B per token per layer = 40,016 B\n/);  // 61 x 656
+  assert.match(ds.stdout, /656 B fixed by kv_dtype fp8_ds_mla\n/);
+  assert.doesNotMatch(ds.stdout, /latent x/);
+  assert.match(ds.stdout, /total: 40,016 B \(39\.08 KiB\) per token/);
   const swa = run(['size', 'mistralai/Mistral-7B-v0.1', '--context', '32768']);
   assert.match(swa.stdout, /keeps at most 4,096 tokens \(sliding_window\)/);
   assert.match(swa.stdout, /resident {2}536,870,912 B \(512 MiB\)/);
