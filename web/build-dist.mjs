@@ -1,8 +1,10 @@
-// Assembles dist/ from web/ and the wasm build: the modules kvcalc.js imports (followed
-// from its import statements), the Embind glue and wasm, and the hand-written kvcalc.d.ts.
+// Assembles dist/ from web/ and the wasm build: kvcalc.js with every module it imports
+// bundled and minified by esbuild (a dev dependency), the Embind glue and wasm, and the
+// hand-written kvcalc.d.ts.
 // Prints the raw and gzip size of each file and of everything a page loads.
 // Run by scripts/build.sh after the wasm build: node web/build-dist.mjs
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build, transform } from 'esbuild';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -32,7 +34,10 @@ for (const banned of ['new Function', 'eval(']) {
   if (glueText.includes(banned)) fail(`kvcalc_core.mjs contains "${banned}": link it with -sDYNAMIC_EXECUTION=0`);
 }
 
-// The JS modules: kvcalc.js and whatever it imports, transitively.
+// The JS modules: kvcalc.js and whatever it imports, transitively, bundled into one minified
+// dist/kvcalc.js (one request, no comments, short local names). The glue stays its own file,
+// imported at load(); the sources in web/ stay readable and are what the tests lint and the
+// site's reference page reads.
 const importPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.\.?\/[^'"]+)['"]/g;
 const modules = [];
 const queue = ['kvcalc.js'];
@@ -49,14 +54,48 @@ while (queue.length) {
     queue.push(target);
   }
 }
-for (const file of modules) {
-  mkdirSync(dirname(join(dist, file)), { recursive: true });
-  copyFileSync(join(web, file), join(dist, file));
+// The element's style sheet is one CSS text in a template literal (web/element/styles.js):
+// minified as CSS here, which the JS minifier cannot do inside a string.
+const cssText = {
+  name: 'minify-element-css',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]element[\\/]styles\.js$/ }, async ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      // The literal's text as JS reads it: no ${}, and \\ is its only escape (CSS's \2195).
+      const m = source.match(/const CSS = `((?:[^`$\\]|\\\\)*)`;/);
+      if (!m) fail('web/element/styles.js: expected one `const CSS = `...`;` with no ${} and no escape but \\\\');
+      const cooked = m[1].replace(/\\\\/g, '\\');
+      const css = (await transform(cooked, { loader: 'css', minify: true })).code.trim();
+      return { contents: source.replace(m[0], () => `const CSS = ${JSON.stringify(css)};`), loader: 'js' };
+    });
+  },
+};
+const bundled = await build({
+  plugins: [cssText],
+  entryPoints: [join(web, 'kvcalc.js')],
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  external: glue.map((f) => `./${f}`),
+  write: false,
+  logLevel: 'silent',
+}).catch((e) => fail(`bundling web/kvcalc.js: ${e.message}`));
+const inputs = Object.keys(bundled.metafile?.inputs ?? {});
+writeFileSync(join(dist, 'kvcalc.js'), bundled.outputFiles[0].contents);
+const bundleText = bundled.outputFiles[0].text;
+for (const banned of ['new Function', 'eval(']) {
+  if (bundleText.includes(banned)) fail(`the bundle contains "${banned}", which a strict CSP refuses`);
 }
+for (const file of glue) {
+  if (!bundleText.includes(`./${file.replace('.wasm', '.mjs')}`)) fail(`the bundle no longer imports ./${file}`);
+}
+console.log(`build-dist: bundled ${modules.length} modules of web/ into dist/kvcalc.js` + (inputs.length ? ` (${inputs.length} inputs)` : ''));
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // Sizes. gzip -9, as a server would send them.
-const rows = [...modules, ...glue, 'kvcalc.d.ts'].map((file) => {
+const rows = ['kvcalc.js', ...glue, 'kvcalc.d.ts'].map((file) => {
   const bytes = readFileSync(join(dist, file));
   return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, loaded: file !== 'kvcalc.d.ts' };
 });
