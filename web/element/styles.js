@@ -218,6 +218,13 @@ legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
 .scroll-hint { display: none; }
 @container (max-width: 45rem) {
   .scroll-hint { display: block; }
+  /* A narrow table scrolls sideways: its first column stays in view, so every figure keeps
+     its row's name beside it. The cells need an opaque background to cover what scrolls. */
+  tbody th[scope="row"], thead th:first-child { position: sticky; left: 0; z-index: 1; }
+  tbody th[scope="row"] { background: var(--_bg); min-width: 8rem; max-width: 10rem; overflow-wrap: anywhere; box-shadow: 1px 0 0 var(--_border); }
+  tbody th[scope="row"] .nobreak { white-space: normal; }
+  tr.pasted th[scope="row"] { background: var(--_surface); }
+  thead th { white-space: normal; min-width: 4.5rem; }
 }
 @container (max-width: 30rem) {
   .controls { grid-template-columns: 1fr 1fr; }
