@@ -121,6 +121,32 @@ test('table view: the bundled presets by default, rows from models, sortable', a
   await page.close();
 });
 
+test('table view on a phone: the figures scroll sideways, the model column stays in view', async () => {
+  const { page, log } = await openPage(env, '/table.html', { viewport: { width: 390, height: 844 } });
+  await waitForWidgets(page);
+  const geometry = () => page.$eval('#presets', (el) => {
+    const wrap = el.shadowRoot.querySelector('.table-wrap');
+    const name = wrap.querySelector('tbody th[scope="row"]').getBoundingClientRect();
+    const figure = wrap.querySelector('tbody td:last-child').getBoundingClientRect();
+    return { wrapLeft: wrap.getBoundingClientRect().left, wrapRight: wrap.getBoundingClientRect().right,
+      scrollable: wrap.scrollWidth > wrap.clientWidth, nameLeft: name.left, nameRight: name.right,
+      nameWidth: name.width, figureLeft: figure.left, figureRight: figure.right, scrollLeft: wrap.scrollLeft };
+  });
+  const before = await geometry();
+  assert.ok(before.scrollable, 'the table is wider than a phone');
+  assert.ok(before.figureLeft > before.wrapRight, 'the last column starts off screen');
+  assert.ok(before.nameWidth >= 100, `the model column keeps a readable width: ${before.nameWidth}px`);
+  await page.$eval('#presets', (el) => { const w = el.shadowRoot.querySelector('.table-wrap'); w.scrollLeft = w.scrollWidth; });
+  const after = await geometry();
+  assert.ok(after.scrollLeft > 0);
+  assert.equal(Math.round(after.nameLeft), Math.round(before.nameLeft), 'the model column did not move');
+  // Scrolled to the end, the last column ends at the box's right edge, beside the name column.
+  assert.ok(Math.abs(after.figureRight - after.wrapRight) <= 1 && after.figureRight - after.nameRight >= 60,
+    `the last column is now in view, right of the model column: ${JSON.stringify(after)}`);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
+
 test('gqa view: every divisor of the query heads, cache and ratio to MHA, MLA point', async () => {
   const { page, log } = await openPage(env, '/gqa.html');
   await waitForWidgets(page);
