@@ -40,13 +40,13 @@ Result<std::string> option_text(const json& v, const std::string& key) {
 
 // A size: a whole number of bytes, or text like "1.5GiB".
 Result<std::uint64_t> option_size(const json& v, const std::string& key) {
-    if (v.is_string()) return parse_byte_size(v.get_ref<const std::string&>(), key);
+    if (v.is_string()) return parse_byte_size(v.str(), key);
     return option_int(v, key, true);
 }
 
 // A fraction: a JSON number (read back as the decimal it was written as) or text.
 Result<Fraction> option_fraction(const json& v, const std::string& key) {
-    if (v.is_string()) return parse_fraction(v.get_ref<const std::string&>(), key);
+    if (v.is_string()) return parse_fraction(v.str(), key);
     if (v.is_number()) return parse_fraction(to_text(v), key);
     return make_error(code::bad_option, key + ": must be a decimal like 0.9, got " + describe_value(v), key);
 }
@@ -61,9 +61,9 @@ struct CheckOptions {
 
 Result<CheckOptions> read_check_options(const json& o) {
     CheckOptions c;
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        const std::string& k = it.key();
-        const json& v = it.value();
+    for (const auto& it : o.members()) {
+        const std::string& k = it.key;
+        const json& v = it.value;
         if (v.is_null()) continue;
         auto integer = [&](std::optional<std::uint64_t>& out, bool zero_ok) -> Result<bool> {
             auto r = option_int(v, k, zero_ok);
@@ -458,8 +458,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     j["fits"] = cr.fits;
     j["blocks_needed"] = cr.blocks_needed;
     j["blocks_available"] = cr.blocks_available;
-    j["max_concurrency"] =
-        static_cast<double>(cr.max_concurrency_hundredths) / 100.0;  // prints as its 2 decimals
+    j["max_concurrency"] = json::hundredths(cr.max_concurrency_hundredths);  // prints as its 2 decimals
     j["max_concurrency_text"] = cr.max_concurrency_text;
     j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
     j["max_safe_context"] = cr.max_safe_context;
@@ -515,7 +514,7 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
     std::vector<ModelSpec> models;
     for (std::size_t i = 0; i < configs->size(); ++i) {
         const json& c = (*configs)[i];
-        Result<ModelSpec> m = c.is_string() ? load_config(c.get_ref<const std::string&>())
+        Result<ModelSpec> m = c.is_string() ? load_config(c.str())
                               : c.is_object()
                                   ? read_model(c)
                                   : Result<ModelSpec>(make_error(

@@ -1,16 +1,12 @@
 #include "config_fields.hpp"
 
-#include <cmath>
-
 #include "checked.hpp"
 
 namespace kvcalc {
 
 const json* Fields::find(const std::string& name) const {
-    if (!obj_.is_object()) return nullptr;
-    auto it = obj_.find(name);
-    if (it == obj_.end() || it->is_null()) return nullptr;
-    return &*it;
+    const json* v = obj_.find(name);
+    return v && !v->is_null() ? v : nullptr;
 }
 
 std::string Fields::first_of(std::initializer_list<const char*> names) const {
@@ -31,12 +27,11 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
     } else if (v.is_number_integer()) {
         return bad(need);  // negative (non-negative ones are number_unsigned)
     } else if (v.is_number_float()) {
-        double d = v.get<double>();
-        if (!std::isfinite(d)) return bad(need);
-        if (d < 0) return bad(need);
-        if (d != std::floor(d)) return bad("must be an integer");
-        if (d > static_cast<double>(max_exact)) return bad("is too large");
-        out = static_cast<std::uint64_t>(d);
+        FractionValue d = fraction_value(v);  // exact, from the number's text
+        if (d.negative) return bad(need);
+        if (!d.whole) return bad("must be an integer");
+        if (d.too_large || d.value > max_exact) return bad("is too large");
+        out = d.value;
     } else if (is_number_marker(v)) {
         return bad(need);
     } else {

@@ -15,7 +15,7 @@ json error_report(const Error& e) {
 }
 
 std::string to_text(const json& j, int indent) {
-    return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    return j.dump(indent);
 }
 
 std::string attention_kind(const ModelSpec& m) {
@@ -152,9 +152,9 @@ Result<SizeOptions> size_options_from_json(const json& o) {
     if (!o.is_object())
         return make_error(code::bad_option, "options: must be an object, got " + describe_value(o),
                           "options");
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        const std::string& k = it.key();
-        const json& v = it.value();
+    for (const auto& it : o.members()) {
+        const std::string& k = it.key;
+        const json& v = it.value;
         if (v.is_null()) continue;  // an unset option
         auto positive = [&](std::uint64_t& out, bool zero_ok) -> Result<bool> {
             auto n = checked_integer(v, k, zero_ok);

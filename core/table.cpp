@@ -71,7 +71,7 @@ std::string context_label(std::uint64_t c) {
 Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
     std::vector<std::uint64_t> out;
     if (v.is_string()) {
-        const std::string& s = v.get_ref<const std::string&>();
+        const std::string& s = v.str();
         std::size_t i = 0;
         while (i <= s.size()) {
             std::size_t comma = s.find(',', i);
@@ -230,21 +230,21 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
                           "options");
     json size_opts = json::object();
     if (options.is_object())
-        for (auto it = options.begin(); it != options.end(); ++it) {
-            const std::string& k = it.key();
-            if (it.value().is_null() || k == "format") continue;
+        for (const auto& it : options.members()) {
+            const std::string& k = it.key;
+            if (it.value.is_null() || k == "format") continue;
             if (k == "contexts") {
-                auto c = read_contexts(it.value());
+                auto c = read_contexts(it.value);
                 if (!c) return c.error();
                 contexts = *c;
             } else if (k == "weight_dtype") {
-                if (!it.value().is_string())
+                if (!it.value.is_string())
                     return make_error(code::bad_option,
-                                      "weight_dtype: must be a string, got " + describe_value(it.value()), k);
-                weight_dtype = it.value().get<std::string>();
+                                      "weight_dtype: must be a string, got " + describe_value(it.value), k);
+                weight_dtype = it.value.get<std::string>();
             } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
                        k == "max_num_batched_tokens") {
-                size_opts[k] = it.value();
+                size_opts[k] = it.value;
             } else {
                 return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
             }
