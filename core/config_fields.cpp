@@ -4,7 +4,14 @@
 
 namespace kvcalc {
 
-const json* Fields::find(const std::string& name) const {
+std::string Fields::path(std::string_view name) const {
+    std::string p = prefix_;
+    if (!p.empty()) p += '.';
+    p += name;
+    return p;
+}
+
+const json* Fields::find(std::string_view name) const {
     const json* v = obj_.find(name);
     return v && !v->is_null() ? v : nullptr;
 }
@@ -42,7 +49,7 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
     return out;
 }
 
-Result<Sourced> Fields::integer(const std::string& name, bool allow_zero) const {
+Result<Sourced> Fields::integer(std::string_view name, bool allow_zero) const {
     const json* v = find(name);
     if (!v) return make_error(code::missing_field, path(name) + ": missing", path(name));
     auto r = checked_integer(*v, path(name), allow_zero);
@@ -50,14 +57,14 @@ Result<Sourced> Fields::integer(const std::string& name, bool allow_zero) const 
     return Sourced{*r, path(name)};
 }
 
-Result<Sourced> Fields::positive(const std::string& name) const {
+Result<Sourced> Fields::positive(std::string_view name) const {
     return integer(name, false);
 }
-Result<Sourced> Fields::non_negative(const std::string& name) const {
+Result<Sourced> Fields::non_negative(std::string_view name) const {
     return integer(name, true);
 }
 
-Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
+Result<bool> Fields::flag(std::string_view name, bool absent_value) const {
     const json* v = find(name);
     if (!v) return absent_value;
     if (!v->is_boolean())
@@ -66,7 +73,7 @@ Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
     return v->get<bool>();
 }
 
-Result<std::string> Fields::text(const std::string& name) const {
+Result<std::string> Fields::text(std::string_view name) const {
     const json* v = find(name);
     if (!v) return std::string();
     if (!v->is_string() || is_number_marker(*v))

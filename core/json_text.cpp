@@ -158,6 +158,32 @@ Json& Json::operator[](std::string_view key) {
     return it->value;
 }
 
+Json& Json::set(std::string_view key, Json&& v) {
+    (*this)[key] = std::move(v);
+    return *this;
+}
+Json& Json::set(std::string_view key, const Json& v) {
+    (*this)[key] = v;
+    return *this;
+}
+Json& Json::set(std::string_view key, const std::string& v) {
+    return set(key, Json(v));
+}
+Json& Json::set(std::string_view key, const char* v) {
+    return set(key, Json(v));
+}
+Json& Json::set(std::string_view key, bool v) {
+    return set(key, Json(v));
+}
+Json& Json::set(std::string_view key, const std::optional<std::uint64_t>& v) {
+    return v ? set(key, Json(static_cast<unsigned long long>(*v))) : set(key, Json());
+}
+Json& Json::set_integer(std::string_view key, std::uint64_t v, bool is_signed) {
+    Json j(static_cast<unsigned long long>(v));
+    if (is_signed) j.kind_ = Kind::signed_int;
+    return set(key, std::move(j));
+}
+
 const std::vector<JsonMember>& Json::members() const {
     static const std::vector<JsonMember> none;
     return kind_ == Kind::object ? *v_.o : none;

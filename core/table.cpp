@@ -78,12 +78,15 @@ Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
             std::string part = s.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
             bool digits = !part.empty() && part.size() <= 15 &&
                           std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (!digits || std::stoull(part) == 0)
+            std::uint64_t n = 0;
+            for (std::size_t k = 0; digits && k < part.size(); ++k)
+                n = n * 10 + static_cast<std::uint64_t>(part[k] - '0');  // at most 15 digits
+            if (!digits || n == 0)
                 return make_error(code::bad_option,
                                   "contexts: must be positive whole numbers separated by commas, got \"" +
                                       s.substr(0, 60) + "\"",
                                   "contexts");
-            out.push_back(std::stoull(part));
+            out.push_back(n);
             if (comma == std::string::npos) break;
             i = comma + 1;
         }
@@ -273,25 +276,28 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         }
         auto w = estimate_weights(m, weight_dtype);
         if (!w && w.error().code == code::bad_option) return w.error();
-        json row = {{"model", m.name},
-                    {"attention_kind", attention_kind(m)},
-                    {"layers", m.num_layers.value},
-                    {"kv_heads_text", per_group(m, true)},
-                    {"query_heads", m.query_heads.value},
-                    {"head_size_text", per_group(m, false)},
-                    {"bytes_per_token", one->bytes_per_token},
-                    {"kv_bytes", kv},
-                    {"max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr)},
-                    {"param_count", w ? json(w->param_count) : json(nullptr)},
-                    {"weight_bytes", w ? json(w->weight_bytes) : json(nullptr)},
-                    {"weight_dtype", w ? json(w->dtype.name) : json(nullptr)},
-                    {"kv_dtype", one->kv_dtype.name}};
-        rows.push_back(row);
+        json row;
+        row.set("model", m.name)
+            .set("attention_kind", attention_kind(m))
+            .set("layers", m.num_layers.value)
+            .set("kv_heads_text", per_group(m, true))
+            .set("query_heads", m.query_heads.value)
+            .set("head_size_text", per_group(m, false))
+            .set("bytes_per_token", one->bytes_per_token)
+            .set("kv_bytes", std::move(kv))
+            .set("max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr))
+            .set("param_count", w ? json(w->param_count) : json(nullptr))
+            .set("weight_bytes", w ? json(w->weight_bytes) : json(nullptr))
+            .set("weight_dtype", w ? json(w->dtype.name) : json(nullptr))
+            .set("kv_dtype", one->kv_dtype.name);
+        rows.push_back(std::move(row));
     }
-    return json{{"contexts", contexts},
-                {"accounting", accounting_name(base.accounting)},
-                {"kv_dtype", base.kv_dtype},
-                {"rows", rows}};
+    json t;
+    t.set("contexts", json(contexts))
+        .set("accounting", accounting_name(base.accounting))
+        .set("kv_dtype", base.kv_dtype)
+        .set("rows", std::move(rows));
+    return t;
 }
 
 Result<std::string> render_table(const json& t, const std::string& format) {
