@@ -184,9 +184,9 @@ Json& Json::set_integer(std::string_view key, std::uint64_t v, bool is_signed) {
     return set(key, std::move(j));
 }
 
-const std::vector<JsonMember>& Json::members() const {
-    static const std::vector<JsonMember> none;
-    return kind_ == Kind::object ? *v_.o : none;
+Json::Members Json::members() const {
+    if (kind_ != Kind::object) return {nullptr, nullptr};
+    return {v_.o->data(), v_.o->data() + v_.o->size()};
 }
 
 bool operator==(const Json& a, const Json& b) {

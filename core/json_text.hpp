@@ -102,7 +102,12 @@ public:
     bool contains(std::string_view key) const { return find(key) != nullptr; }
     const Json& operator[](std::string_view key) const;  // a null when absent
     Json& operator[](std::string_view key);              // inserts a null when absent; makes a null an object
-    const std::vector<JsonMember>& members() const;      // sorted by key; empty unless an object
+    struct Members {
+        const JsonMember *first, *last;
+        const JsonMember* begin() const { return first; }
+        const JsonMember* end() const { return last; }
+    };
+    Members members() const;  // sorted by key; empty unless an object
 
     // Builders for reports: out of line, so that each member costs its call site one call.
     // Each sets `key` (making a null an object) and returns *this.
