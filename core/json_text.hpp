@@ -85,8 +85,10 @@ public:
             return as_bool();
         else if constexpr (std::is_same_v<T, std::string>)
             return str();
-        else
+        else {
+            static_assert(std::is_integral_v<T>, "get<T>(): bool, std::string or an integer type");
             return static_cast<T>(as_uint());
+        }
     }
 
     // Arrays (size() also counts an object's members).
