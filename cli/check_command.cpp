@@ -28,12 +28,12 @@ Result<std::string> read_text_file(const std::string& path, const char* field) {
 
 Error error_of(const json& r) {
     Error e;
-    e.code = r["error"]["code"];
-    e.message = r["error"]["message"];
-    e.field = r["error"]["field"];
+    e.code = r["error"]["code"].str();
+    e.message = r["error"]["message"].str();
+    e.field = r["error"]["field"].str();
     if (r["error"].contains("line")) {
-        e.line = r["error"]["line"];
-        e.column = r["error"]["column"];
+        e.line = r["error"]["line"].get<int>();
+        e.column = r["error"]["column"].get<int>();
     }
     return e;
 }

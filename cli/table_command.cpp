@@ -41,9 +41,9 @@ int run_table(int argc, char** argv, int first) {
     const json& r = *out;
     if (r.contains("error")) {
         Error e;
-        e.code = r["error"]["code"];
-        e.message = r["error"]["message"];
-        e.field = r["error"]["field"];
+        e.code = r["error"]["code"].str();
+        e.message = r["error"]["message"].str();
+        e.field = r["error"]["field"].str();
         return report_error(e, false);
     }
     std::cout << r["text"].get<std::string>();

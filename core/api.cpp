@@ -83,16 +83,17 @@ std::string presets_json() {
         const Preset& p = preset_at(i);
         auto m = load_config(p.id);
         if (!m) continue;  // every bundled config is tested to load; skip rather than abort
-        json entry = {{"id", p.id},
-                      {"name", m->name},
-                      {"attention_kind", attention_kind(*m)},
-                      {"max_context", m->max_context.value ? json(m->max_context.value) : json(nullptr)},
-                      {"layers", m->num_layers.value}};
+        json entry;
+        entry.set("id", p.id)
+            .set("name", m->name)
+            .set("attention_kind", attention_kind(*m))
+            .set("max_context", m->max_context.value ? json(m->max_context.value) : json(nullptr))
+            .set("layers", m->num_layers.value);
         SizeOptions o;
         o.context = 1;
         auto r = size_model(*m, o);
-        entry["bytes_per_token"] = r ? json(r->bytes_per_token) : json(nullptr);
-        list.push_back(entry);
+        entry.set("bytes_per_token", r ? json(r->bytes_per_token) : json(nullptr));
+        list.push_back(std::move(entry));
     }
     return to_text(list);
 }

@@ -40,13 +40,13 @@ Result<std::string> option_text(const json& v, const std::string& key) {
 
 // A size: a whole number of bytes, or text like "1.5GiB".
 Result<std::uint64_t> option_size(const json& v, const std::string& key) {
-    if (v.is_string()) return parse_byte_size(v.get_ref<const std::string&>(), key);
+    if (v.is_string()) return parse_byte_size(v.str(), key);
     return option_int(v, key, true);
 }
 
 // A fraction: a JSON number (read back as the decimal it was written as) or text.
 Result<Fraction> option_fraction(const json& v, const std::string& key) {
-    if (v.is_string()) return parse_fraction(v.get_ref<const std::string&>(), key);
+    if (v.is_string()) return parse_fraction(v.str(), key);
     if (v.is_number()) return parse_fraction(to_text(v), key);
     return make_error(code::bad_option, key + ": must be a decimal like 0.9, got " + describe_value(v), key);
 }
@@ -61,9 +61,9 @@ struct CheckOptions {
 
 Result<CheckOptions> read_check_options(const json& o) {
     CheckOptions c;
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        const std::string& k = it.key();
-        const json& v = it.value();
+    for (const auto& it : o.members()) {
+        const std::string& k = it.key;
+        const json& v = it.value;
         if (v.is_null()) continue;
         auto integer = [&](std::optional<std::uint64_t>& out, bool zero_ok) -> Result<bool> {
             auto r = option_int(v, k, zero_ok);
@@ -140,31 +140,27 @@ Result<CheckOptions> read_check_options(const json& o) {
     return c;
 }
 
-json warnings_json(const std::vector<Warning>& ws) {
-    json a = json::array();
-    for (const auto& w : ws)
-        a.push_back({{"field", w.field}, {"message", w.message}});
-    return a;
-}
-
 json log_json(const EngineLog& log) {
-    auto opt = [](const std::optional<std::uint64_t>& v) { return v ? json(*v) : json(nullptr); };
     json understood = json::array();
-    for (const auto& f : log.understood)
-        understood.push_back({{"line", f.line}, {"what", f.what}, {"text", f.text}});
-    return json{
-        {"engine", log.engine},
-        {"pool_tokens", opt(log.pool_tokens)},
-        {"gpu_blocks", opt(log.gpu_blocks)},
-        {"kv_memory_bytes", opt(log.kv_memory_bytes)},
-        {"kv_memory_text", log.kv_memory_text},
-        {"max_model_len", opt(log.max_model_len)},
-        {"max_concurrency_text",
-         log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr)},
-        {"full_layer_tokens", opt(log.full_layer_tokens)},
-        {"swa_layer_tokens", opt(log.swa_layer_tokens)},
-        {"mamba_cache_size", opt(log.mamba_cache_size)},
-        {"understood", understood}};
+    for (const auto& f : log.understood) {
+        json u;
+        u.set("line", f.line).set("what", f.what).set("text", f.text);
+        understood.push_back(std::move(u));
+    }
+    json j;
+    j.set("engine", log.engine)
+        .set("pool_tokens", log.pool_tokens)
+        .set("gpu_blocks", log.gpu_blocks)
+        .set("kv_memory_bytes", log.kv_memory_bytes)
+        .set("kv_memory_text", log.kv_memory_text)
+        .set("max_model_len", log.max_model_len)
+        .set("max_concurrency_text",
+             log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr))
+        .set("full_layer_tokens", log.full_layer_tokens)
+        .set("swa_layer_tokens", log.swa_layer_tokens)
+        .set("mamba_cache_size", log.mamba_cache_size)
+        .set("understood", std::move(understood));
+    return j;
 }
 
 bool has_window_or_state(const ModelSpec& m) {
@@ -390,24 +386,24 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         P = derived->pool_tokens;
         pool_bytes = derived->pool_bytes_per_gpu;
         p_source = "derived from " + in.gpu_source + " (see pool.steps)";
-        pool = json{{"engine", engine_name(engine)},
-                    {"gpu_memory_bytes", in.gpu_memory_bytes},
-                    {"gpu_source", in.gpu_source},
-                    {"fraction", in.fraction.text},
-                    {"fraction_source", in.fraction_source},
-                    {"requested_bytes", derived->requested_bytes},
-                    {"weight_bytes_per_gpu", in.weight_bytes_per_gpu},
-                    {"activation_peak_bytes", vllm ? json(in.activation_peak_bytes) : json(nullptr)},
-                    {"activation_peak_source", vllm ? json(in.activation_source) : json(nullptr)},
-                    {"non_torch_bytes", in.non_torch_bytes},
-                    {"non_torch_source", in.non_torch_source},
-                    {"pool_bytes_per_gpu", derived->pool_bytes_per_gpu},
-                    {"memory_left", derived->memory_left},
-                    {"bytes_per_token_per_gpu", per_token},
-                    {"block_size", block},
-                    {"pool_blocks", derived->pool_blocks},
-                    {"pool_tokens", derived->pool_tokens},
-                    {"steps", derived->steps}};
+        pool.set("engine", engine_name(engine))
+            .set("gpu_memory_bytes", in.gpu_memory_bytes)
+            .set("gpu_source", in.gpu_source)
+            .set("fraction", in.fraction.text)
+            .set("fraction_source", in.fraction_source)
+            .set("requested_bytes", derived->requested_bytes)
+            .set("weight_bytes_per_gpu", in.weight_bytes_per_gpu)
+            .set("activation_peak_bytes", vllm ? json(in.activation_peak_bytes) : json(nullptr))
+            .set("activation_peak_source", vllm ? json(in.activation_source) : json(nullptr))
+            .set("non_torch_bytes", in.non_torch_bytes)
+            .set("non_torch_source", in.non_torch_source)
+            .set("pool_bytes_per_gpu", derived->pool_bytes_per_gpu)
+            .set("memory_left", derived->memory_left)
+            .set("bytes_per_token_per_gpu", per_token)
+            .set("block_size", block)
+            .set("pool_blocks", derived->pool_blocks)
+            .set("pool_tokens", derived->pool_tokens)
+            .set("steps", json(derived->steps));
         if (!derived->memory_left)
             warnings.push_back({"gpu",
                                 "the weights and reservations leave no memory for the KV cache on one GPU: "
@@ -446,47 +442,45 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                             "pool_bytes_per_gpu where the pool's bytes are known"});
 
     json j;
-    j["model"] = m.name;
-    j["engine"] = engine_name(engine);
-    j["pool_tokens"] = P;
-    j["pool_source"] = p_source;
-    j["max_context"] = C;
-    j["max_context_source"] = c_source;
-    j["model_max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
-    j["block_size"] = block;
-    j["block_size_source"] = block_source;
-    j["fits"] = cr.fits;
-    j["blocks_needed"] = cr.blocks_needed;
-    j["blocks_available"] = cr.blocks_available;
-    j["max_concurrency"] =
-        static_cast<double>(cr.max_concurrency_hundredths) / 100.0;  // prints as its 2 decimals
-    j["max_concurrency_text"] = cr.max_concurrency_text;
-    j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
-    j["max_safe_context"] = cr.max_safe_context;
-    j["max_safe_context_source"] = cr.max_safe_context_source;
-    j["concurrency"] = o.concurrency ? json(*o.concurrency) : json(nullptr);
-    j["concurrency_fits"] = cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr);
-    j["max_context_at_concurrency"] =
-        cr.max_context_at_concurrency ? json(*cr.max_context_at_concurrency) : json(nullptr);
-    j["advice"] = cr.advice;
-    j["tp"] = tp;
-    j["pp"] = pp;
-    j["kv_dtype"] = sr.kv_dtype.name;
-    j["bytes_per_token_per_gpu"] = per_token;
-    j["accounting"] = accounting_name(so.accounting);
-    j["request_bytes_per_gpu"] = sr.kv_bytes_per_gpu;
-    j["pool_bytes_per_gpu"] = pool_bytes ? json(*pool_bytes) : json(nullptr);
-    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
-    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
-    j["weight_bytes_per_gpu"] = weights_per_gpu ? json(*weights_per_gpu) : json(nullptr);
-    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
-    j["pool"] = pool;
-    j["log"] = o.engine_log ? log_json(log) : json(nullptr);
+    j.set("model", m.name);
+    j.set("engine", engine_name(engine));
+    j.set("pool_tokens", P);
+    j.set("pool_source", p_source);
+    j.set("max_context", C);
+    j.set("max_context_source", c_source);
+    j.set("model_max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr));
+    j.set("block_size", block);
+    j.set("block_size_source", block_source);
+    j.set("fits", cr.fits);
+    j.set("blocks_needed", cr.blocks_needed);
+    j.set("blocks_available", cr.blocks_available);
+    j.set("max_concurrency", json::hundredths(cr.max_concurrency_hundredths));  // prints as its 2 decimals
+    j.set("max_concurrency_text", cr.max_concurrency_text);
+    j.set("max_concurrency_hundredths", cr.max_concurrency_hundredths);
+    j.set("max_safe_context", cr.max_safe_context);
+    j.set("max_safe_context_source", cr.max_safe_context_source);
+    j.set("concurrency", o.concurrency);
+    j.set("concurrency_fits", cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr));
+    j.set("max_context_at_concurrency", cr.max_context_at_concurrency);
+    j.set("advice", cr.advice);
+    j.set("tp", tp);
+    j.set("pp", pp);
+    j.set("kv_dtype", sr.kv_dtype.name);
+    j.set("bytes_per_token_per_gpu", per_token);
+    j.set("accounting", accounting_name(so.accounting));
+    j.set("request_bytes_per_gpu", sr.kv_bytes_per_gpu);
+    j.set("pool_bytes_per_gpu", pool_bytes);
+    j.set("param_count", weights ? json(weights->param_count) : json(nullptr));
+    j.set("weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
+    j.set("weight_bytes_per_gpu", weights_per_gpu);
+    j.set("weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
+    j.set("pool", std::move(pool));
+    j.set("log", o.engine_log ? log_json(log) : json(nullptr));
     for (const auto& w : sr.warnings)
         warnings.push_back(w);
     if (!weights)
         warnings.push_back({weights.error().field, "no weights estimate: " + weights.error().message});
-    j["warnings"] = warnings_json(warnings);
+    j.set("warnings", warnings_json(warnings));
     return j;
 }
 
@@ -515,7 +509,7 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
     std::vector<ModelSpec> models;
     for (std::size_t i = 0; i < configs->size(); ++i) {
         const json& c = (*configs)[i];
-        Result<ModelSpec> m = c.is_string() ? load_config(c.get_ref<const std::string&>())
+        Result<ModelSpec> m = c.is_string() ? load_config(c.str())
                               : c.is_object()
                                   ? read_model(c)
                                   : Result<ModelSpec>(make_error(
@@ -542,8 +536,8 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
                            "format: must be md, html, csv or json, got " + describe_value(f), "format")));
         auto text = render_table(*t, f.get<std::string>());
         if (!text) return to_text(error_report(text.error()));
-        out["format"] = f;
-        out["text"] = *text;
+        out.set("format", f);
+        out.set("text", *text);
     }
     return to_text(out);
 }
@@ -552,13 +546,15 @@ std::string gpu_presets_json() {
     json list = json::array();
     for (std::size_t i = 0; i < gpu_preset_count(); ++i) {
         const GpuPreset& g = gpu_preset_at(i);
-        list.push_back({{"id", g.id},
-                        {"name", g.name},
-                        {"nominal", g.nominal},
-                        {"memory_bytes", gpu_memory_bytes(g)},
-                        {"memory_gib", fixed_point(g.memory_gib_hundredths, 2)},
-                        {"measured", g.measured},
-                        {"source", g.source}});
+        json o;
+        o.set("id", g.id)
+            .set("name", g.name)
+            .set("nominal", g.nominal)
+            .set("memory_bytes", gpu_memory_bytes(g))
+            .set("memory_gib", fixed_point(g.memory_gib_hundredths, 2))
+            .set("measured", g.measured)
+            .set("source", g.source);
+        list.push_back(std::move(o));
     }
     return to_text(list);
 }

@@ -1,16 +1,19 @@
 #include "config_fields.hpp"
 
-#include <cmath>
-
 #include "checked.hpp"
 
 namespace kvcalc {
 
-const json* Fields::find(const std::string& name) const {
-    if (!obj_.is_object()) return nullptr;
-    auto it = obj_.find(name);
-    if (it == obj_.end() || it->is_null()) return nullptr;
-    return &*it;
+std::string Fields::path(std::string_view name) const {
+    std::string p = prefix_;
+    if (!p.empty()) p += '.';
+    p += name;
+    return p;
+}
+
+const json* Fields::find(std::string_view name) const {
+    const json* v = obj_.find(name);
+    return v && !v->is_null() ? v : nullptr;
 }
 
 std::string Fields::first_of(std::initializer_list<const char*> names) const {
@@ -31,12 +34,11 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
     } else if (v.is_number_integer()) {
         return bad(need);  // negative (non-negative ones are number_unsigned)
     } else if (v.is_number_float()) {
-        double d = v.get<double>();
-        if (!std::isfinite(d)) return bad(need);
-        if (d < 0) return bad(need);
-        if (d != std::floor(d)) return bad("must be an integer");
-        if (d > static_cast<double>(max_exact)) return bad("is too large");
-        out = static_cast<std::uint64_t>(d);
+        FractionValue d = fraction_value(v);  // exact, from the number's text
+        if (d.negative) return bad(need);
+        if (!d.whole) return bad("must be an integer");
+        if (d.too_large || d.value > max_exact) return bad("is too large");
+        out = d.value;
     } else if (is_number_marker(v)) {
         return bad(need);
     } else {
@@ -47,7 +49,7 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
     return out;
 }
 
-Result<Sourced> Fields::integer(const std::string& name, bool allow_zero) const {
+Result<Sourced> Fields::integer(std::string_view name, bool allow_zero) const {
     const json* v = find(name);
     if (!v) return make_error(code::missing_field, path(name) + ": missing", path(name));
     auto r = checked_integer(*v, path(name), allow_zero);
@@ -55,14 +57,14 @@ Result<Sourced> Fields::integer(const std::string& name, bool allow_zero) const 
     return Sourced{*r, path(name)};
 }
 
-Result<Sourced> Fields::positive(const std::string& name) const {
+Result<Sourced> Fields::positive(std::string_view name) const {
     return integer(name, false);
 }
-Result<Sourced> Fields::non_negative(const std::string& name) const {
+Result<Sourced> Fields::non_negative(std::string_view name) const {
     return integer(name, true);
 }
 
-Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
+Result<bool> Fields::flag(std::string_view name, bool absent_value) const {
     const json* v = find(name);
     if (!v) return absent_value;
     if (!v->is_boolean())
@@ -71,7 +73,7 @@ Result<bool> Fields::flag(const std::string& name, bool absent_value) const {
     return v->get<bool>();
 }
 
-Result<std::string> Fields::text(const std::string& name) const {
+Result<std::string> Fields::text(std::string_view name) const {
     const json* v = find(name);
     if (!v) return std::string();
     if (!v->is_string() || is_number_marker(*v))

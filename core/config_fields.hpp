@@ -3,6 +3,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "json_text.hpp"
 #include "model.hpp"
@@ -14,20 +15,20 @@ public:
     Fields(const json& object, std::string prefix) : obj_(object), prefix_(std::move(prefix)) {}
 
     // The field's path as messages name it: "text_config.head_dim".
-    std::string path(const std::string& name) const { return prefix_.empty() ? name : prefix_ + "." + name; }
+    std::string path(std::string_view name) const;
     // A present, non-null field, or nullptr. (`"head_dim": null` means "not set".)
-    const json* find(const std::string& name) const;
+    const json* find(std::string_view name) const;
     // The first present field of the aliases, or "" when none is.
     std::string first_of(std::initializer_list<const char*> names) const;
 
     // A positive integer (integral floats like 32.0 are accepted); errors name the field.
-    Result<Sourced> positive(const std::string& name) const;
+    Result<Sourced> positive(std::string_view name) const;
     // Zero allowed.
-    Result<Sourced> non_negative(const std::string& name) const;
+    Result<Sourced> non_negative(std::string_view name) const;
     // A boolean when present; error when present with another type.
-    Result<bool> flag(const std::string& name, bool absent_value) const;
+    Result<bool> flag(std::string_view name, bool absent_value) const;
     // A string when present ("" when absent); error when present with another type.
-    Result<std::string> text(const std::string& name) const;
+    Result<std::string> text(std::string_view name) const;
 
     const json& object() const { return obj_; }
     const std::string& prefix() const { return prefix_; }
@@ -35,7 +36,7 @@ public:
 private:
     const json& obj_;
     std::string prefix_;
-    Result<Sourced> integer(const std::string& name, bool allow_zero) const;
+    Result<Sourced> integer(std::string_view name, bool allow_zero) const;
 };
 
 // The same checks for an element of an array (layer_types[3], full_attn_layers[0], ...).

@@ -37,7 +37,7 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         if (!types[i].is_string())
             return make_error(code::invalid_value, at + ": must be a string, got " + describe_value(types[i]),
                               at);
-        const std::string& t = types[i].get_ref<const std::string&>();
+        const std::string& t = types[i].str();
         LayerKind k;
         if (t == "full_attention" || t == "attention" || t == "global_attention")
             k = LayerKind::full_attention;
@@ -101,8 +101,8 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
          {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
           std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
         std::string kf = field + "." + key;
-        auto it = cfg.find(key);
-        if (it == cfg.end() || !it->is_array())
+        const json* it = cfg.find(key);
+        if (!it || !it->is_array())
             return make_error(code::missing_field, kf + ": missing (a list of 1-indexed layers)", kf);
         for (std::size_t i = 0; i < it->size(); ++i) {
             std::string at = kf + "[" + to_s(i) + "]";

@@ -24,4 +24,7 @@ Result<SizeOptions> size_options_from_json(const json& options);
 // Compact JSON text; never throws on odd strings (invalid UTF-8 is replaced).
 std::string to_text(const json& j, int indent = -1);
 
+// [{"field", "message"}, ...]
+json warnings_json(const std::vector<Warning>& warnings);
+
 }  // namespace kvcalc

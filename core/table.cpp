@@ -71,19 +71,22 @@ std::string context_label(std::uint64_t c) {
 Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
     std::vector<std::uint64_t> out;
     if (v.is_string()) {
-        const std::string& s = v.get_ref<const std::string&>();
+        const std::string& s = v.str();
         std::size_t i = 0;
         while (i <= s.size()) {
             std::size_t comma = s.find(',', i);
             std::string part = s.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
             bool digits = !part.empty() && part.size() <= 15 &&
                           std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (!digits || std::stoull(part) == 0)
+            std::uint64_t n = 0;
+            for (std::size_t k = 0; digits && k < part.size(); ++k)
+                n = n * 10 + static_cast<std::uint64_t>(part[k] - '0');  // at most 15 digits
+            if (!digits || n == 0)
                 return make_error(code::bad_option,
                                   "contexts: must be positive whole numbers separated by commas, got \"" +
                                       s.substr(0, 60) + "\"",
                                   "contexts");
-            out.push_back(std::stoull(part));
+            out.push_back(n);
             if (comma == std::string::npos) break;
             i = comma + 1;
         }
@@ -230,21 +233,21 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
                           "options");
     json size_opts = json::object();
     if (options.is_object())
-        for (auto it = options.begin(); it != options.end(); ++it) {
-            const std::string& k = it.key();
-            if (it.value().is_null() || k == "format") continue;
+        for (const auto& it : options.members()) {
+            const std::string& k = it.key;
+            if (it.value.is_null() || k == "format") continue;
             if (k == "contexts") {
-                auto c = read_contexts(it.value());
+                auto c = read_contexts(it.value);
                 if (!c) return c.error();
                 contexts = *c;
             } else if (k == "weight_dtype") {
-                if (!it.value().is_string())
+                if (!it.value.is_string())
                     return make_error(code::bad_option,
-                                      "weight_dtype: must be a string, got " + describe_value(it.value()), k);
-                weight_dtype = it.value().get<std::string>();
+                                      "weight_dtype: must be a string, got " + describe_value(it.value), k);
+                weight_dtype = it.value.get<std::string>();
             } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
                        k == "max_num_batched_tokens") {
-                size_opts[k] = it.value();
+                size_opts[k] = it.value;
             } else {
                 return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
             }
@@ -273,25 +276,28 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         }
         auto w = estimate_weights(m, weight_dtype);
         if (!w && w.error().code == code::bad_option) return w.error();
-        json row = {{"model", m.name},
-                    {"attention_kind", attention_kind(m)},
-                    {"layers", m.num_layers.value},
-                    {"kv_heads_text", per_group(m, true)},
-                    {"query_heads", m.query_heads.value},
-                    {"head_size_text", per_group(m, false)},
-                    {"bytes_per_token", one->bytes_per_token},
-                    {"kv_bytes", kv},
-                    {"max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr)},
-                    {"param_count", w ? json(w->param_count) : json(nullptr)},
-                    {"weight_bytes", w ? json(w->weight_bytes) : json(nullptr)},
-                    {"weight_dtype", w ? json(w->dtype.name) : json(nullptr)},
-                    {"kv_dtype", one->kv_dtype.name}};
-        rows.push_back(row);
+        json row;
+        row.set("model", m.name)
+            .set("attention_kind", attention_kind(m))
+            .set("layers", m.num_layers.value)
+            .set("kv_heads_text", per_group(m, true))
+            .set("query_heads", m.query_heads.value)
+            .set("head_size_text", per_group(m, false))
+            .set("bytes_per_token", one->bytes_per_token)
+            .set("kv_bytes", std::move(kv))
+            .set("max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr))
+            .set("param_count", w ? json(w->param_count) : json(nullptr))
+            .set("weight_bytes", w ? json(w->weight_bytes) : json(nullptr))
+            .set("weight_dtype", w ? json(w->dtype.name) : json(nullptr))
+            .set("kv_dtype", one->kv_dtype.name);
+        rows.push_back(std::move(row));
     }
-    return json{{"contexts", contexts},
-                {"accounting", accounting_name(base.accounting)},
-                {"kv_dtype", base.kv_dtype},
-                {"rows", rows}};
+    json t;
+    t.set("contexts", json(contexts))
+        .set("accounting", accounting_name(base.accounting))
+        .set("kv_dtype", base.kv_dtype)
+        .set("rows", std::move(rows));
+    return t;
 }
 
 Result<std::string> render_table(const json& t, const std::string& format) {

@@ -692,14 +692,13 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     w.weight_bytes = *all;
 
     // What the count leaves out.
-    if (m.root.is_object())
-        for (auto it = m.root.begin(); it != m.root.end(); ++it) {
-            const std::string& k = it.key();
-            bool tower = false;
-            for (const char* t : {"vision", "visual", "audio", "speech", "image", "video"})
-                tower |= k.find(t) != std::string::npos && it.value().is_object();
-            if (tower) w.excluded.push_back(k + " (a multimodal tower, not counted)");
-        }
+    for (const auto& member : m.root.members()) {
+        const std::string& k = member.key;
+        bool tower = false;
+        for (const char* t : {"vision", "visual", "audio", "speech", "image", "video"})
+            tower |= k.find(t) != std::string::npos && member.value.is_object();
+        if (tower) w.excluded.push_back(k + " (a multimodal tower, not counted)");
+    }
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
         auto n = optional_int(f, mtp);
         if (n && *n && **n > 0)

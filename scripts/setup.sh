@@ -7,7 +7,6 @@ cd "$(dirname "$0")/.."
 need=()
 command -v cmake >/dev/null || need+=(cmake)
 command -v em++ >/dev/null || need+=(emscripten)
-[ -f /usr/include/nlohmann/json.hpp ] || need+=(nlohmann-json3-dev)
 [ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v clang++ >/dev/null || need+=(clang)
