@@ -2,6 +2,8 @@
 #include "weights.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include "checked.hpp"
 #include "config_fields.hpp"
@@ -374,7 +376,7 @@ void mlp_blocks(const Layout& L, std::uint64_t i, bool mlp_layer, Blocks& b) {
 }
 
 bool add_to(WeightParts& p, const ParamBlock& b) {
-    std::string part = b.part;
+    const std::string_view part = b.part;
     std::uint64_t* slot = part == "attention"        ? &p.attention
                           : part == "mixer"          ? &p.mixer
                           : part == "mlp"            ? &p.mlp
@@ -400,7 +402,7 @@ opt_u64 element_bytes(std::uint64_t params, bool quantized, const WeightDtype& d
 }
 
 bool quantized(const ParamBlock& b, const WeightDtype& d) {
-    return b.linear && (d.attention_quantized || std::string(b.part) != "attention");
+    return b.linear && (d.attention_quantized || std::string_view(b.part) != "attention");
 }
 
 std::uint64_t params_on_rank(const ParamBlock& b, std::uint64_t tp) {
@@ -627,34 +629,43 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         }
     const bool pattern = !L.pattern.empty();
     w.layers.reserve(layers);
+    // A layer's attention or mixer blocks depend on its group only: built once per group
+    // (DeepSeek-V3 has 61 MLA layers and one group), then copied for each of its layers.
+    std::vector<std::optional<Blocks>> by_group(m.groups.size());
     for (std::uint64_t i = 0; i < layers; ++i) {
-        const LayerGroup& g = m.groups[m.layer_group[i]];
-        Blocks b;
-        bool mlp_layer = true;
-        switch (g.kind) {
-            case LayerKind::mla: {
-                auto ok = mla_blocks(L, f, b);
-                if (!ok) return ok.error();
-                break;
+        const std::size_t gi = m.layer_group[i];
+        const LayerGroup& g = m.groups[gi];
+        if (!by_group[gi]) {
+            Blocks first;
+            switch (g.kind) {
+                case LayerKind::mla: {
+                    auto ok = mla_blocks(L, f, first);
+                    if (!ok) return ok.error();
+                    break;
+                }
+                case LayerKind::full_attention:
+                    attention_blocks(L, g, *keqv, first);
+                    break;
+                case LayerKind::sliding_window:
+                case LayerKind::chunked_local:
+                    attention_blocks(L, g, false, first);
+                    break;
+                case LayerKind::linear_state: {
+                    auto ok = mixer_blocks(L, f, g.state.mixer, first);
+                    if (!ok) return ok.error();
+                    break;
+                }
+                case LayerKind::no_cache:
+                    // A pattern's MLP-only block, or a layer reusing another layer's KV (its
+                    // projections still exist).
+                    if (!pattern && default_attention) attention_blocks(L, *default_attention, false, first);
+                    break;
             }
-            case LayerKind::full_attention:
-                attention_blocks(L, g, *keqv, b);
-                break;
-            case LayerKind::sliding_window:
-            case LayerKind::chunked_local:
-                attention_blocks(L, g, false, b);
-                break;
-            case LayerKind::linear_state: {
-                auto ok = mixer_blocks(L, f, g.state.mixer, b);
-                if (!ok) return ok.error();
-                break;
-            }
-            case LayerKind::no_cache:
-                // A pattern's MLP-only block, or a layer reusing another layer's KV (its
-                // projections still exist).
-                if (!pattern && default_attention) attention_blocks(L, *default_attention, false, b);
-                break;
+            by_group[gi] = std::move(first);
         }
+        Blocks b = *by_group[gi];
+        b.list.reserve(b.list.size() + 8);
+        bool mlp_layer = true;
         if (pattern) mlp_layer = L.pattern[i] == '-' || L.pattern[i] == 'E';
         mlp_blocks(L, i, mlp_layer, b);
         std::uint64_t norms = pattern ? 1 : 2;
