@@ -131,6 +131,11 @@ export const AXE_PATH = join(ROOT, 'node_modules/axe-core/axe.min.js');
 
 export async function runAxe(page) {
   await waitForWidgets(page);
+  return axeViolations(page);
+}
+
+// axe's violations on the page as it is now (the caller waits for what must be drawn).
+export async function axeViolations(page) {
   await page.addScriptTag({ url: '/axe/axe.min.js' });
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS } from '../harness.mjs';
+import { CHROMIUM_ARGS, axeViolations } from '../harness.mjs';
 import { PAGES } from '../../../site/tools/layout.mjs';
 import { DEFAULT_MODEL, readTokens } from '../../../site/tools/bake.mjs';
 
@@ -103,14 +103,7 @@ export async function waitForWidgets(page) {
 // script), on a page whose widgets have all drawn. Pages with no widget are checked too.
 export async function runAxe(page) {
   await waitForWidgets(page);
-  await page.addScriptTag({ url: '/axe/axe.min.js' });
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({
-      id: v.id, impact: v.impact, help: v.help,
-      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
-    }));
-  });
+  return axeViolations(page);
 }
 
 // What each <kv-calc> on the page computed and shows, and its light-DOM fallback.
