@@ -9,15 +9,15 @@
 // Env: KVCALC_BUILD_DIR (native build folder, default build), KVCALC_SITE_OUT (default site-build).
 
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGES, renderPage } from './tools/layout.mjs';
 import { escapeText, parseAttributes, slug } from './tools/html.mjs';
 import { Kvcalc, bakeFallbacks, groupThousands, insertCliRuns } from './tools/bake.mjs';
 import { parseElementHeader, renderReference } from './tools/reference.mjs';
-import { listFiles, writeServiceWorker } from './tools/service-worker.mjs';
+import { writeServiceWorker } from './tools/service-worker.mjs';
 import { faviconIco } from './tools/favicon.mjs';
+import { pageLoads } from '../web/page-loads.mjs';
 
 const SITE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(SITE, '..');
@@ -67,16 +67,13 @@ function includeSnippets(body, file) {
 }
 
 // <!-- dist-files --> becomes a table of the package's files with their sizes, and what a
-// page loads in all (every file but the type declarations).
+// page with one <kv-calc> loads for each view (web/page-loads.mjs: the files it fetches).
 function distFilesTable() {
-  const files = listFiles(DIST).map((f) => {
-    const bytes = readFileSync(join(DIST, f));
-    return { f, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-  });
-  const loaded = files.filter((x) => !x.f.endsWith('.d.ts'));
-  const sum = (key) => loaded.reduce((s, x) => s + x[key], 0);
-  const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.f)}</code></th>` +
+  const { files, views } = pageLoads(DIST);
+  const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.file)}</code></th>` +
     `<td class="num">${groupThousands(x.raw)} B</td><td class="num">${groupThousands(x.gzip)} B</td></tr>`);
+  const viewRows = Object.entries(views).map(([view, v]) => `<tr><th scope="row"><code>view="${view}"</code></th>` +
+    `<td class="num">${groupThousands(v.raw)} B</td><td class="num">${groupThousands(v.gzip)} B</td></tr>`);
   return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="dist-files-caption">
 <table>
 <caption id="dist-files-caption">The package's files (dist/)</caption>
@@ -84,7 +81,15 @@ function distFilesTable() {
 <tbody>
 ${rows.join('\n')}
 </tbody>
-<tfoot><tr><th scope="row">What a page loads (all but the <code>.d.ts</code>)</th><td class="num">${groupThousands(sum('raw'))} B</td><td class="num">${groupThousands(sum('gzip'))} B</td></tr></tfoot>
+</table>
+</div>
+<div class="table-scroll" tabindex="0" role="region" aria-labelledby="page-loads-caption">
+<table>
+<caption id="page-loads-caption">What a page with one <code>&lt;kv-calc&gt;</code> loads, by view (the <code>.d.ts</code> never)</caption>
+<thead><tr><th scope="col">View</th><th scope="col" class="num">Size</th><th scope="col" class="num">Gzipped</th></tr></thead>
+<tbody>
+${viewRows.join('\n')}
+</tbody>
 </table>
 </div>`;
 }

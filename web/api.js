@@ -9,23 +9,40 @@ import { formulaOf } from './formula.js';
 
 export { KvCalcError };
 
-/** Where the wasm file is, beside this module. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
+/** Where the full module's wasm is, beside this module. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
 export const wasmUrl = new URL('./kvcalc_core.wasm', import.meta.url);
+/** Where the size-only module's wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
+export const sizeWasmUrl = new URL('./kvcalc_size.wasm', import.meta.url);
 
-let pending = null; // the page's one module promise
-let loaded = null; // the API object, once the module is ready
+// The two cores are the same C++ built twice: 'full' has every call, 'size' only size,
+// formula, presets and presetConfig (a third smaller, for pages that only size). They share
+// one Embind glue (kvcalc_core.mjs), which is told which wasm to run.
+const CORES = { full: { url: wasmUrl, file: 'kvcalc_core.wasm' }, size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm' } };
+const pending = { full: null, size: null }; // the page's one promise per core
+let loaded = null; // the API object of the most capable core that has loaded
 
 /**
  * Loads the wasm module, once per page: every call returns the same promise, whatever its
- * options (the first call's options are used). After a failed load, the next call retries.
- * @param {{wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
+ * other options (the first call's options are used). After a failed load, the next call
+ * retries. `core: 'size'` loads the smaller size-only core, unless the full one is already
+ * loading (it does everything the small one does).
+ * @param {{core?: 'full' | 'size', wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
  */
 export function load(options = {}) {
-  if (!pending) {
-    pending = instantiate(options ?? {}).then(
-      (module) => (loaded = makeApi(module)),
+  const core = options?.core ?? 'full';
+  if (!Object.hasOwn(CORES, core)) {
+    return Promise.reject(new KvCalcError({ code: 'bad_option', message: `core: must be "full" or "size", got ${JSON.stringify(String(core))}`, field: 'core' }));
+  }
+  if (core === 'size' && pending.full) return pending.full;
+  if (!pending[core]) {
+    pending[core] = instantiate(core, options ?? {}).then(
+      (module) => {
+        const api = makeApi(module);
+        if (!loaded || api.core === 'full') loaded = api;
+        return api;
+      },
       (cause) => {
-        pending = null;
+        pending[core] = null;
         throw cause instanceof KvCalcError
           ? cause
           : new KvCalcError({ code: 'load_failed', message: `kvcalc: could not load the wasm module: ${cause?.message ?? cause}` +
@@ -33,18 +50,18 @@ export function load(options = {}) {
       },
     );
   }
-  return pending;
+  return pending[core];
 }
 
-async function instantiate({ wasmBinary, wasmUrl: url }) {
+async function instantiate(core, { wasmBinary, wasmUrl: url }) {
   const args = {};
   if (wasmBinary !== undefined) {
     if (!(wasmBinary instanceof ArrayBuffer) && !ArrayBuffer.isView(wasmBinary)) {
-      throw new KvCalcError({ code: 'bad_option', message: 'wasmBinary: must be an ArrayBuffer or a typed array (the bytes of kvcalc_core.wasm)', field: 'wasmBinary' });
+      throw new KvCalcError({ code: 'bad_option', message: `wasmBinary: must be an ArrayBuffer or a typed array (the bytes of ${CORES[core].file})`, field: 'wasmBinary' });
     }
     args.wasmBinary = wasmBinary instanceof ArrayBuffer ? new Uint8Array(wasmBinary) : wasmBinary;
   } else {
-    const href = url === undefined ? wasmUrl.href : new URL(String(url), globalThis.location?.href ?? import.meta.url).href;
+    const href = url === undefined ? CORES[core].url.href : new URL(String(url), globalThis.location?.href ?? import.meta.url).href;
     args.locateFile = () => href;
   }
   const { default: createKvcalcModule } = await import('./kvcalc_core.mjs');
@@ -72,17 +89,22 @@ function makeApi(module) {
   };
   const sized = (fn, config, options) => report(fn, configTextOf(config), options);
   let presetList = null; // the core's text; parsed afresh per call so callers may mutate
+  // The size-only core has no check, table or GPU list: asking for them says how to get them.
+  const full = (fn, run) => (typeof module[fn] === 'function' ? run : () => {
+    throw new KvCalcError({ code: 'not_loaded', message: `${fn}() is not in the size-only core: load the full one with load() (kvcalc_core.wasm)` });
+  });
   return Object.freeze({
+    core: typeof module.check === 'function' ? 'full' : 'size',
     size: (config, options) => sized('size', config, options),
     formula: (config, options) => formulaOf(sized('size', config, options)),
-    check: (config, options) => sized('check', config, options),
-    table(configs, options) {
+    check: full('check', (config, options) => sized('check', config, options)),
+    table: full('table', (configs, options) => {
       if (!Array.isArray(configs)) {
         throw new KvCalcError({ code: 'bad_option', message: 'configs: must be a list of preset ids, config texts or config objects', field: 'configs' });
       }
       return report('table', toJsonText(configs, 'configs'), options);
-    },
-    gpuPresets: () => camelKeys(call('gpuPresets')),
+    }),
+    gpuPresets: full('gpuPresets', () => camelKeys(call('gpuPresets'))),
     presets: () => camelKeys(JSON.parse((presetList ??= callText('presets')))),
     presetConfig(id) {
       const text = typeof id === 'string' ? callText('presetConfig', id) : '';
@@ -108,7 +130,7 @@ function api() {
   if (loaded) return loaded;
   throw new KvCalcError({
     code: 'not_loaded',
-    message: pending
+    message: pending.full || pending.size
       ? 'kvcalc is still loading: await the promise from load() before calling it (const kv = await load())'
       : 'kvcalc is not loaded: call load() first and await it (const kv = await load(); kv.size(...))',
   });

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { build, transform } from 'esbuild';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -23,24 +23,36 @@ const fail = (message) => {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 
-// The wasm module: copied as built; it must run under a CSP without 'unsafe-eval'.
-const glue = ['kvcalc_core.mjs', 'kvcalc_core.wasm'];
-for (const file of glue) {
+// The wasm cores, copied as built: kvcalc_core (every call) and kvcalc_size (size, presets,
+// presetConfig). They run under a CSP without 'unsafe-eval'. Their Embind glue differs only
+// in the name of its default wasm file, which web/api.js always overrides: one glue,
+// kvcalc_core.mjs, serves both (the check below refuses a build where that stops being true).
+const wasmFiles = ['kvcalc_core.wasm', 'kvcalc_size.wasm'];
+const glueFiles = ['kvcalc_core.mjs', 'kvcalc_size.mjs'];
+for (const file of [...wasmFiles, ...glueFiles]) {
   if (!existsSync(join(wasmBuild, file))) fail(`${relative(root, join(wasmBuild, file))} is missing: build the wasm first`);
-  copyFileSync(join(wasmBuild, file), join(dist, file));
 }
+for (const file of wasmFiles) copyFileSync(join(wasmBuild, file), join(dist, file));
+const glueText = readFileSync(join(wasmBuild, 'kvcalc_core.mjs'), 'utf8');
+const sizeGlue = readFileSync(join(wasmBuild, 'kvcalc_size.mjs'), 'utf8');
+if (sizeGlue.split('kvcalc_size.wasm').join('kvcalc_core.wasm') !== glueText) {
+  fail('kvcalc_size.mjs differs from kvcalc_core.mjs beyond the wasm file name: the two cores no longer share one glue');
+}
+writeFileSync(join(dist, 'kvcalc_core.mjs'), glueText);
 // Text a CSP without 'unsafe-eval' refuses to run.
 const refuseDynamicCode = (text, file, hint) => {
   for (const banned of ['new Function', 'eval(']) {
     if (text.includes(banned)) fail(`${file} contains "${banned}"${hint}`);
   }
 };
-refuseDynamicCode(readFileSync(join(dist, 'kvcalc_core.mjs'), 'utf8'), 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTION=0');
+refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTION=0');
 
-// The JS modules: kvcalc.js and whatever it imports, transitively, bundled into one minified
-// dist/kvcalc.js (one request, no comments, short local names). The glue stays its own file,
-// imported at load(); the sources in web/ stay readable and are what the tests lint and the
-// site's reference page reads.
+// The JS modules: kvcalc.js and whatever it imports, transitively, bundled and minified by
+// esbuild (no comments, short local names). What it imports dynamically (the table, GQA and
+// check views) becomes a file of its own, loaded when an element first shows that view; code
+// those share with kvcalc.js goes in a chunk. The glue stays its own file, imported at
+// load(); the sources in web/ stay readable and are what the tests lint and the site's
+// reference page reads.
 // The element's style sheet is one CSS text in a template literal (web/element/styles.js):
 // minified as CSS here, which the JS minifier cannot do inside a string.
 const cssText = {
@@ -59,13 +71,18 @@ const cssText = {
 };
 const bundled = await build({
   plugins: [cssText],
-  entryPoints: [join(web, 'kvcalc.js')],
+  // The lazily loaded views are entry points too, so their files keep their names.
+  entryPoints: [join(web, 'kvcalc.js'), ...['table-view.js', 'gqa-view.js', 'check-view.js'].map((f) => join(web, 'element', f))],
   bundle: true,
+  splitting: true,
   format: 'esm',
   target: 'es2022',
   minify: true,
   legalComments: 'none',
-  external: glue.map((f) => `./${f}`),
+  external: ['./kvcalc_core.mjs'],
+  outdir: dist,
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
   write: false,
   metafile: true,
   absWorkingDir: root,
@@ -75,23 +92,37 @@ const bundled = await build({
 const inputs = Object.keys(bundled.metafile.inputs);
 const outside = inputs.filter((f) => !f.startsWith('web/'));
 if (outside.length) fail(`web/kvcalc.js imports files outside web/: ${outside.join(', ')}`);
-writeFileSync(join(dist, 'kvcalc.js'), bundled.outputFiles[0].contents);
-const bundleText = bundled.outputFiles[0].text;
-refuseDynamicCode(bundleText, 'the bundle', ', which a strict CSP refuses');
-if (!bundleText.includes('./kvcalc_core.mjs')) fail('the bundle no longer imports ./kvcalc_core.mjs');
-console.log(`build-dist: bundled ${inputs.length} modules of web/ into dist/kvcalc.js`);
+for (const out of bundled.outputFiles) {
+  const file = relative(dist, out.path);
+  if (file.includes('/') || !file.endsWith('.js')) fail(`esbuild wrote ${file}: expected .js files in dist/ itself`);
+  writeFileSync(join(dist, file), out.contents);
+  refuseDynamicCode(out.text, file, ', which a strict CSP refuses');
+}
+if (!bundled.outputFiles.some((f) => f.text.includes('./kvcalc_core.mjs'))) fail('the bundle no longer imports ./kvcalc_core.mjs');
+// web/page-loads.mjs reads the import graph back from the files: it must be esbuild's.
+for (const [path, out] of Object.entries(bundled.metafile.outputs)) {
+  const file = relative(dist, join(root, path));
+  const expect = (kind) => out.imports.filter((i) => i.kind === kind && !i.external).map((i) => relative(dist, join(root, i.path))).sort();
+  const found = importsOf(readFileSync(join(dist, file), 'utf8'));
+  for (const kind of ['static', 'dynamic']) {
+    const want = expect(kind === 'static' ? 'import-statement' : 'dynamic-import');
+    const got = found[kind].filter((f) => f !== 'kvcalc_core.mjs').sort();
+    if (JSON.stringify(got) !== JSON.stringify(want)) fail(`${file}: web/page-loads.mjs finds ${kind} imports ${got} where esbuild wrote ${want}`);
+  }
+}
+const lazy = Object.values(VIEWS).flatMap((v) => v.lazy);
+for (const f of lazy) if (!existsSync(join(dist, f))) fail(`web/page-loads.mjs names ${f}, which the bundle does not have`);
+console.log(`build-dist: bundled ${inputs.length} modules of web/ into ${bundled.outputFiles.length} files: ` +
+  bundled.outputFiles.map((f) => relative(dist, f.path)).join(', '));
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // Sizes. gzip -9, as a server would send them.
-const rows = ['kvcalc.js', ...glue, 'kvcalc.d.ts'].map((file) => {
-  const bytes = readFileSync(join(dist, file));
-  return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, loaded: file !== 'kvcalc.d.ts' };
-});
-const pad = (s, n) => String(s).padStart(n);
+const { files, views } = pageLoads(dist);
+const pad = (v, n) => String(v).padStart(n);
 console.log('dist/                    raw     gzip');
-for (const r of rows) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.loaded ? '' : '  (types, not loaded)'}`);
-const page = rows.filter((r) => r.loaded);
-const raw = page.reduce((s, r) => s + r.raw, 0);
-const gzip = page.reduce((s, r) => s + r.gzip, 0);
-console.log(`  ${'a page loads'.padEnd(20)} ${pad(raw, 8)} ${pad(gzip, 8)}  (budget ${budget} gzip: ` +
-  (gzip <= budget ? `${budget - gzip} left)` : `OVER by ${gzip - budget})`));
+for (const r of files) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.file.endsWith('.d.ts') ? '  (types, not loaded)' : ''}`);
+console.log(`a page with one <kv-calc> loads (budget ${budget} gzip):`);
+for (const [view, v] of Object.entries(views)) {
+  console.log(`  view=${view.padEnd(15)} ${pad(v.raw, 8)} ${pad(v.gzip, 8)}  ` +
+    (v.gzip <= budget ? `${budget - v.gzip} left` : `OVER by ${v.gzip - budget}`) + `  (${v.files.join(' ')})`);
+}

@@ -89,14 +89,11 @@
 import { h, replace, setText } from './element/dom.js';
 import { styleSheet } from './element/styles.js';
 import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
-import { engine } from './element/engine.js';
+import { engine, loadedFullEngine } from './element/engine.js';
 import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { ConfigInput, describeError } from './element/config-input.js';
 import { FormulaView } from './element/formula-view.js';
-import { TableView, tableContexts, tableFor } from './element/table-view.js';
-import { GqaView } from './element/gqa-view.js';
-import { CheckView } from './element/check-view.js';
 import { ChartView, chartDtypes, sampleContexts } from './element/chart-view.js';
 
 // Which sections each view shows.
@@ -107,6 +104,23 @@ const SECTIONS = {
   check: ['check', 'chart'],   // in this order on screen
   all: ['formula', 'chart', 'table', 'gqa', 'check'],
 };
+// The sections that need the full core (check() and table()); the others size only.
+const FULL_CORE_SECTIONS = ['table', 'check'];
+
+// The formula and chart views are in kvcalc.js; the others are loaded when an element
+// first shows them, so a page of formula views loads none of their code.
+const LAZY_SECTIONS = {
+  table: () => import('./element/table-view.js'),
+  gqa: () => import('./element/gqa-view.js'),
+  check: () => import('./element/check-view.js'),
+};
+const lazyLoads = {};   // section -> Promise of its module
+const lazyModules = {}; // section -> its module, once loaded
+const loadSections = (names) => Promise.all(names.filter((n) => LAZY_SECTIONS[n]).map((n) =>
+  (lazyLoads[n] ??= LAZY_SECTIONS[n]().then((m) => (lazyModules[n] = m), (err) => {
+    delete lazyLoads[n];  // a later render retries
+    throw err;
+  }))));
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
@@ -141,6 +155,7 @@ export class KvCalcElement extends ElementBase {
   #shadow;
   #queued = false;
   #engine = null;
+  #preparing = null;     // what is loading for the view: its core and lazy sections
   #loadError = null;
   #ui = null;
   #started = false;
@@ -192,17 +207,9 @@ export class KvCalcElement extends ElementBase {
       this.#started = true;
       this.#readHash();
       this.#readInline();
-      const loading = engine();
       // The first Intl.NumberFormat costs milliseconds (locale data): build it while the
       // wasm module compiles, not after.
       formatterFor(this);
-      loading.then((e) => {
-        this.#engine = e;
-        this.#queue();
-      }, (err) => {
-        this.#loadError = err;
-        this.#queue();
-      });
     }
     window.addEventListener('hashchange', this.#onHashChange);
     this.#observer ??= new MutationObserver(() => {
@@ -235,7 +242,7 @@ export class KvCalcElement extends ElementBase {
 
   // Nothing left to draw: updateComplete resolves (unless the module is still loading).
   #settle() {
-    if (this.#queued || this.#deferTimer || (!this.#engine && !this.#loadError)) return;
+    if (this.#queued || this.#deferTimer || this.#preparing || (!this.#engine && !this.#loadError)) return;
     const ok = this.#resolveSettled;
     this.#settled = null;
     this.#resolveSettled = null;
@@ -324,9 +331,9 @@ export class KvCalcElement extends ElementBase {
       const make = {
         formula: () => new FormulaView(),
         chart: () => new ChartView(),
-        table: () => Object.assign(new TableView(), { onSort: () => this.#queue() }),
-        gqa: () => new GqaView(() => this.#queue()),
-        check: () => new CheckView((a, v) => this.#userSet(a, v), () => this.#queue()),
+        table: () => Object.assign(new lazyModules.table.TableView(), { onSort: () => this.#queue() }),
+        gqa: () => new lazyModules.gqa.GqaView(() => this.#queue()),
+        check: () => new lazyModules.check.CheckView((a, v) => this.#userSet(a, v), () => this.#queue()),
       };
       ui.sections[name] = make[name]();
       ui.base.append(ui.sections[name].root);
@@ -341,14 +348,14 @@ export class KvCalcElement extends ElementBase {
       this.#settle();
       return;
     }
-    if (!this.#engine) return;
+    const { values, errors } = readAttributes(this);
+    if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
     clearTimeout(this.#deferTimer);
     this.#deferTimer = 0;
     if (!this.#ui) this.#build();
     const e = this.#engine;
     const ui = this.#ui;
     const fmt = formatterFor(this);
-    const { values, errors } = readAttributes(this);
     const messages = errors.map((x) => x.message);
 
     // The config: pasted, else inline, else the preset the model attribute names.
@@ -485,6 +492,31 @@ export class KvCalcElement extends ElementBase {
     }
   }
 
+  // True when the view's core and section code are here; else starts loading them (the
+  // element renders again when they arrive) and returns false.
+  #prepared(sections) {
+    const core = sections.some((s) => FULL_CORE_SECTIONS.includes(s)) ? 'full' : 'size';
+    const full = loadedFullEngine();
+    if (full) this.#engine = full;  // one instance: every element moves to the full core
+    if (this.#engine && (core === 'size' || this.#engine.hasCheck()) && sections.every((s) => !LAZY_SECTIONS[s] || lazyModules[s])) {
+      return true;
+    }
+    const key = `${core}:${sections}`;
+    if (this.#preparing !== key) {
+      this.#preparing = key;
+      Promise.all([engine(core), loadSections(sections)]).then(([e]) => {
+        if (this.#preparing === key) this.#preparing = null;
+        this.#engine = e;
+        this.#queue();
+      }, (err) => {
+        if (this.#preparing === key) this.#preparing = null;
+        this.#loadError = err;
+        this.#queue();
+      });
+    }
+    return false;
+  }
+
   #renderSection(name, c) {
     const view = this.#section(name);
     const { e, fmt, r, state } = c;
@@ -501,6 +533,7 @@ export class KvCalcElement extends ElementBase {
         rows.unshift({ key: c.source, label: r.model, config: c.config, current: true,
           pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
       }
+      const { tableContexts, tableFor } = lazyModules.table;
       const contexts = tableContexts(c.options.context);
       const opts = { contexts };
       if (c.options.kvDtype !== undefined) opts.kvDtype = c.options.kvDtype;

@@ -385,7 +385,7 @@ export interface Preset {
 export type ErrorCode =
   | 'malformed_json' | 'missing_field' | 'invalid_value' | 'inconsistent' | 'overflow'
   | 'bad_option' | 'unknown_preset' | 'unrecognised_log'
-  /** The API was called before load() resolved. */
+  /** The API was called before load() resolved, or check/table/gpuPresets on the size-only core. */
   | 'not_loaded'
   /** The wasm could not be fetched or compiled. */
   | 'load_failed'
@@ -405,14 +405,23 @@ export class KvCalcError extends Error {
 }
 
 export interface LoadOptions {
-  /** The bytes of kvcalc_core.wasm, instead of fetching it (Node, tests, bundlers). */
+  /**
+   * Which core: 'full' (default, kvcalc_core.wasm) has every call; 'size' (kvcalc_size.wasm,
+   * a third smaller) has size, formula, presets and presetConfig, and its check, table and
+   * gpuPresets throw KvCalcError (not_loaded). While the full core is loaded or loading,
+   * load({ core: 'size' }) returns it.
+   */
+  core?: 'full' | 'size';
+  /** The bytes of the core's wasm, instead of fetching it (Node, tests, bundlers). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** Where to fetch the wasm from (default: wasmUrl, beside kvcalc.js). */
+  /** Where to fetch the wasm from (default: wasmUrl or sizeWasmUrl, beside kvcalc.js). */
   wasmUrl?: string | URL;
 }
 
 /** The loaded API: the same calls as the module's functions. */
 export interface KvCalc {
+  /** Which core answers: 'size' has no check, table or gpuPresets (they throw not_loaded). */
+  readonly core: 'full' | 'size';
   /** Sizes the KV cache of a model. Throws KvCalcError on bad input. */
   size(config: Config, options?: SizeOptions): SizeReport;
   /** The per-token formula's terms, with values and provenance, over size(). */
@@ -433,10 +442,13 @@ export interface KvCalc {
 
 /** Where kvcalc_core.wasm is: beside kvcalc.js. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
 export const wasmUrl: URL;
+/** Where kvcalc_size.wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
+export const sizeWasmUrl: URL;
 
 /**
- * Loads the wasm module, once per page: every call returns the same promise (the first
- * call's options win). Rejects with KvCalcError (load_failed); a later call retries.
+ * Loads the wasm module, once per page and core: every call returns the same promise (the
+ * first call's options win). Rejects with KvCalcError (load_failed, or bad_option for a bad
+ * option); a later call retries.
  */
 export function load(options?: LoadOptions): Promise<KvCalc>;
 

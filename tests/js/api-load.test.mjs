@@ -2,7 +2,7 @@
 // resolved, and retryable after a failure. The tests run in order in this one process, so
 // the module-level state is exactly what a fresh page has.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { dist, importDist } from './support.mjs';
@@ -69,15 +69,23 @@ test('after load() the module-level functions answer too', async () => {
   assert.equal(kvcalc.presets().length, kv.presets().length);
 });
 
-test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => {
+test('the wasm URLs are beside kvcalc.js, and the page loads nothing else', () => {
   assert.equal(kvcalc.wasmUrl.href, new URL('kvcalc_core.wasm', new URL(`file://${dist}/`)).href);
-  // The glue runs under a CSP without 'unsafe-eval', and fetches only its own wasm.
+  assert.equal(kvcalc.sizeWasmUrl.href, new URL('kvcalc_size.wasm', new URL(`file://${dist}/`)).href);
+  // The glue runs under a CSP without 'unsafe-eval', and fetches only the wasm it is given.
   const glue = readFileSync(join(dist, 'kvcalc_core.mjs'), 'utf8');
   assert.ok(!glue.includes('new Function'));
   assert.ok(!glue.includes('eval('));
-  // dist/kvcalc.js is the whole API and element in one bundle: it imports the glue only.
-  const bundle = readFileSync(join(dist, 'kvcalc.js'), 'utf8');
-  assert.ok(!/\bfetch\(|XMLHttpRequest|\beval\(|new Function|innerHTML/.test(bundle));
-  const specs = [...bundle.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
-  assert.deepEqual(specs, ['./kvcalc_core.mjs']);
+  // dist/kvcalc.js is the API and element, bundled: it and its chunks and lazily loaded views
+  // import one another and the glue, nothing else, and never fetch, eval or write HTML.
+  const js = readdirSync(dist).filter((f) => f.endsWith('.js'));
+  assert.ok(js.includes('kvcalc.js'));
+  for (const file of js) {
+    const text = readFileSync(join(dist, file), 'utf8');
+    assert.ok(!/\bfetch\(|XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);
+    const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+    for (const spec of specs) assert.ok(spec === './kvcalc_core.mjs' || js.includes(spec.replace(/^\.\//, '')), `${file} imports ${spec}`);
+  }
+  // Only the API (in kvcalc.js itself) imports the glue.
+  assert.ok(readFileSync(join(dist, 'kvcalc.js'), 'utf8').includes('./kvcalc_core.mjs'));
 });

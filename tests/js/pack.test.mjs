@@ -21,8 +21,12 @@ test('the pack holds dist/ (every file the build put there), package.json, READM
   const built = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
     .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)).split(sep).join('/')).sort();
   assert.deepEqual(files.filter((f) => f.startsWith('dist/')), built);
-  // The bundled module, the glue and wasm it loads, the types: nothing else.
-  assert.deepEqual(built, ['dist/kvcalc.d.ts', 'dist/kvcalc.js', 'dist/kvcalc_core.mjs', 'dist/kvcalc_core.wasm']);
+  // The bundled module with its chunks and lazily loaded views, the glue and the two wasm
+  // cores it loads, the types: nothing else.
+  const chunks = built.filter((f) => /^dist\/chunk-[A-Z0-9]+\.js$/.test(f));
+  assert.ok(chunks.length >= 1, built.join(' '));
+  assert.deepEqual(built.filter((f) => !chunks.includes(f)), ['dist/check-view.js', 'dist/gqa-view.js', 'dist/kvcalc.d.ts',
+    'dist/kvcalc.js', 'dist/kvcalc_core.mjs', 'dist/kvcalc_core.wasm', 'dist/kvcalc_size.wasm', 'dist/table-view.js']);
   // No dependencies to install with it.
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined);
@@ -38,11 +42,14 @@ test('installed from the tarball into an empty folder, the package sizes a model
     "import { load, wasmUrl } from 'kvcalc';",
     'const kv = await load({ wasmBinary: readFileSync(wasmUrl) });',
     "const r = kv.size('Qwen/Qwen3-8B', { context: 4096, kvDtype: 'fp8' });",
-    'console.log(JSON.stringify({ bytesPerToken: r.bytesPerToken, kvBytes: r.kvBytes, url: wasmUrl.href }));',
+    "const c = kv.check('Qwen/Qwen3-8B', { maxContext: 1048576, poolTokens: 681280 });",
+    'console.log(JSON.stringify({ bytesPerToken: r.bytesPerToken, kvBytes: r.kvBytes, fits: c.fits, url: wasmUrl.href }));',
   ].join('\n'));
   const out = JSON.parse(execFileSync(process.execPath, ['size.mjs'], { cwd: app, encoding: 'utf8' }));
   // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 x 1 B (fp8) = 73,728 B per token; x 4096 = 301,989,888 B.
-  assert.deepEqual({ bytesPerToken: out.bytesPerToken, kvBytes: out.kvBytes }, { bytesPerToken: 73_728, kvBytes: 301_989_888 });
+  // 1,048,576 advertised tokens on a 681,280-token pool do not fit.
+  assert.deepEqual({ bytesPerToken: out.bytesPerToken, kvBytes: out.kvBytes, fits: out.fits },
+    { bytesPerToken: 73_728, kvBytes: 301_989_888, fits: false });
   // It ran the installed copy, not the repository's.
   assert.ok(out.url.startsWith(`file://${join(app, 'node_modules', 'kvcalc', 'dist')}/`), out.url);
 });

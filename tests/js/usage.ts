@@ -1,6 +1,6 @@
 // Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
-import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
+import { load, size, KvCalcError, sizeWasmUrl, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, table } from 'kvcalc';
 import type { CheckOptions, CheckReport, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
   TableReport, Term } from 'kvcalc';
@@ -13,6 +13,8 @@ async function main(): Promise<void> {
   await load({ wasmBinary: new ArrayBuffer(8) });
   await load({ wasmUrl: '/static/kvcalc_core.wasm' });
   await load();
+  const small: KvCalc = await load({ core: 'size', wasmBinary: readBytes(sizeWasmUrl) });
+  const which: 'full' | 'size' = small.core;
 
   const options: SizeOptions = { context: 4096, batch: 8, kvDtype: 'fp8', tp: 2, accounting: 'vllm', blockSize: 16,
     maxNumBatchedTokens: 8192, sharedPrefix: 512 };
@@ -74,6 +76,9 @@ async function main(): Promise<void> {
   kv.size(7);
   // @ts-expect-error reports are camelCase
   console.log(report.bytes_per_token);
+  // @ts-expect-error there are two cores
+  await load({ core: 'tiny' });
+  console.log(which);
   // @ts-expect-error an error code the API never uses
   if (caught.code === 'oops') console.log();
 }

@@ -1,15 +1,44 @@
-// The element's one door to the JS API: every <kv-calc> on a page shares the module that
-// load() returns (one wasm instance), and a small memo of results, since views ask for the
-// same sizes again on every re-render (the table, the chart, the GQA points).
+// The element's one door to the JS API: every <kv-calc> on a page shares one core (one
+// wasm instance), and a small memo of results, since views ask for the same sizes again on
+// every re-render (the table, the chart, the GQA points).
+//
+// Which core: formula, chart and GQA views need only the size-only core (a third smaller);
+// the check and table views need the full one. The elements a page's parse connects ask in
+// the same task, and one core serves them all: the full one if any of them needs it. An
+// element that needs the full core later (its view changed to check) loads it then, and
+// every element moves to it at its next render.
 
 import { load } from '../api.js';
 
-let shared = null;
+const started = {}; // 'size' | 'full' -> Promise<Engine>
+let batch = null;   // this task's askers: { full, promise }
+let fullEngine = null;
 
-// Resolves to the page's one Engine.
-export function engine() {
-  shared ??= load().then((kv) => new Engine(kv));
-  return shared;
+const start = (core) => (started[core] ??= load({ core }).then((kv) => {
+  const e = new Engine(kv);
+  if (kv.core === 'full') fullEngine = e;
+  return e;
+}));
+
+// Resolves to the page's Engine for a core ('size' or 'full'): the full one whenever it is
+// loading, since it does everything.
+export function engine(core = 'full') {
+  if (started.full) return started.full;
+  if (core === 'size' && started.size) return started.size;
+  if (!batch) {
+    const b = (batch = { full: false });
+    b.promise = Promise.resolve().then(() => {
+      batch = null;
+      return start(b.full ? 'full' : 'size');
+    });
+  }
+  if (core === 'full') batch.full = true;
+  return batch.promise;
+}
+
+// The full core's Engine once it has loaded, else null.
+export function loadedFullEngine() {
+  return fullEngine;
 }
 
 const MEMO_LIMIT = 2000;
@@ -29,7 +58,7 @@ export class Engine {
   }
 
   get gpuList() {
-    return (this.lists.gpus ??= typeof this.kv.gpuPresets === 'function' ? this.kv.gpuPresets() : []);
+    return (this.lists.gpus ??= this.hasCheck() ? this.kv.gpuPresets() : []);
   }
 
   configKey(config) {
@@ -85,6 +114,6 @@ export class Engine {
   }
 
   hasCheck() {
-    return typeof this.kv.check === 'function';
+    return this.kv.core === 'full';
   }
 }

@@ -1,6 +1,9 @@
-// The wasm module's whole surface: a few coarse text-in, text-out calls into core/api.hpp.
-// Every call returns JSON text (a report, or {"error": {...}}); nothing here throws, and no
-// logic lives here: web/api.js turns the text into objects and errors into KvCalcError.
+// The wasm modules' surface, part one: sizing and the bundled presets. Both shipped modules
+// have it: kvcalc_size (this file alone: what the formula and GQA views need) and
+// kvcalc_core (this and check_bindings.cpp). Coarse text-in, text-out calls into
+// core/api.hpp: every call returns JSON text (a report, or {"error": {...}}); nothing here
+// throws, and no logic lives here: web/api.js turns the text into objects and errors into
+// KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
 #include <unistd.h>
@@ -9,7 +12,6 @@
 #include <string>
 
 #include "api.hpp"
-#include "check_api.hpp"
 
 namespace {
 
@@ -17,20 +19,8 @@ std::string size(const std::string& config, const std::string& options_json) {
     return kvcalc::size_json(config, options_json);
 }
 
-std::string check(const std::string& config, const std::string& options_json) {
-    return kvcalc::check_json(config, options_json);
-}
-
-std::string table(const std::string& configs_json, const std::string& options_json) {
-    return kvcalc::table_json(configs_json, options_json);
-}
-
 std::string presets() {
     return kvcalc::presets_json();
-}
-
-std::string gpu_presets() {
-    return kvcalc::gpu_presets_json();
 }
 
 std::string preset_config(const std::string& id) {
@@ -47,12 +37,9 @@ std::string heap_stats() {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(kvcalc) {
+EMSCRIPTEN_BINDINGS(kvcalc_size) {
     emscripten::function("size", &size);
-    emscripten::function("check", &check);
-    emscripten::function("table", &table);
     emscripten::function("presets", &presets);
-    emscripten::function("gpuPresets", &gpu_presets);
     emscripten::function("presetConfig", &preset_config);
     emscripten::function("heapStats", &heap_stats);
 }

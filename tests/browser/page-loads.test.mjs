@@ -1,0 +1,56 @@
+// What a page loads for its <kv-calc> elements is what web/page-loads.mjs says (and what
+// build-dist's budget figures count): kvcalc.js with its chunks, the views' own code, the
+// glue, and one wasm core: the size-only one unless a check or table view needs the full
+// one. A view that changes to need more loads it then, and the page keeps working.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, DIST } from './harness.mjs';
+import { pageLoads } from '../../web/page-loads.mjs';
+
+let env;
+before(async () => { env = await startBrowser(); });
+after(async () => { await env?.close(); });
+
+const { views } = pageLoads(DIST);
+const distRequests = (env, log) => [...new Set(log.requests
+  .filter((u) => u.startsWith(`${env.base}/dist/`))
+  .map((u) => u.slice(`${env.base}/dist/`.length).replace(/[?#].*$/, '')))].sort();
+
+for (const [path, view] of [['/formula.html', 'formula'], ['/many.html', 'formula'], ['/gqa.html', 'gqa'],
+  ['/table.html', 'table'], ['/check.html', 'check'], ['/all.html', 'all']]) {
+  test(`${path} loads exactly the files of view=${view}, and one wasm instance`, async () => {
+    const { page, log } = await openPage(env, path);
+    await waitForWidgets(page);
+    assert.deepEqual(distRequests(env, log), [...views[view].files].sort());
+    assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+    assert.deepEqual(await problems(page, log), CLEAN);
+    await page.close();
+  });
+}
+
+test('a formula view changed to the check view loads the full core and the check, and every element goes on working', async () => {
+  const { page, log } = await openPage(env, '/formula.html');
+  await waitForWidgets(page);
+  assert.ok(!distRequests(env, log).includes('kvcalc_core.wasm'));
+  await page.$eval('#qwen', (el) => {
+    el.setAttribute('pool-tokens', '681280');
+    el.setAttribute('max-context', '1048576');
+    el.setAttribute('view', 'check');
+  });
+  await page.waitForFunction(() => document.querySelector('#qwen').checkResult !== null);
+  await waitForWidgets(page);
+  // 1,048,576 advertised tokens on a 681,280-token pool: 681,280 / 1,048,576 = 0.65x, no fit.
+  const check = await page.$eval('#qwen', (el) => el.checkResult);
+  assert.equal(check.fits, false);
+  assert.equal(check.maxConcurrency, 0.65);
+  assert.match(await shadowText(page, '#qwen', '[role="status"]'), /does not fit/i);
+  assert.deepEqual(distRequests(env, log), [...new Set([...views.formula.files, ...views.check.files])].sort());
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 2);
+  // Another element, on its next render, answers from the full core as it did before:
+  // DeepSeek-V3 at 65,536 tokens: 61 layers x 576 latent x 2 B = 70,272 B per token; x 65,536 = 4,605,345,792 B.
+  await page.$eval('#deepseek', (el) => el.setAttribute('context', '65536'));
+  await waitForWidgets(page);
+  assert.match(await shadowText(page, '#deepseek', '.formula'), /4,605,345,792/);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
