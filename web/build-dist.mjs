@@ -26,7 +26,8 @@ mkdirSync(dist);
 // The wasm cores, copied as built: kvcalc_core (every call) and kvcalc_size (size, presets,
 // presetConfig). They run under a CSP without 'unsafe-eval'. Their Embind glue differs only
 // in the name of its default wasm file, which web/api.js always overrides: one glue,
-// kvcalc_core.mjs, serves both (the check below refuses a build where that stops being true).
+// kvcalc_core.mjs, serves both (the check below refuses a build where that stops being true),
+// and it is bundled into kvcalc.js.
 const wasmFiles = ['kvcalc_core.wasm', 'kvcalc_size.wasm'];
 const glueFiles = ['kvcalc_core.mjs', 'kvcalc_size.mjs'];
 for (const file of [...wasmFiles, ...glueFiles]) {
@@ -38,7 +39,6 @@ const sizeGlue = readFileSync(join(wasmBuild, 'kvcalc_size.mjs'), 'utf8');
 if (sizeGlue.split('kvcalc_size.wasm').join('kvcalc_core.wasm') !== glueText) {
   fail('kvcalc_size.mjs differs from kvcalc_core.mjs beyond the wasm file name: the two cores no longer share one glue');
 }
-writeFileSync(join(dist, 'kvcalc_core.mjs'), glueText);
 // Text a CSP without 'unsafe-eval' refuses to run.
 const refuseDynamicCode = (text, file, hint) => {
   for (const banned of ['new Function', 'eval(']) {
@@ -47,12 +47,12 @@ const refuseDynamicCode = (text, file, hint) => {
 };
 refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTION=0');
 
-// The JS modules: kvcalc.js and whatever it imports, transitively, bundled and minified by
-// esbuild (no comments, short local names). What it imports dynamically (the table, GQA and
-// check views) becomes a file of its own, loaded when an element first shows that view; code
-// those share with kvcalc.js goes in a chunk. The glue stays its own file, imported at
-// load(); the sources in web/ stay readable and are what the tests lint and the site's
-// reference page reads.
+// The JS: kvcalc.js is web/kvcalc.js with everything it imports, the glue included, bundled
+// and minified by esbuild (no comments, short local names): one file, one request. The table,
+// GQA and check views, which web/element.js imports dynamically, are files of their own
+// (each bundled with the few helpers it shares with kvcalc.js: a copy costs less than the
+// shared chunks code splitting makes), fetched when an element first shows one. The sources
+// in web/ stay readable and are what the tests lint and the site's reference page reads.
 // The element's style sheet is one CSS text in a template literal (web/element/styles.js):
 // minified as CSS here, which the JS minifier cannot do inside a string.
 const cssText = {
@@ -69,51 +69,66 @@ const cssText = {
     });
   },
 };
-const bundled = await build({
-  plugins: [cssText],
-  // The lazily loaded views are entry points too, so their files keep their names.
-  entryPoints: [join(web, 'kvcalc.js'), ...['table-view.js', 'gqa-view.js', 'check-view.js'].map((f) => join(web, 'element', f))],
+const LAZY_VIEWS = ['table-view.js', 'gqa-view.js', 'check-view.js'];
+const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
+const layout = {
+  name: 'dist-layout',
+  setup(b) {
+    // The views' dynamic imports stay imports, of the views' own files beside kvcalc.js.
+    b.onResolve({ filter: /^\.\/element\/[a-z]+-view\.js$/ }, (args) => {
+      const file = args.path.slice('./element/'.length);
+      if (args.kind !== 'dynamic-import' || !LAZY_VIEWS.includes(file)) return undefined;
+      return { path: `./${file}`, external: true };
+    });
+    // web/api.js imports the glue at load(): it is bundled in, from the wasm build.
+    b.onResolve({ filter: /^\.\/kvcalc_core\.mjs$/ }, () => ({ path: glueInBuild }));
+  },
+};
+const bundle = (entries) => build({
+  plugins: [cssText, layout],
+  entryPoints: entries,
   bundle: true,
-  splitting: true,
   format: 'esm',
   target: 'es2022',
   minify: true,
   legalComments: 'none',
-  external: ['./kvcalc_core.mjs'],
   outdir: dist,
   entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
   write: false,
   metafile: true,
   absWorkingDir: root,
   logLevel: 'silent',
-}).catch((e) => fail(`bundling web/kvcalc.js: ${e.message}`));
-// The modules esbuild followed from kvcalc.js's imports (paths relative to the repo root).
-const inputs = Object.keys(bundled.metafile.inputs);
-const outside = inputs.filter((f) => !f.startsWith('web/'));
+}).catch((e) => fail(`bundling ${entries.map((f) => relative(root, f)).join(', ')}: ${e.message}`));
+const builds = [await bundle([join(web, 'kvcalc.js')]), await bundle(LAZY_VIEWS.map((f) => join(web, 'element', f)))];
+const inputs = [...new Set(builds.flatMap((r) => Object.keys(r.metafile.inputs)))];
+const outside = inputs.filter((f) => !f.startsWith('web/') && join(root, f) !== glueInBuild);
 if (outside.length) fail(`web/kvcalc.js imports files outside web/: ${outside.join(', ')}`);
-for (const out of bundled.outputFiles) {
+const outputs = builds.flatMap((r) => r.outputFiles);
+for (const out of outputs) {
   const file = relative(dist, out.path);
   if (file.includes('/') || !file.endsWith('.js')) fail(`esbuild wrote ${file}: expected .js files in dist/ itself`);
   writeFileSync(join(dist, file), out.contents);
   refuseDynamicCode(out.text, file, ', which a strict CSP refuses');
 }
-if (!bundled.outputFiles.some((f) => f.text.includes('./kvcalc_core.mjs'))) fail('the bundle no longer imports ./kvcalc_core.mjs');
+if (!builds[0].metafile.inputs[relative(root, glueInBuild)]) fail('kvcalc.js no longer bundles the glue');
 // web/page-loads.mjs reads the import graph back from the files: it must be esbuild's.
-for (const [path, out] of Object.entries(bundled.metafile.outputs)) {
-  const file = relative(dist, join(root, path));
-  const expect = (kind) => out.imports.filter((i) => i.kind === kind && !i.external).map((i) => relative(dist, join(root, i.path))).sort();
-  const found = importsOf(readFileSync(join(dist, file), 'utf8'));
-  for (const kind of ['static', 'dynamic']) {
-    const want = expect(kind === 'static' ? 'import-statement' : 'dynamic-import');
-    const got = found[kind].filter((f) => f !== 'kvcalc_core.mjs').sort();
-    if (JSON.stringify(got) !== JSON.stringify(want)) fail(`${file}: web/page-loads.mjs finds ${kind} imports ${got} where esbuild wrote ${want}`);
+for (const r of builds) {
+  for (const [path, out] of Object.entries(r.metafile.outputs)) {
+    const file = relative(dist, join(root, path));
+    const found = importsOf(readFileSync(join(dist, file), 'utf8'));
+    for (const kind of ['static', 'dynamic']) {
+      const want = out.imports.filter((i) => i.kind === (kind === 'static' ? 'import-statement' : 'dynamic-import'))
+        .map((i) => i.path.replace(/^\.\//, '')).sort();
+      if (JSON.stringify(found[kind].sort()) !== JSON.stringify(want)) {
+        fail(`${file}: web/page-loads.mjs finds ${kind} imports ${found[kind]} where esbuild wrote ${want}`);
+      }
+    }
   }
 }
 const lazy = Object.values(VIEWS).flatMap((v) => v.lazy);
 for (const f of lazy) if (!existsSync(join(dist, f))) fail(`web/page-loads.mjs names ${f}, which the bundle does not have`);
-console.log(`build-dist: bundled ${inputs.length} modules of web/ into ${bundled.outputFiles.length} files: ` +
-  bundled.outputFiles.map((f) => relative(dist, f.path)).join(', '));
+console.log(`build-dist: bundled ${inputs.length} modules into ${outputs.length} files: ` +
+  outputs.map((f) => relative(dist, f.path)).join(', '));
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // Sizes. gzip -9, as a server would send them.

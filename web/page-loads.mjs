@@ -1,5 +1,5 @@
-// What a page loads for one <kv-calc>, per view: kvcalc.js and the chunks it imports, the
-// view's own lazily imported code, the Embind glue and the one wasm core the view needs
+// What a page loads for one <kv-calc>, per view: kvcalc.js (with the Embind glue in it) and
+// anything it imports, the view's own lazily imported code, and the one wasm core the view needs
 // (web/element.js: the check and table views need the full core, the others the size-only
 // one). Read from the built files in dist/, so the figures are of what ships.
 // Used by web/build-dist.mjs (which checks it against esbuild's own graph) and the site's
@@ -45,7 +45,6 @@ export function pageLoads(dist) {
   for (const [view, { lazy, core }] of Object.entries(VIEWS)) {
     const set = closure('kvcalc.js', new Set());
     for (const f of lazy) closure(f, set);
-    set.add('kvcalc_core.mjs'); // the glue, which api.js imports at load()
     set.add(core);
     const list = [...set];
     views[view] = {
