@@ -53,16 +53,17 @@ refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTI
 // (each bundled with the few helpers it shares with kvcalc.js: a copy costs less than the
 // shared chunks code splitting makes), fetched when an element first shows one. The sources
 // in web/ stay readable and are what the tests lint and the site's reference page reads.
-// The element's style sheet is one CSS text in a template literal (web/element/styles.js):
-// minified as CSS here, which the JS minifier cannot do inside a string.
+// The element's styles are CSS texts in template literals (web/element/styles.js, and the GQA
+// and check views' own): minified as CSS here, which the JS minifier cannot do in a string.
 const cssText = {
   name: 'minify-element-css',
   setup(b) {
-    b.onLoad({ filter: /[\\/]element[\\/]styles\.js$/ }, async ({ path }) => {
+    b.onLoad({ filter: /[\\/]element[\\/][a-z-]+\.js$/ }, async ({ path }) => {
       const source = readFileSync(path, 'utf8');
+      if (!source.includes('const CSS = `')) return undefined;
       // The literal's text as JS reads it: no ${}, and \\ is its only escape (CSS's \2195).
       const m = source.match(/const CSS = `((?:[^`$\\]|\\\\)*)`;/);
-      if (!m) fail('web/element/styles.js: expected one `const CSS = `...`;` with no ${} and no escape but \\\\');
+      if (!m) fail(`${relative(root, path)}: expected one \`const CSS = \`...\`;\` with no \${} and no escape but \\\\`);
       const cooked = m[1].replace(/\\\\/g, '\\');
       const css = (await transform(cooked, { loader: 'css', minify: true })).code.trim();
       return { contents: source.replace(m[0], () => `const CSS = ${JSON.stringify(css)};`), loader: 'js' };

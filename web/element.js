@@ -337,6 +337,8 @@ export class KvCalcElement extends ElementBase {
       };
       ui.sections[name] = make[name]();
       ui.base.append(ui.sections[name].root);
+      const own = lazyModules[name]?.sheet;  // a lazily loaded view's own styles
+      if (own) this.#shadow.adoptedStyleSheets = [...this.#shadow.adoptedStyleSheets, own()];
     }
     return ui.sections[name];
   }

@@ -3,9 +3,29 @@
 // ratio to MHA, a picture of query heads grouped onto KV heads, and MLA as its own point.
 // Each figure is the core sizing a variant of the model's config (config-override.js).
 
-import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
+import { h, lazySheet, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './config-input.js';
 import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
+
+// The GQA view's own styles (web/element/styles.js has the rest), added to an element's
+// shadow root when it first shows this view.
+const CSS = `
+.gqa-control { display: grid; gap: 0.3rem; }
+.gqa-control input[type="range"] { width: 100%; }
+.ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
+.heads { width: 100%; height: auto; display: block; }
+.heads .q { fill: var(--_surface); stroke: var(--_series-1); }
+.heads .kvh { fill: var(--_series-1); }
+.heads .link { stroke: var(--_muted); stroke-width: 1; }
+.heads text { fill: var(--_muted); font-size: 11px; }
+.points { width: 100%; height: auto; }
+.points .axis { stroke: var(--_border); }
+.points text { fill: var(--_muted); font-size: 11px; }
+.points .pt { fill: var(--_series-1); }
+.points .pt.chosen { fill: var(--_focus); }
+.points .pt.mla { fill: var(--_series-3); }
+`;
+export const sheet = lazySheet(CSS);
 
 function kindOf(d, q) {
   return d === q ? 'MHA' : d === 1 ? 'MQA' : 'GQA';

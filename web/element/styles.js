@@ -1,7 +1,9 @@
-// The element's one style sheet, built once and shared by every instance through
+// The element's style sheet, built once and shared by every instance through
 // adoptedStyleSheets (no <style> element, no style attribute: the strict CSP allows this).
+// The GQA and check views, loaded when first shown, bring a sheet of their own the same way.
 // Every colour and size reads a --kv-* custom property with a fallback, documented in
 // element.js; the internal --_* names only hold the resolved values.
+import { lazySheet } from './dom.js';
 
 const CSS = `
 :host {
@@ -165,40 +167,6 @@ thead th[aria-sort="descending"] button::after { content: " \\2193"; color: var(
 tr.pasted th, tr.pasted td { background: var(--_surface); }
 tr.current th[scope="row"] { font-weight: 700; }
 
-/* GQA */
-.gqa-control { display: grid; gap: 0.3rem; }
-.gqa-control input[type="range"] { width: 100%; }
-.ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
-.heads { width: 100%; height: auto; display: block; }
-.heads .q { fill: var(--_surface); stroke: var(--_series-1); }
-.heads .kvh { fill: var(--_series-1); }
-.heads .link { stroke: var(--_muted); stroke-width: 1; }
-.heads text { fill: var(--_muted); font-size: 11px; }
-.points { width: 100%; height: auto; }
-.points .axis { stroke: var(--_border); }
-.points text { fill: var(--_muted); font-size: 11px; }
-.points .pt { fill: var(--_series-1); }
-.points .pt.chosen { fill: var(--_focus); }
-.points .pt.mla { fill: var(--_series-3); }
-
-/* Check */
-.check-inputs { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem var(--_gap); }
-fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.5rem 0.75rem 0.75rem; margin: 0; min-width: 0; display: grid; gap: 0.5rem; }
-legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
-.radios { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
-.radios label { font-weight: 400; display: inline-flex; gap: 0.3rem; align-items: center; }
-.verdict { font-weight: 600; padding: 0.4rem 0.6rem; border-radius: var(--_radius); border-left: 4px solid var(--_muted); background: var(--_surface); }
-.verdict.fits { border-left-color: var(--_ok); color: var(--_ok); }
-.verdict.fails { border-left-color: var(--_bad); color: var(--_bad); }
-.advice { margin: 0; padding-left: 1.2rem; }
-.advice li + li { margin-top: 0.2rem; }
-.bar { width: 100%; height: auto; }
-.bar .pool { fill: var(--_surface); stroke: var(--_border); }
-.bar .req { fill: var(--_ok); }
-.bar .req.over { fill: var(--_bad); }
-.bar .limit { stroke: var(--_fg); stroke-width: 2; }
-.bar text { fill: var(--_fg); font-size: 12px; }
-
 /* Chart */
 .chart svg { width: 100%; height: auto; display: block; }
 .chart .grid { stroke: var(--_border); stroke-width: 1; }
@@ -239,11 +207,4 @@ legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
 }
 `;
 
-let sheet;
-export function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
+export const styleSheet = lazySheet(CSS);
