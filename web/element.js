@@ -463,7 +463,7 @@ export class KvCalcElement extends ElementBase {
     let check = null;
     let checkMessage = '';
     if (sections.includes('check')) {
-      ({ check, message: checkMessage } = this.#runCheck(e, config, state, r));
+      ({ check, message: checkMessage } = this.#section('check').run(e, config, state, r));
     }
     const ctx = {
       e, fmt, r, formula, state, options, config, configText, source, presetId, isMla, check, checkMessage,
@@ -527,22 +527,8 @@ export class KvCalcElement extends ElementBase {
       view.setGpus(e.gpuList);
       view.update({ r, state, check: c.check, message: c.checkMessage, fmt });
     } else if (name === 'chart') this.#renderChart(e, c.config, r, state, c.check, fmt, c.sizeOpts);
-    else if (name === 'table') {
-      const rows = (c.models ?? e.presetList.map((p) => p.id)).map((id) => ({
-        key: id, label: id, config: id, current: c.source === 'preset' && id === c.presetId,
-      }));
-      if (c.source !== 'preset') {
-        rows.unshift({ key: c.source, label: r.model, config: c.config, current: true,
-          pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
-      }
-      const { tableContexts, tableFor } = lazyModules.table;
-      const contexts = tableContexts(c.options.context);
-      const opts = { contexts };
-      if (c.options.kvDtype !== undefined) opts.kvDtype = c.options.kvDtype;
-      if (c.options.accounting !== undefined) opts.accounting = c.options.accounting;
-      const { rowOf } = tableFor(rows, (configs) => e.table(configs, opts));
-      view.update({ rows, rowOf, contexts, fmt, state });
-    } else if (name === 'gqa') {
+    else if (name === 'table') view.render(c);
+    else if (name === 'gqa') {
       view.update({ result: r, configText: c.configText, fmt, size: (cfg) => e.size(cfg, c.sizeOpts({ context: r.context })) });
     }
   }
@@ -557,21 +543,6 @@ export class KvCalcElement extends ElementBase {
       if (source !== 'preset') attrs.model = null;
       writeHash(this.#hashPrefix(), attrs, source === 'pasted' && this.#pasted.length <= 32768 ? this.#pasted : null);
     }, HASH_DELAY_MS);
-  }
-
-  #runCheck(e, config, state, r) {
-    if (!e.hasCheck()) return { check: null, message: 'This build of kvcalc has no check.' };
-    const pool = this.#section('check').poolOptions(state);
-    if (pool.missing) return { check: null, message: pool.missing };
-    const maxContext = state.maxContext ?? (r.maxContext ? r.maxContext.value : undefined);
-    if (maxContext === undefined) return { check: null, message: 'Type the advertised max context: the config gives none.' };
-    const opts = { maxContext, ...pool };
-    for (const k of ['kvDtype', 'tp', 'accounting']) if (state[k] !== undefined) opts[k] = state[k];
-    try {
-      return { check: e.check(config, opts), message: '' };
-    } catch (err) {
-      return { check: null, message: err.message ?? String(err) };  // the core's words name the input
-    }
   }
 
   #renderChart(e, config, r, state, check, fmt, sizeOpts) {

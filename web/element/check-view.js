@@ -126,6 +126,23 @@ export class CheckView {
   }
 
   // The pool inputs as the API's check options, or { error } for a bad one.
+  // The check of the element's config against the pool these inputs give: { check, message }
+  // (message says what is missing or what the core refused).
+  run(e, config, state, r) {
+    if (!e.hasCheck()) return { check: null, message: 'This build of kvcalc has no check.' };
+    const pool = this.poolOptions(state);
+    if (pool.missing) return { check: null, message: pool.missing };
+    const maxContext = state.maxContext ?? (r.maxContext ? r.maxContext.value : undefined);
+    if (maxContext === undefined) return { check: null, message: 'Type the advertised max context: the config gives none.' };
+    const opts = { maxContext, ...pool };
+    for (const k of ['kvDtype', 'tp', 'accounting']) if (state[k] !== undefined) opts[k] = state[k];
+    try {
+      return { check: e.check(config, opts), message: '' };
+    } catch (err) {
+      return { check: null, message: err.message ?? String(err) };  // the core's words name the input
+    }
+  }
+
   poolOptions(state) {
     if (this.source === 'log') {
       const text = this.log.control.value;

@@ -62,6 +62,25 @@ export class TableView {
 
   // rows: [{ key, label, pasted, current }] in table order; report: the API's table() for
   // the rows that loaded (rowOf[i] = its report row, or { error }).
+  // Draws the element's render context c: the rows it names (the presets unless `models`
+  // says), the page's or reader's own config first, at the table's contexts.
+  render(c) {
+    const { e, r, fmt, state } = c;
+    const rows = (c.models ?? e.presetList.map((p) => p.id)).map((id) => ({
+      key: id, label: id, config: id, current: c.source === 'preset' && id === c.presetId,
+    }));
+    if (c.source !== 'preset') {
+      rows.unshift({ key: c.source, label: r.model, config: c.config, current: true,
+        pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
+    }
+    const contexts = tableContexts(c.options.context);
+    const opts = { contexts };
+    if (c.options.kvDtype !== undefined) opts.kvDtype = c.options.kvDtype;
+    if (c.options.accounting !== undefined) opts.accounting = c.options.accounting;
+    const { rowOf } = tableFor(rows, (configs) => e.table(configs, opts));
+    this.update({ rows, rowOf, contexts, fmt, state });
+  }
+
   update({ rows, report, rowOf, contexts, fmt, state }) {
     const data = rows.map((row, i) => ({ row, ...rowOf[i] }));
     const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
