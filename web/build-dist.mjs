@@ -5,8 +5,10 @@
 // Run by scripts/build.sh after the wasm build: node web/build-dist.mjs
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build, transform } from 'esbuild';
+import { minify } from 'terser';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,7 +50,7 @@ const refuseDynamicCode = (text, file, hint) => {
 refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTION=0');
 
 // The JS: kvcalc.js is web/kvcalc.js with everything it imports, the glue included, bundled
-// and minified by esbuild (no comments, short local names): one file, one request. The table,
+// and minified by esbuild (no comments, short local names), then by terser: one file, one request. The table,
 // GQA and check views, which web/element.js imports dynamically, are files of their own
 // (each bundled with the few helpers it shares with kvcalc.js: a copy costs less than the
 // shared chunks code splitting makes), fetched when an element first shows one. The sources
@@ -105,11 +107,17 @@ const inputs = [...new Set(builds.flatMap((r) => Object.keys(r.metafile.inputs))
 const outside = inputs.filter((f) => !f.startsWith('web/') && join(root, f) !== glueInBuild);
 if (outside.length) fail(`web/kvcalc.js imports files outside web/: ${outside.join(', ')}`);
 const outputs = builds.flatMap((r) => r.outputFiles);
+// terser (a dev dependency) compresses esbuild's output further: several passes of dead-code
+// and expression folding, names mangled again (about 4% smaller after gzip).
 for (const out of outputs) {
   const file = relative(dist, out.path);
   if (file.includes('/') || !file.endsWith('.js')) fail(`esbuild wrote ${file}: expected .js files in dist/ itself`);
-  writeFileSync(join(dist, file), out.contents);
-  refuseDynamicCode(out.text, file, ', which a strict CSP refuses');
+  const squeezed = await minify(out.text, { module: true, compress: { passes: 3 }, mangle: true })
+    .catch((e) => fail(`terser on ${file}: ${e.message}`));
+  const gz = (t) => gzipSync(t, { level: 9 }).length;
+  console.log(`build-dist: ${file}: esbuild ${gz(out.text)} B gzip, terser ${gz(squeezed.code)}`);
+  writeFileSync(join(dist, file), squeezed.code);
+  refuseDynamicCode(squeezed.code, file, ', which a strict CSP refuses');
 }
 if (!builds[0].metafile.inputs[relative(root, glueInBuild)]) fail('kvcalc.js no longer bundles the glue');
 // web/page-loads.mjs reads the import graph back from the files: it must be esbuild's.
