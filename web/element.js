@@ -87,7 +87,7 @@
  */
 
 import { h, replace, setText } from './element/dom.js';
-import { styleSheet } from './element/styles.js';
+import { sheetFor, styleSheet } from './element/styles.js';
 import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
 import { engine, loadedFullEngine } from './element/engine.js';
 import { formatterFor } from './element/format.js';
@@ -337,8 +337,11 @@ export class KvCalcElement extends ElementBase {
       };
       ui.sections[name] = make[name]();
       ui.base.append(ui.sections[name].root);
-      const own = lazyModules[name]?.sheet;  // a lazily loaded view's own styles
-      if (own) this.#shadow.adoptedStyleSheets = [...this.#shadow.adoptedStyleSheets, own()];
+      // A lazily loaded view's own styles, each sheet adopted once.
+      for (const css of lazyModules[name]?.styles ?? []) {
+        const sheet = sheetFor(css);
+        if (!this.#shadow.adoptedStyleSheets.includes(sheet)) this.#shadow.adoptedStyleSheets = [...this.#shadow.adoptedStyleSheets, sheet];
+      }
     }
     return ui.sections[name];
   }

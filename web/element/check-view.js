@@ -4,11 +4,11 @@
 // through role="status"), the max concurrency, the safe max context, the advice lines, and
 // a bar of one max-length request against the pool.
 
-import { h, lazySheet, replace, setText, svg, uid, watchWidth } from './dom.js';
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { readTokens, readCount } from './state.js';
 
-// The check view's own styles (web/element/styles.js has the rest), added to an element's
-// shadow root when it first shows this view.
+// The check view's own styles (web/element/styles.js has the rest), adopted by an element's
+// shadow root when it first shows this view (styles.js sheetFor).
 const CSS = `
 .check-inputs { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem var(--_gap); }
 fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.5rem 0.75rem 0.75rem; margin: 0; min-width: 0; display: grid; gap: 0.5rem; }
@@ -27,7 +27,7 @@ legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
 .bar .limit { stroke: var(--_fg); stroke-width: 2; }
 .bar text { fill: var(--_fg); font-size: 12px; }
 `;
-export const sheet = lazySheet(CSS);
+export const styles = [CSS];
 
 const SOURCES = [['tokens', 'Pool in tokens'], ['log', 'From an engine log'], ['gpu', 'From GPUs']];
 

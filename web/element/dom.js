@@ -54,18 +54,6 @@ export function setText(el, text) {
   if (el.textContent !== s) el.textContent = s;
 }
 
-// A CSSStyleSheet of css, built on the first call and the same object after.
-export function lazySheet(css) {
-  let built = null;
-  return () => {
-    if (!built) {
-      built = new CSSStyleSheet();
-      built.replaceSync(css);
-    }
-    return built;
-  };
-}
-
 let idCounter = 0;
 // Ids unique within the page, for label/for and aria-* references inside one shadow root.
 export function uid(prefix) {

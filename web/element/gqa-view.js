@@ -3,12 +3,13 @@
 // ratio to MHA, a picture of query heads grouped onto KV heads, and MLA as its own point.
 // Each figure is the core sizing a variant of the model's config (config-override.js).
 
-import { h, lazySheet, replace, setText, svg, uid, watchWidth } from './dom.js';
+import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './config-input.js';
+import { TABLE_CSS } from './table-styles.js';
 import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
 
-// The GQA view's own styles (web/element/styles.js has the rest), added to an element's
-// shadow root when it first shows this view.
+// The GQA view's own styles (web/element/styles.js has the rest), adopted by an element's
+// shadow root when it first shows this view (styles.js sheetFor).
 const CSS = `
 .gqa-control { display: grid; gap: 0.3rem; }
 .gqa-control input[type="range"] { width: 100%; }
@@ -25,7 +26,7 @@ const CSS = `
 .points .pt.chosen { fill: var(--_focus); }
 .points .pt.mla { fill: var(--_series-3); }
 `;
-export const sheet = lazySheet(CSS);
+export const styles = [TABLE_CSS, CSS];
 
 function kindOf(d, q) {
   return d === q ? 'MHA' : d === 1 ? 'MQA' : 'GQA';

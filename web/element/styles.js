@@ -1,10 +1,9 @@
 // The element's style sheet, built once and shared by every instance through
 // adoptedStyleSheets (no <style> element, no style attribute: the strict CSP allows this).
-// The GQA and check views, loaded when first shown, bring a sheet of their own the same way.
+// The table, GQA and check views, loaded when first shown, bring CSS texts of their own
+// (their `styles`), adopted the same way through sheetFor().
 // Every colour and size reads a --kv-* custom property with a fallback, documented in
 // element.js; the internal --_* names only hold the resolved values.
-import { lazySheet } from './dom.js';
-
 const CSS = `
 :host {
   --_fg: var(--kv-color, #1d2430);
@@ -148,25 +147,6 @@ math { font-size: 1.15em; }
 .results dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 .results dd strong { font-weight: 600; }
 
-/* Table */
-.table-wrap { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; font-size: 0.9em; min-width: 100%; }
-caption, .caption { text-align: left; font-weight: 500; color: var(--_muted); }
-th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--_border); text-align: right; vertical-align: top; }
-th:first-child, td:first-child { text-align: left; }
-th[scope="row"] { font-weight: 500; min-width: 9rem; }
-.nobreak { white-space: nowrap; }
-thead th { background: var(--_surface); white-space: nowrap; vertical-align: bottom; }
-td.kind, th.kind { text-align: left; }
-thead th button {
-  border: 0; background: transparent; padding: 0.1rem 0.2rem; font-weight: 600; color: inherit; text-align: inherit;
-}
-thead th button::after { content: " \\2195"; color: var(--_muted); }
-thead th[aria-sort="ascending"] button::after { content: " \\2191"; color: var(--_fg); }
-thead th[aria-sort="descending"] button::after { content: " \\2193"; color: var(--_fg); }
-tr.pasted th, tr.pasted td { background: var(--_surface); }
-tr.current th[scope="row"] { font-weight: 700; }
-
 /* Chart */
 .chart svg { width: 100%; height: auto; display: block; }
 .chart .grid { stroke: var(--_border); stroke-width: 1; }
@@ -183,17 +163,6 @@ tr.current th[scope="row"] { font-weight: 700; }
 .legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
 .legend svg { width: 1.6rem; height: 0.6rem; }
 
-.scroll-hint { display: none; }
-@container (max-width: 45rem) {
-  .scroll-hint { display: block; }
-  /* A narrow table scrolls sideways: its first column stays in view, so every figure keeps
-     its row's name beside it. The cells need an opaque background to cover what scrolls. */
-  tbody th[scope="row"], thead th:first-child { position: sticky; left: 0; z-index: 1; }
-  tbody th[scope="row"] { background: var(--_bg); min-width: 8rem; max-width: 10rem; overflow-wrap: anywhere; box-shadow: 1px 0 0 var(--_border); }
-  tbody th[scope="row"] .nobreak { white-space: normal; }
-  tr.pasted th[scope="row"] { background: var(--_surface); }
-  thead th { white-space: normal; min-width: 4.5rem; }
-}
 @container (max-width: 30rem) {
   .controls { grid-template-columns: 1fr 1fr; }
   .results { grid-template-columns: 1fr; }
@@ -207,4 +176,17 @@ tr.current th[scope="row"] { font-weight: 700; }
 }
 `;
 
-export const styleSheet = lazySheet(CSS);
+// One CSSStyleSheet per CSS text, built when first asked for and shared after: every element
+// adopts the same objects (the views' texts come from their own lazily loaded files).
+const sheets = new Map();
+export function sheetFor(css) {
+  let sheet = sheets.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheets.set(css, sheet);
+  }
+  return sheet;
+}
+
+export const styleSheet = () => sheetFor(CSS);

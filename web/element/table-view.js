@@ -7,6 +7,10 @@
 
 import { h, replace, setText, uid } from './dom.js';
 import { describeError } from './config-input.js';
+import { TABLE_CSS } from './table-styles.js';
+
+// The table's styles, adopted by an element's shadow root when it first shows this view.
+export const styles = [TABLE_CSS];
 
 export const TABLE_CONTEXTS = [4096, 32768, 131072];
 

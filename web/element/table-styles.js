@@ -1,0 +1,34 @@
+// The styles of the element's tables (the per-model table and the GQA view's table): loaded
+// with those views, not with kvcalc.js, since a formula page has no table.
+
+const CSS = `
+.table-wrap { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.9em; min-width: 100%; }
+caption, .caption { text-align: left; font-weight: 500; color: var(--_muted); }
+th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--_border); text-align: right; vertical-align: top; }
+th:first-child, td:first-child { text-align: left; }
+th[scope="row"] { font-weight: 500; min-width: 9rem; }
+.nobreak { white-space: nowrap; }
+thead th { background: var(--_surface); white-space: nowrap; vertical-align: bottom; }
+td.kind, th.kind { text-align: left; }
+thead th button {
+  border: 0; background: transparent; padding: 0.1rem 0.2rem; font-weight: 600; color: inherit; text-align: inherit;
+}
+thead th button::after { content: " \\2195"; color: var(--_muted); }
+thead th[aria-sort="ascending"] button::after { content: " \\2191"; color: var(--_fg); }
+thead th[aria-sort="descending"] button::after { content: " \\2193"; color: var(--_fg); }
+tr.pasted th, tr.pasted td { background: var(--_surface); }
+tr.current th[scope="row"] { font-weight: 700; }
+.scroll-hint { display: none; }
+@container (max-width: 45rem) {
+  .scroll-hint { display: block; }
+  /* A narrow table scrolls sideways: its first column stays in view, so every figure keeps
+     its row's name beside it. The cells need an opaque background to cover what scrolls. */
+  tbody th[scope="row"], thead th:first-child { position: sticky; left: 0; z-index: 1; }
+  tbody th[scope="row"] { background: var(--_bg); min-width: 8rem; max-width: 10rem; overflow-wrap: anywhere; box-shadow: 1px 0 0 var(--_border); }
+  tbody th[scope="row"] .nobreak { white-space: normal; }
+  tr.pasted th[scope="row"] { background: var(--_surface); }
+  thead th { white-space: normal; min-width: 4.5rem; }
+}
+`;
+export const TABLE_CSS = CSS;
