@@ -5,12 +5,10 @@
 // throws, and no logic lives here: web/api.js turns the text into objects and errors into
 // KvCalcError.
 #include <emscripten/bind.h>
-#include <malloc.h>
-#include <unistd.h>
 
-#include <cstdint>
 #include <string>
 
+#include "allocator.hpp"
 #include "api.hpp"
 
 namespace {
@@ -27,12 +25,11 @@ std::string preset_config(const std::string& id) {
     return kvcalc::preset_config(id);
 }
 
-// The allocator's own view of the heap, for the leak test and diagnostics: the break
-// (sbrk(0): the top of memory malloc has claimed) and the bytes currently allocated.
+// The allocator's own view of the heap, for the leak test and diagnostics: the break (the
+// top of the memory it has claimed) and the bytes currently allocated.
 std::string heap_stats() {
-    struct mallinfo mi = mallinfo();
-    auto top = reinterpret_cast<std::uintptr_t>(sbrk(0));
-    return "{\"heap_top\":" + std::to_string(top) + ",\"in_use\":" + std::to_string(mi.uordblks) + "}";
+    kvcalc_wasm::HeapStats h = kvcalc_wasm::heap_stats();
+    return "{\"heap_top\":" + std::to_string(h.top) + ",\"in_use\":" + std::to_string(h.in_use) + "}";
 }
 
 }  // namespace

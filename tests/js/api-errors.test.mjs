@@ -151,10 +151,11 @@ test('10,000 bad inputs in a row: the same instance still answers, and the heap 
     () => kv.size('['.repeat(5000)),
     () => kv.size('{"a":"\u0001"}'),
   ];
-  // How the heap is measured: heapStats() asks the wasm allocator (emmalloc) for sbrk(0),
-  // the top of the memory it has claimed, and mallinfo()'s bytes in use; memoryBytes is
-  // the WebAssembly.Memory's size. A leak shows in all three; they are read after a warm-up
-  // so one-time growth (first use of a code path) is not counted.
+  // How the heap is measured: heapStats() asks the wasm allocator (wasm/allocator.cpp) for
+  // its break, the top of the memory it has claimed, and the bytes of the blocks in use;
+  // memoryBytes is the WebAssembly.Memory's size. A leak shows in all three; they are read
+  // after a warm-up so one-time growth (first use of a code path) is not counted. Every call
+  // frees what it allocated, so the bytes in use come back exactly.
   for (const fn of bad) assert.throws(fn, KvCalcError);
   const before = kv.heapStats();
   for (let i = 0; i < 10_000; i++) {
@@ -166,4 +167,5 @@ test('10,000 bad inputs in a row: the same instance still answers, and the heap 
   assert.ok(after.heapTop - before.heapTop < MiB, `sbrk grew ${after.heapTop - before.heapTop} B`);
   assert.ok(after.memoryBytes - before.memoryBytes < MiB, `memory grew ${after.memoryBytes - before.memoryBytes} B`);
   assert.ok(after.inUse - before.inUse < MiB, `bytes in use grew ${after.inUse - before.inUse} B`);
+  assert.equal(after.inUse, before.inUse);
 });

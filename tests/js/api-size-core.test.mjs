@@ -47,6 +47,26 @@ test('the size-only core sizes; check, table and gpuPresets say how to get them'
   });
 });
 
+test('the size-only core keeps working after 10,000 bad inputs in a row, its heap flat', async () => {
+  const kv = await smallCore;
+  const bad = [
+    () => kv.size('{"num_hidden_layers": 32,'),
+    () => kv.size('{"num_hidden_layers": 2, "num_attention_heads": 4, "hidden_size": 256, "num_key_value_heads": 3}'),
+    () => kv.size('nope/model'),
+    () => kv.size('Qwen/Qwen3-8B', { kvDtype: 'fp7' }),
+    () => kv.size('['.repeat(5000)),
+  ];
+  for (const fn of bad) assert.throws(fn, { name: 'KvCalcError' });
+  const before = kv.heapStats();
+  for (let i = 0; i < 10_000; i++) assert.throws(bad[i % bad.length], { name: 'KvCalcError' });
+  const after = kv.heapStats();
+  // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 x 2 B = 147,456 B per token.
+  assert.equal(kv.size('Qwen/Qwen3-8B').bytesPerToken, 147_456);
+  assert.equal(after.inUse, before.inUse);
+  assert.ok(after.heapTop - before.heapTop < 1024 * 1024, `the break rose ${after.heapTop - before.heapTop} B`);
+  assert.equal(after.memoryBytes, before.memoryBytes);
+});
+
 test('once the full core loads, the API and load({ core: "size" }) answer with it', async () => {
   const small = await kvcalc.load({ core: 'size' });
   const full = await kvcalc.load({ wasmBinary: fullBinary });
