@@ -72,13 +72,14 @@ const cssText = {
     });
   },
 };
-const LAZY_VIEWS = ['table-view.js', 'gqa-view.js', 'check-view.js'];
+// What web/element.js imports dynamically: the views, and the paste panel's input.
+const LAZY_VIEWS = ['table-view.js', 'gqa-view.js', 'check-view.js', 'config-input.js'];
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
 const layout = {
   name: 'dist-layout',
   setup(b) {
     // The views' dynamic imports stay imports, of the views' own files beside kvcalc.js.
-    b.onResolve({ filter: /^\.\/element\/[a-z]+-view\.js$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/element\/[a-z-]+\.js$/ }, (args) => {
       const file = args.path.slice('./element/'.length);
       if (args.kind !== 'dynamic-import' || !LAZY_VIEWS.includes(file)) return undefined;
       return { path: `./${file}`, external: true };

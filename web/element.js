@@ -92,7 +92,7 @@ import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from '
 import { engine, loadedFullEngine } from './element/engine.js';
 import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
-import { ConfigInput, describeError } from './element/config-input.js';
+import { describeError } from './element/error-text.js';
 import { FormulaView } from './element/formula-view.js';
 import { ChartView, chartDtypes, sampleContexts } from './element/chart-view.js';
 
@@ -317,12 +317,30 @@ export class KvCalcElement extends ElementBase {
     ui.header = h('div', { class: 'model-line', part: 'header' }, ui.modelName, ui.modelFacts);
     ui.error = h('div', { class: 'error', role: 'alert', part: 'error' });
     ui.controls = new Controls((a, v) => this.#userSet(a, v));
-    ui.configInput = new ConfigInput((text) => this.#usePastedConfig(text));
-    ui.controls.root.append(ui.configInput.root);
+    // The paste panel's input is built (and its code loaded) when it is first opened.
+    ui.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json'));
+    ui.configPanel.addEventListener('toggle', () => {
+      if (ui.configPanel.open) this.#configInput().catch(() => {});
+    });
+    ui.controls.root.append(ui.configPanel);
     ui.sections = {};  // built when a view first shows them
     ui.base = h('div', { class: 'kv', part: 'base' }, ui.header, ui.error, ui.controls.root);
     replace(this.#shadow, ui.base);
     this.#ui = ui;
+  }
+
+  // Resolves to the paste panel's ConfigInput, loading its code the first time.
+  #configInput() {
+    const ui = this.#ui;
+    ui.configInput ??= import('./element/config-input.js').then(
+      ({ ConfigInput }) => new ConfigInput(ui.configPanel, (text) => this.#usePastedConfig(text)),
+      (err) => {
+        ui.configInput = null;  // opening the panel again retries
+        replace(ui.configPanel, ui.configPanel.firstChild, h('p', { class: 'field-error', role: 'alert' },
+          `kvcalc could not load the config input: ${describeError(err)}`));
+        throw err;
+      });
+    return ui.configInput;
   }
 
   #section(name) {
@@ -441,7 +459,10 @@ export class KvCalcElement extends ElementBase {
     const presetsReady = e.lists.presets !== undefined;
     ui.controls.setModels(presetsReady ? e.presetList : [{ id: presetId }], extra, selected);
     ui.controls.update({ state, result: r, fmt, isMla });
-    if (source === 'pasted') ui.configInput.show(this.#pasted);
+    if (source === 'pasted') {
+      const text = this.#pasted;
+      this.#configInput().then((input) => input.show(text), () => {});
+    }
 
     const sections = SECTIONS[state.view];
     // The table names its own rows; its header would name a model it may not show.

@@ -1,7 +1,8 @@
 // What a page loads for one <kv-calc>, per view: kvcalc.js (with the Embind glue in it) and
 // anything it imports, the view's own lazily imported code, and the one wasm core the view needs
 // (web/element.js: the check and table views need the full core, the others the size-only
-// one). Read from the built files in dist/, so the figures are of what ships.
+// one). Read from the built files in dist/, so the figures are of what ships. The paste
+// panel's input (config-input.js) is not counted: it loads when a reader opens the panel.
 // Used by web/build-dist.mjs (which checks it against esbuild's own graph) and the site's
 // build; the browser tests check it against the requests a page really makes.
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,20 +1,15 @@
 // Paste, drop or open a config.json. The text goes to onConfig(text), which returns null
 // when the core read it, or the error to show next to the input (naming the field). The
 // widget keeps its previous model on an error, so it never stops working.
+// Loaded when a reader first opens the element's "Use your own config.json" panel (or a
+// config comes in the URL hash): most readers never do, so kvcalc.js does not carry it.
 
 import { h, setText, uid } from './dom.js';
-
-// "num_attention_heads: missing ..." as the core words it; the field is added in front when
-// the message does not already name it, and JSON syntax errors get their position.
-export function describeError(e) {
-  const message = String(e && e.message ? e.message : e);
-  let text = e && e.field && !message.includes(e.field) ? `${e.field}: ${message}` : message;
-  if (e && e.line && !message.includes(`line ${e.line}`)) text += ` (line ${e.line}, column ${e.column})`;
-  return text;
-}
+import { describeError } from './error-text.js';
 
 export class ConfigInput {
-  constructor(onConfig) {
+  // root: the panel's <details> (its <summary> is already there); the input goes inside.
+  constructor(root, onConfig) {
     this.onConfig = onConfig;
     const id = uid('kv-config');
     this.textarea = h('textarea', {
@@ -33,8 +28,8 @@ export class ConfigInput {
         this.useButton,
         h('label', { for: `${id}-file` }, 'or open a file:'), this.file),
       this.error, this.status);
-    this.root = h('details', { class: 'config-input field wide', part: 'config' },
-      h('summary', null, 'Use your own config.json'), this.zone);
+    this.root = root;
+    root.append(this.zone);
 
     this.textarea.addEventListener('input', (ev) => {
       if (ev.inputType === 'insertFromPaste' || ev.inputType === 'insertFromDrop') this.apply(this.textarea.value);

@@ -4,7 +4,7 @@
 // Each figure is the core sizing a variant of the model's config (config-override.js).
 
 import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
-import { describeError } from './config-input.js';
+import { describeError } from './error-text.js';
 import { TABLE_CSS } from './table-styles.js';
 import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
 

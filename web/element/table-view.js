@@ -6,7 +6,7 @@
 // Columns sort by their header button; aria-sort says how.
 
 import { h, replace, setText, uid } from './dom.js';
-import { describeError } from './config-input.js';
+import { describeError } from './error-text.js';
 import { TABLE_CSS } from './table-styles.js';
 
 // The table's styles, adopted by an element's shadow root when it first shows this view.
