@@ -14,6 +14,15 @@ json error_report(const Error& e) {
     return out;
 }
 
+std::string error_text(const Error& e) {
+    return to_text(error_report(e));
+}
+
+std::string error_text(Failure f) {
+    const ErrorPtr owner(f);
+    return error_text(owner.get());
+}
+
 json warnings_json(const std::vector<Warning>& ws) {
     json a = json::array();
     for (const auto& w : ws) {
@@ -47,7 +56,7 @@ std::string attention_kind(const ModelSpec& m) {
     if (m.has(LayerKind::chunked_local)) base += ", chunked local";
     for (const auto& g : m.groups)
         if (g.kind == LayerKind::linear_state) {
-            base += " + linear state (" + g.state.mixer + ")";
+            format_to(base, " + linear state ({})", g.state.mixer);
             break;
         }
     return base;
@@ -163,47 +172,32 @@ Result<SizeOptions> size_options_from_json(const json& o) {
     SizeOptions s;
     if (o.is_null()) return s;
     if (!o.is_object())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(o),
-                          "options");
+        return field_error(code::bad_option, "options", "must be an object, got {}", described(o));
     for (const auto& it : o.members()) {
         const std::string& k = it.key;
         const json& v = it.value;
         if (v.is_null()) continue;  // an unset option
-        auto positive = [&](std::uint64_t& out, bool zero_ok) -> Result<bool> {
-            auto n = checked_integer(v, k, zero_ok);
-            if (!n) {
-                Error e = n.error();
-                e.code = code::bad_option;
-                return e;
-            }
-            out = *n;
-            return true;
-        };
-        Result<bool> ok = true;
-        std::uint64_t n = 0;
-        if (k == "context") {
-            ok = positive(n, false);
-            s.context = n;
-        } else if (k == "batch")
-            ok = positive(s.batch, false);
-        else if (k == "tp")
-            ok = positive(s.tp, false);
-        else if (k == "pp")
-            ok = positive(s.pp, false);
-        else if (k == "block_size") {
-            ok = positive(n, false);
-            s.block_size = n;
-        } else if (k == "max_num_batched_tokens")
-            ok = positive(s.max_num_batched_tokens, false);
-        else if (k == "shared_prefix")
-            ok = positive(s.shared_prefix, true);
-        else if (k == "kv_dtype") {
+        // The integer options: the first five plain, then the two optional ones.
+        static const char* const integers[] = {
+            "batch", "tp", "pp", "max_num_batched_tokens", "shared_prefix", "context", "block_size"};
+        std::size_t i = 0;
+        while (i < 7 && k != integers[i])
+            ++i;
+        if (i < 7) {
+            auto n = checked_integer(v, k, i == 4);  // only shared_prefix may be 0
+            if (!n) return recode(n.forward_error(), code::bad_option);
+            std::uint64_t* const plain[] = {&s.batch, &s.tp, &s.pp, &s.max_num_batched_tokens,
+                                            &s.shared_prefix};
+            if (i < 5)
+                *plain[i] = *n;
+            else
+                (i == 5 ? s.context : s.block_size) = *n;
+        } else if (k == "kv_dtype") {
             if (!v.is_string())
-                return make_error(code::bad_option, "kv_dtype: must be a string, got " + describe_value(v),
-                                  "kv_dtype");
+                return field_error(code::bad_option, "kv_dtype", "must be a string, got {}", described(v));
             s.kv_dtype = v.get<std::string>();
         } else if (k == "accounting") {
-            std::string a = v.is_string() ? v.get<std::string>() : "";
+            const std::string_view a = v.is_string() ? std::string_view(v.str()) : std::string_view();
             if (a == "naive")
                 s.accounting = Accounting::naive;
             else if (a == "resident")
@@ -211,13 +205,11 @@ Result<SizeOptions> size_options_from_json(const json& o) {
             else if (a == "vllm")
                 s.accounting = Accounting::vllm;
             else
-                return make_error(code::bad_option,
-                                  "accounting: must be naive, resident or vllm, got " + describe_value(v),
-                                  "accounting");
+                return field_error(code::bad_option, "accounting", "must be naive, resident or vllm, got {}",
+                                   described(v));
         } else {
-            return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+            return fail(code::bad_option, k, "unknown option \"{}\"", k);
         }
-        if (!ok) return ok.error();
     }
     return s;
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "format.hpp"
+
 namespace kvcalc {
 
 // Stable error codes shared by the CLI (exit 1), the JSON reports and the JS KvCalcError.
@@ -28,11 +30,51 @@ struct Error {
     int column = 0;
 };
 
+// A failed call's Error on its way into the Result it is returned as: made by fail() and
+// forward_error(), owned by that Result once converted. A plain pointer, so returning one
+// costs no destructor call; never drop one.
+struct [[nodiscard]] Failure {
+    Error* error;
+};
+
+// The Error a Result owns on the heap: a Result holding a value carries only a null
+// pointer, and passing an error on moves the pointer, copying no text.
+class ErrorPtr {
+public:
+    ErrorPtr() = default;
+    explicit ErrorPtr(Failure f) : error_(f.error) {}
+    ErrorPtr(const ErrorPtr& other);
+    ErrorPtr(ErrorPtr&& other) noexcept : error_(other.error_) { other.error_ = nullptr; }
+    ErrorPtr& operator=(ErrorPtr other) noexcept {
+        std::swap(error_, other.error_);
+        return *this;
+    }
+    ~ErrorPtr() {
+        if (error_) release();
+    }
+
+    // The error, or an empty one when there is none.
+    const Error& get() const;
+    Failure take() {
+        Failure f{error_};
+        error_ = nullptr;
+        return f;
+    }
+
+private:
+    void release() noexcept;
+    Error* error_ = nullptr;
+};
+
+Failure to_failure(Error error);  // moves `error` to the heap
+
 template <class T>
 class Result {
 public:
-    Result(T value) : value_(std::move(value)) {}      // NOLINT: implicit by design
-    Result(Error error) : error_(std::move(error)) {}  // NOLINT
+    Result(const T& value) : value_(value) {}                      // NOLINT: implicit by design
+    Result(T&& value) : value_(std::move(value)) {}                // NOLINT
+    Result(Error error) : error_(to_failure(std::move(error))) {}  // NOLINT
+    Result(Failure failure) : error_(failure) {}                   // NOLINT
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -40,19 +82,39 @@ public:
     T& value() { return *value_; }
     const T& operator*() const { return *value_; }
     const T* operator->() const { return &*value_; }
-    const Error& error() const { return error_; }
+    // The error of a failed Result (an empty one for a value).
+    const Error& error() const { return error_.get(); }
+    // Moves the error out, to return it as another Result's: `if (!r) return r.forward_error();`
+    Failure forward_error() { return error_.take(); }
 
 private:
     std::optional<T> value_;
-    Error error_;
+    ErrorPtr error_;
 };
 
-inline Error make_error(const char* c, std::string message, std::string field = {}) {
-    Error e;
-    e.code = c;
-    e.message = std::move(message);
-    e.field = std::move(field);
-    return e;
+Error make_error(const char* code, std::string message, std::string field = {});
+
+// The error of `f` with its code replaced (a config field's error reported as an option's).
+Failure recode(Failure f, const char* code);
+
+// The out-of-line part of fail() and field_error(): the first argument is the field.
+Failure fail_args(const char* code, bool field_first, const char* fmt, const char* kinds,
+                  const format_detail::Slot* slots);
+// The same with the field's text given.
+Failure fail_at(const char* code, std::string field, bool field_first, const char* fmt, const char* kinds,
+                const format_detail::Slot* slots);
+
+// An error with code `code` about `field` (text), its message `fmt` filled with `args` (see
+// format()). field_error() starts the message with the field: "<field>: " + fmt filled.
+template <class F, class... A>
+Failure fail(const char* code, const F& field, const char* fmt, const A&... args) {
+    const format_detail::Args<F, A...> a(field, args...);
+    return fail_args(code, false, fmt, a.kinds, a.slots);
+}
+template <class F, class... A>
+Failure field_error(const char* code, const F& field, const char* fmt, const A&... args) {
+    const format_detail::Args<F, A...> a(field, args...);
+    return fail_args(code, true, fmt, a.kinds, a.slots);
 }
 
 }  // namespace kvcalc
