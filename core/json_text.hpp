@@ -161,6 +161,9 @@ inline constexpr const char* neg_inf_marker = "\x01-Infinity";
 // Malformed text gives code malformed_json with 1-based line and column; duplicate keys
 // and nesting deeper than max_json_depth are errors too (a config must not be ambiguous).
 inline constexpr int max_json_depth = 128;
+// Texts longer than this are refused before parsing: a config.json is kilobytes, and a text
+// of hundreds of megabytes would exhaust the wasm module's memory and abort it.
+inline constexpr std::size_t max_json_bytes = std::size_t{8} << 20;  // 8 MiB
 Result<Json> parse_json_text(std::string_view text);
 
 // True for the marker strings that stand for NaN / Infinity / -Infinity.

@@ -68,10 +68,22 @@ async function instantiate(core, { wasmBinary, wasmUrl: url }) {
   return createKvcalcModule(args);
 }
 
+// The core refuses JSON texts above 8 MiB (core/json_text.hpp max_json_bytes). A text far
+// above that never reaches the wasm memory: copying it in could exhaust it. Same words.
+const MAX_JSON_BYTES = 8 * 1024 * 1024;
+function refuseHugeText(text) {
+  if (text.length * 3 <= MAX_JSON_BYTES) return;  // UTF-8 is at most 3 bytes per UTF-16 unit
+  const bytes = new Blob([text]).size;
+  if (bytes > MAX_JSON_BYTES) {
+    throw new KvCalcError({ code: 'invalid_value', message: `the JSON text is ${bytes} bytes, more than kvcalc reads (8 MiB, ${MAX_JSON_BYTES} bytes: a config.json is kilobytes)` });
+  }
+}
+
 // The API object load() resolves to; the module-level functions below forward to it.
 function makeApi(module) {
   // Runs one core call; the core answers text, with bad input as {"error": {...}}.
   const callText = (fn, ...texts) => {
+    for (const text of texts) refuseHugeText(text);
     try {
       return module[fn](...texts);
     } catch (cause) {

@@ -2,10 +2,11 @@
 // field; and the instance keeps answering correctly after thousands of them, without
 // leaking wasm heap.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadDist, sharedConfigs } from './support.mjs';
+import { cliJson, loadDist, sharedConfigs } from './support.mjs';
 
 const { kv, kvcalc } = await loadDist();
 const { KvCalcError } = kvcalc;
@@ -168,4 +169,26 @@ test('10,000 bad inputs in a row: the same instance still answers, and the heap 
   assert.ok(after.memoryBytes - before.memoryBytes < MiB, `memory grew ${after.memoryBytes - before.memoryBytes} B`);
   assert.ok(after.inUse - before.inUse < MiB, `bytes in use grew ${after.inUse - before.inUse} B`);
   assert.equal(after.inUse, before.inUse);
+});
+
+test('a JSON text above 8 MiB is refused, in the words of the CLI, and the instance goes on', async () => {
+  const { kv } = await loadDist();
+  // 9,000,000 x's in a string value: 9,000,000 + 8 bytes of JSON ({"a":"...."}).
+  const text = `{"a":"${'x'.repeat(9_000_000)}"}`;
+  const message = 'the JSON text is 9000008 bytes, more than kvcalc reads (8 MiB, 8388608 bytes: a config.json is kilobytes)';
+  throwsKv(() => kv.size(text), { code: 'invalid_value', message, field: '' });
+  const dir = mkdtempSync(join(tmpdir(), 'kvcalc-big-'));
+  try {
+    writeFileSync(join(dir, 'config.json'), text);
+    assert.deepEqual(cliJson(['size', join(dir, 'config.json'), '--json']), { error: { code: 'invalid_value', message, field: '' } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // 100 MB of text is refused before it is copied into the wasm memory, which does not grow.
+  const before = kv.heapStats().memoryBytes;
+  throwsKv(() => kv.size(' '.repeat(100_000_000)), { code: 'invalid_value', field: '',
+    message: 'the JSON text is 100000000 bytes, more than kvcalc reads (8 MiB, 8388608 bytes: a config.json is kilobytes)' });
+  assert.equal(kv.heapStats().memoryBytes, before);
+  // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 x 2 B = 147,456 B per token.
+  assert.equal(kv.size('Qwen/Qwen3-8B').bytesPerToken, 147_456);
 });
