@@ -290,7 +290,10 @@ test('the reference page lists what web/element.js documents, and the element re
   // The documented attributes are the ones the element observes.
   const observed = await page.evaluate(() => customElements.get('kv-calc').observedAttributes);
   assert.deepEqual([...doc.attr.map((e) => e.name)].sort(), [...observed].sort());
-  // Every documented part is there in a rendered element (view="all" shows every view).
+  // Every documented part is there in a rendered element (view="all" shows every view), with
+  // its paste panel opened (the panel's input is built when it is first opened).
+  await page.locator('kv-calc[view="all"] summary', { hasText: 'Use your own config.json' }).first().click();
+  await page.waitForFunction(() => document.querySelector('kv-calc[view="all"]').shadowRoot.querySelector('[part~="dropzone"]'));
   const rendered = await page.evaluate(() => {
     const parts = new Set();
     const el = document.querySelector('kv-calc[view="all"]');
