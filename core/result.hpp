@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "format.hpp"
+
 namespace kvcalc {
 
 // Stable error codes shared by the CLI (exit 1), the JSON reports and the JS KvCalcError.
@@ -28,11 +30,42 @@ struct Error {
     int column = 0;
 };
 
+// An Error on the heap. A Result holding a value carries only its null pointer, and
+// passing an error on (`return r.forward_error();`) moves the pointer, copying no text.
+class Failure {
+public:
+    explicit Failure(Error error);
+    Failure(const Failure& other);
+    Failure(Failure&& other) noexcept : error_(other.error_) { other.error_ = nullptr; }
+    Failure& operator=(Failure other) noexcept {
+        std::swap(error_, other.error_);
+        return *this;
+    }
+    ~Failure() {
+        if (error_) release();
+    }
+
+    explicit operator bool() const { return error_ != nullptr; }
+    Error& operator*() const { return *error_; }
+    Error* operator->() const { return error_; }
+    // The error, or an empty one when there is none.
+    const Error& error() const;
+
+private:
+    template <class T>
+    friend class Result;
+    Failure() = default;  // none: a Result holding a value
+    void release() noexcept;
+    Error* error_ = nullptr;
+};
+
 template <class T>
 class Result {
 public:
-    Result(T value) : value_(std::move(value)) {}      // NOLINT: implicit by design
-    Result(Error error) : error_(std::move(error)) {}  // NOLINT
+    Result(const T& value) : value_(value) {}                     // NOLINT: implicit by design
+    Result(T&& value) : value_(std::move(value)) {}               // NOLINT
+    Result(Error error) : failure_(Failure(std::move(error))) {}  // NOLINT
+    Result(Failure failure) : failure_(std::move(failure)) {}     // NOLINT
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -40,19 +73,41 @@ public:
     T& value() { return *value_; }
     const T& operator*() const { return *value_; }
     const T* operator->() const { return &*value_; }
-    const Error& error() const { return error_; }
+    // The error of a failed Result (an empty one for a value).
+    const Error& error() const { return failure_.error(); }
+    // Moves the error out, to return it as another Result's: `if (!r) return r.forward_error();`
+    Failure forward_error() { return std::move(failure_); }
 
 private:
     std::optional<T> value_;
-    Error error_;
+    Failure failure_;
 };
 
-inline Error make_error(const char* c, std::string message, std::string field = {}) {
-    Error e;
-    e.code = c;
-    e.message = std::move(message);
-    e.field = std::move(field);
-    return e;
+Error make_error(const char* code, std::string message, std::string field = {});
+
+// An error whose message is `fmt` filled with `args` (see format()); `field` is any Arg.
+Failure fail_args(const char* code, const Arg& field, const char* fmt, const Arg* args, std::size_t count);
+template <class... A>
+Failure fail(const char* code, const Arg& field, const char* fmt, const A&... args) {
+    if constexpr (sizeof...(A) == 0) {
+        return fail_args(code, field, fmt, nullptr, 0);
+    } else {
+        const Arg list[] = {Arg(args)...};
+        return fail_args(code, field, fmt, list, sizeof...(A));
+    }
+}
+
+// The same with the message "<field>: " + fmt filled: the common shape of config errors.
+Failure field_error_args(const char* code, const Arg& field, const char* fmt, const Arg* args,
+                         std::size_t count);
+template <class... A>
+Failure field_error(const char* code, const Arg& field, const char* fmt, const A&... args) {
+    if constexpr (sizeof...(A) == 0) {
+        return field_error_args(code, field, fmt, nullptr, 0);
+    } else {
+        const Arg list[] = {Arg(args)...};
+        return field_error_args(code, field, fmt, list, sizeof...(A));
+    }
 }
 
 }  // namespace kvcalc
