@@ -67,25 +67,25 @@ Result<CheckOptions> read_check_options(const json& o) {
         if (v.is_null()) continue;
         auto integer = [&](std::optional<std::uint64_t>& out, bool zero_ok) -> Result<bool> {
             auto r = option_int(v, k, zero_ok);
-            if (!r) return r.error();
+            if (!r) return r.forward_error();
             out = *r;
             return true;
         };
         auto text = [&](std::optional<std::string>& out) -> Result<bool> {
             auto r = option_text(v, k);
-            if (!r) return r.error();
+            if (!r) return r.forward_error();
             out = *r;
             return true;
         };
         auto size = [&](std::optional<std::uint64_t>& out) -> Result<bool> {
             auto r = option_size(v, k);
-            if (!r) return r.error();
+            if (!r) return r.forward_error();
             out = *r;
             return true;
         };
         auto fraction = [&](std::optional<Fraction>& out) -> Result<bool> {
             auto r = option_fraction(v, k);
-            if (!r) return r.error();
+            if (!r) return r.forward_error();
             out = *r;
             return true;
         };
@@ -128,14 +128,14 @@ Result<CheckOptions> read_check_options(const json& o) {
             ok = fraction(c.mem_fraction);
         else if (k == "engine") {
             auto t = option_text(v, k);
-            if (!t) return t.error();
+            if (!t) return t.forward_error();
             auto e = parse_engine(*t);
-            if (!e) return e.error();
+            if (!e) return e.forward_error();
             c.engine = *e;
         } else {
             return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
         }
-        if (!ok) return ok.error();
+        if (!ok) return ok.forward_error();
     }
     return c;
 }
@@ -172,7 +172,7 @@ bool has_window_or_state(const ModelSpec& m) {
 
 Result<json> check_report(const ModelSpec& m, const json& options) {
     auto opts = read_check_options(options.is_null() ? json::object() : options);
-    if (!opts) return opts.error();
+    if (!opts) return opts.forward_error();
     CheckOptions& o = opts.value();
     std::vector<Warning> warnings;
 
@@ -221,7 +221,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     EngineLog log;
     if (o.engine_log) {
         auto parsed = parse_engine_log(*o.engine_log);
-        if (!parsed) return parsed.error();
+        if (!parsed) return parsed.forward_error();
         log = *parsed;
     }
     Engine engine = o.engine ? *o.engine : log.engine == "sglang" ? Engine::sglang : Engine::vllm;
@@ -270,7 +270,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                               "accounting");
     }
     auto sized = size_model(m, so);
-    if (!sized) return sized.error();
+    if (!sized) return sized.forward_error();
     const SizeResult& sr = *sized;
 
     // Block size: given, else the engine's.
@@ -293,10 +293,10 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     std::optional<std::uint64_t> weights_per_gpu;
     if (weights) {
         auto g = weight_bytes_per_gpu(*weights, sr.stages, tp);
-        if (!g) return g.error();
+        if (!g) return g.forward_error();
         weights_per_gpu = *g;
     } else if (by_gpu) {
-        return weights.error();
+        return weights.forward_error();
     }
 
     // The pool in tokens.
@@ -382,7 +382,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         in.bytes_per_token_per_gpu = per_token;
         in.block_size = block;
         auto derived = derive_pool(in);
-        if (!derived) return derived.error();
+        if (!derived) return derived.forward_error();
         P = derived->pool_tokens;
         pool_bytes = derived->pool_bytes_per_gpu;
         p_source = "derived from " + in.gpu_source + " (see pool.steps)";
@@ -422,7 +422,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     ci.model_max_context_source = m.max_context.source;
     ci.engine = engine;
     auto checked = check_pool(ci);
-    if (!checked) return checked.error();
+    if (!checked) return checked.forward_error();
     const CheckResult& cr = *checked;
     for (const auto& w : cr.warnings)
         warnings.push_back(w);

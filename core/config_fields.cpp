@@ -53,7 +53,7 @@ Result<Sourced> Fields::integer(std::string_view name, bool allow_zero) const {
     const json* v = find(name);
     if (!v) return make_error(code::missing_field, path(name) + ": missing", path(name));
     auto r = checked_integer(*v, path(name), allow_zero);
-    if (!r) return r.error();
+    if (!r) return r.forward_error();
     return Sourced{*r, path(name)};
 }
 

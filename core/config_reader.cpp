@@ -44,11 +44,11 @@ Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
     if (!name.empty()) return f.positive(name);
     if (f.find("multi_query_group_num")) {
         auto mqa = f.flag("multi_query_attention", false);
-        if (!mqa) return mqa.error();
+        if (!mqa) return mqa.forward_error();
         if (*mqa) return f.positive("multi_query_group_num");
     }
     auto mq = f.flag("multi_query", false);
-    if (!mq) return mq.error();
+    if (!mq) return mq.forward_error();
     if (*mq) return Sourced{1, f.path("multi_query") + " true"};
     return Sourced{query_heads.value, query_heads.source + " (no KV-head field: one KV head per query head)"};
 }
@@ -106,7 +106,7 @@ void name_model(ModelSpec& m, const json& root) {
 
 Result<ModelSpec> read_model(const json& root) {
     auto tm = find_text_model(root);
-    if (!tm) return tm.error();
+    if (!tm) return tm.forward_error();
     const json& text = *tm->object;
     Fields f(text, tm->path);
     Fields top(root, "");
@@ -116,7 +116,7 @@ Result<ModelSpec> read_model(const json& root) {
     name_model(m, root);
 
     auto layers = f.positive(f.first_of(layer_aliases));
-    if (!layers) return layers.error();
+    if (!layers) return layers.forward_error();
     if (layers->value > 100000)
         return make_error(
             code::invalid_value,
@@ -130,18 +130,18 @@ Result<ModelSpec> read_model(const json& root) {
                           f.path("num_attention_heads") + ": missing (also looked for n_head, num_heads)",
                           f.path("num_attention_heads"));
     auto qh = f.positive(qname);
-    if (!qh) return qh.error();
+    if (!qh) return qh.forward_error();
     m.query_heads = *qh;
 
     std::string hname = f.first_of({"hidden_size", "n_embd", "d_model"});
     if (!hname.empty()) {
         auto h = f.positive(hname);
-        if (!h) return h.error();
+        if (!h) return h.forward_error();
         m.hidden_size = *h;
     }
 
     auto kv = read_kv_heads(f, m.query_heads);
-    if (!kv) return kv.error();
+    if (!kv) return kv.forward_error();
     if (kv->value > m.query_heads.value || m.query_heads.value % kv->value != 0)
         return make_error(code::inconsistent,
                           kv->source + " " + to_s(kv->value) + " does not divide " + m.query_heads.source +
@@ -149,16 +149,16 @@ Result<ModelSpec> read_model(const json& root) {
                           kv->source);
 
     auto hd = read_head_dim(f, m.query_heads, m.hidden_size);
-    if (!hd) return hd.error();
+    if (!hd) return hd.forward_error();
 
     // dtype: the text model's, else the root's.
     for (const Fields* src : {&f, &top}) {
         std::string dn = src->first_of({"torch_dtype", "dtype"});
         if (dn.empty()) continue;
         auto d = src->text(dn);
-        if (!d) return d.error();
+        if (!d) return d.forward_error();
         auto bits = dtype_bits(*d, src->path(dn));
-        if (!bits) return bits.error();
+        if (!bits) return bits.forward_error();
         m.dtype = *d;
         m.dtype_source = src->path(dn);
         m.model_dtype_bits = *bits;
@@ -184,12 +184,12 @@ Result<ModelSpec> read_model(const json& root) {
     if (!cname.empty()) {
         const Fields& cf = f.find(cname) ? f : top;
         auto c = cf.positive(cname);
-        if (!c) return c.error();
+        if (!c) return c.forward_error();
         m.max_context = *c;
     }
 
     auto plan = build_layer_plan(f, m, *kv, *hd);
-    if (!plan) return plan.error();
+    if (!plan) return plan.forward_error();
 
     if (m.dtype.empty())
         m.warnings.push_back({f.path("torch_dtype"),
@@ -205,7 +205,7 @@ Result<ModelSpec> read_model(const json& root) {
 
 Result<ModelSpec> read_model_text(std::string_view text) {
     auto parsed = parse_json_text(text);
-    if (!parsed) return parsed.error();
+    if (!parsed) return parsed.forward_error();
     return read_model(*parsed);
 }
 

@@ -64,7 +64,7 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
 Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers) {
     std::string field = f.path("hybrid_override_pattern");
     auto pat = f.text("hybrid_override_pattern");
-    if (!pat) return pat.error();
+    if (!pat) return pat.forward_error();
     if (pat->size() != layers)
         return inconsistent(
             field, "has " + to_s(pat->size()) + " characters but the model has " + to_s(layers) + " layers");
@@ -107,7 +107,7 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
         for (std::size_t i = 0; i < it->size(); ++i) {
             std::string at = kf + "[" + to_s(i) + "]";
             auto n = checked_integer((*it)[i], at, false);
-            if (!n) return n.error();
+            if (!n) return n.forward_error();
             if (*n > layers)
                 return inconsistent(at, "layer " + to_s(*n) + " is beyond the model's " + to_s(layers) +
                                             " layers (the list is 1-indexed)");
@@ -128,7 +128,7 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
 Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::uint64_t layers, LayerKind nth,
                        LayerKind others, const char* nth_name, const char* others_name) {
     auto n = f.positive(name);
-    if (!n) return n.error();
+    if (!n) return n.forward_error();
     for (std::uint64_t i = 0; i < layers; ++i) {
         bool hit = (i + 1) % n->value == 0;
         p.kinds.push_back(hit ? nth : others);
@@ -149,7 +149,7 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
         for (std::size_t i = 0; i < nrl->size(); ++i) {
             std::string at = field + "[" + to_s(i) + "]";
             auto v = checked_integer((*nrl)[i], at, true);
-            if (!v) return v.error();
+            if (!v) return v.forward_error();
             if (*v > 1) return make_error(code::invalid_value, at + ": must be 0 or 1, got " + to_s(*v), at);
             p.kinds.push_back(*v ? LayerKind::chunked_local : LayerKind::full_attention);
             p.names.push_back(*v ? "chunked_attention" : "global_attention");
@@ -161,7 +161,7 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
     std::string src = f.path("no_rope_layers") + " empty: every ";
     if (f.find("no_rope_layer_interval")) {
         auto iv = f.positive("no_rope_layer_interval");
-        if (!iv) return iv.error();
+        if (!iv) return iv.forward_error();
         interval = iv->value;
     }
     for (std::uint64_t i = 0; i < layers; ++i) {
@@ -185,7 +185,7 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
     bool has_window = f.find("sliding_window") != nullptr;
     if (f.find("use_sliding_window")) {
         auto use = f.flag("use_sliding_window", false);
-        if (!use) return use.error();
+        if (!use) return use.forward_error();
         if (!*use)
             return all(LayerKind::full_attention, "full_attention", f.path("use_sliding_window") + " false");
         if (!has_window)
@@ -195,7 +195,7 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
         std::uint64_t first = 0;
         if (f.find("max_window_layers")) {
             auto mw = f.non_negative("max_window_layers");
-            if (!mw) return mw.error();
+            if (!mw) return mw.forward_error();
             first = mw->value;
         }
         for (std::uint64_t i = 0; i < layers; ++i) {
@@ -212,7 +212,7 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
                          LayerKind::sliding_window, "full_attention", "sliding_attention");
     }
     auto impl = f.text("cache_implementation");
-    if (!impl) return impl.error();
+    if (!impl) return impl.forward_error();
     if (*impl == "hybrid") {
         for (std::uint64_t i = 0; i < layers; ++i) {
             bool slides = (i + 1) % 2 != 0;
@@ -241,7 +241,7 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         auto nv = need(f, "linear_num_value_heads");
         auto dv = need(f, "linear_value_head_dim");
         for (auto* r : {&k, &nk, &dk, &nv, &dv})
-            if (!*r) return r->error();
+            if (!*r) return r->forward_error();
         s.mixer = "gated_delta_net";
         s.conv_rows = k->value - 1;
         s.conv_channels = 2 * nk->value * dk->value + nv->value * dv->value;
@@ -258,7 +258,7 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         auto groups = need(f, "n_groups");
         auto dstate = need(f, "ssm_state_size");
         for (auto* r : {&k, &heads, &hd, &groups, &dstate})
-            if (!*r) return r->error();
+            if (!*r) return r->forward_error();
         s.mixer = "mamba2";
         s.conv_rows = k->value - 1;
         s.conv_channels = heads->value * hd->value + 2 * groups->value * dstate->value;
@@ -275,7 +275,7 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         auto heads = need(lf, "num_heads");
         auto hd = need(lf, "head_dim");
         for (auto* r : {&k, &heads, &hd})
-            if (!*r) return r->error();
+            if (!*r) return r->forward_error();
         s.mixer = "kda";
         s.conv_rows = k->value - 1;
         s.conv_channels = 3 * heads->value * hd->value;
@@ -290,7 +290,7 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
     // The SSM state may be kept in another dtype (Qwen3.5: mamba_ssm_dtype float32).
     for (const char* n : {"mamba_ssm_dtype", "mamba_ssm_cache_dtype"}) {
         auto d = f.text(n);
-        if (!d) return d.error();
+        if (!d) return d.forward_error();
         if (d->empty()) continue;
         if (*d == "float32")
             s.ssm_bits = 32;
@@ -373,12 +373,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_chunked(f, p, layers);
     else
         r = from_sliding(f, p, layers);
-    if (!r) return r.error();
+    if (!r) return r.forward_error();
 
     // Shared-KV layers (Gemma 3n style) reuse an earlier layer's cache.
     if (f.find("num_kv_shared_layers")) {
         auto shared = f.non_negative("num_kv_shared_layers");
-        if (!shared) return shared.error();
+        if (!shared) return shared.forward_error();
         if (shared->value >= layers)
             return inconsistent(shared->source, to_s(shared->value) +
                                                     " shared layers leave no layer "
@@ -395,7 +395,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     bool mla = f.find("kv_lora_rank") != nullptr;
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
-        if (!rank) return rank.error();
+        if (!rank) return rank.forward_error();
         if (!f.find("qk_rope_head_dim"))
             return make_error(code::missing_field,
                               f.path("qk_rope_head_dim") +
@@ -403,7 +403,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                                   "caches kv_lora_rank + qk_rope_head_dim per token)",
                               f.path("qk_rope_head_dim"));
         auto rope = f.non_negative("qk_rope_head_dim");
-        if (!rope) return rope.error();
+        if (!rope) return rope.forward_error();
         latent = {rank->value + rope->value,
                   rank->source + " " + to_s(rank->value) + " + " + rope->source + " " + to_s(rope->value)};
     }
@@ -418,20 +418,20 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
     if (any_sliding) {
         auto w = f.positive("sliding_window");
-        if (!w) return w.error();
+        if (!w) return w.forward_error();
         window = *w;
     }
     if (any_chunked) {
         auto c = f.positive("attention_chunk_size");
-        if (!c) return c.error();
+        if (!c) return c.forward_error();
         chunk = *c;
     }
     StateShape state;
     if (any_linear) {
         auto mixer = pick_mixer(f, p);
-        if (!mixer) return mixer.error();
+        if (!mixer) return mixer.forward_error();
         auto s = read_state(f, *mixer, m);
-        if (!s) return s.error();
+        if (!s) return s.forward_error();
         state = *s;
     }
 
@@ -439,7 +439,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Sourced full_kv = kv_heads, full_hd = head_dim;
     if (f.find("num_global_key_value_heads")) {
         auto g = f.positive("num_global_key_value_heads");
-        if (!g) return g.error();
+        if (!g) return g.forward_error();
         if (g->value > m.query_heads.value || m.query_heads.value % g->value != 0)
             return make_error(code::inconsistent,
                               g->source + " " + to_s(g->value) + " does not divide " + m.query_heads.source +
@@ -449,13 +449,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
     if (f.find("global_head_dim")) {
         auto g = f.positive("global_head_dim");
-        if (!g) return g.error();
+        if (!g) return g.forward_error();
         full_hd = *g;
     }
     Sourced v_dim = head_dim;
     if (!mla && f.find("v_head_dim")) {
         auto v = f.positive("v_head_dim");
-        if (!v) return v.error();
+        if (!v) return v.forward_error();
         v_dim = *v;
     }
 

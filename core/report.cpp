@@ -217,7 +217,7 @@ Result<SizeOptions> size_options_from_json(const json& o) {
         } else {
             return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
         }
-        if (!ok) return ok.error();
+        if (!ok) return ok.forward_error();
     }
     return s;
 }

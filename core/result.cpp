@@ -2,15 +2,17 @@
 
 namespace kvcalc {
 
-Failure::Failure(Error error) : error_(new Error(std::move(error))) {}
+Failure to_failure(Error error) {
+    return Failure{new Error(std::move(error))};
+}
 
-Failure::Failure(const Failure& other) : error_(other.error_ ? new Error(*other.error_) : nullptr) {}
+ErrorPtr::ErrorPtr(const ErrorPtr& other) : error_(other.error_ ? new Error(*other.error_) : nullptr) {}
 
-void Failure::release() noexcept {
+void ErrorPtr::release() noexcept {
     delete error_;
 }
 
-const Error& Failure::error() const {
+const Error& ErrorPtr::get() const {
     static const Error none;
     return error_ ? *error_ : none;
 }
@@ -32,7 +34,7 @@ Failure failure(const char* c, const Arg& field, bool field_first, const char* f
     field.append_to(e.field);
     if (field_first) e.message = e.field + ": ";
     append_format(e.message, fmt, args, count);
-    return Failure(std::move(e));
+    return to_failure(std::move(e));
 }
 
 }  // namespace

@@ -30,42 +30,51 @@ struct Error {
     int column = 0;
 };
 
-// An Error on the heap. A Result holding a value carries only its null pointer, and
-// passing an error on (`return r.forward_error();`) moves the pointer, copying no text.
-class Failure {
+// A failed call's Error on its way into the Result it is returned as: made by fail() and
+// forward_error(), owned by that Result once converted. A plain pointer, so returning one
+// costs no destructor call; never drop one.
+struct [[nodiscard]] Failure {
+    Error* error;
+};
+
+// The Error a Result owns on the heap: a Result holding a value carries only a null
+// pointer, and passing an error on moves the pointer, copying no text.
+class ErrorPtr {
 public:
-    explicit Failure(Error error);
-    Failure(const Failure& other);
-    Failure(Failure&& other) noexcept : error_(other.error_) { other.error_ = nullptr; }
-    Failure& operator=(Failure other) noexcept {
+    ErrorPtr() = default;
+    explicit ErrorPtr(Failure f) : error_(f.error) {}
+    ErrorPtr(const ErrorPtr& other);
+    ErrorPtr(ErrorPtr&& other) noexcept : error_(other.error_) { other.error_ = nullptr; }
+    ErrorPtr& operator=(ErrorPtr other) noexcept {
         std::swap(error_, other.error_);
         return *this;
     }
-    ~Failure() {
+    ~ErrorPtr() {
         if (error_) release();
     }
 
-    explicit operator bool() const { return error_ != nullptr; }
-    Error& operator*() const { return *error_; }
-    Error* operator->() const { return error_; }
     // The error, or an empty one when there is none.
-    const Error& error() const;
+    const Error& get() const;
+    Failure take() {
+        Failure f{error_};
+        error_ = nullptr;
+        return f;
+    }
 
 private:
-    template <class T>
-    friend class Result;
-    Failure() = default;  // none: a Result holding a value
     void release() noexcept;
     Error* error_ = nullptr;
 };
 
+Failure to_failure(Error error);  // moves `error` to the heap
+
 template <class T>
 class Result {
 public:
-    Result(const T& value) : value_(value) {}                     // NOLINT: implicit by design
-    Result(T&& value) : value_(std::move(value)) {}               // NOLINT
-    Result(Error error) : failure_(Failure(std::move(error))) {}  // NOLINT
-    Result(Failure failure) : failure_(std::move(failure)) {}     // NOLINT
+    Result(const T& value) : value_(value) {}                      // NOLINT: implicit by design
+    Result(T&& value) : value_(std::move(value)) {}                // NOLINT
+    Result(Error error) : error_(to_failure(std::move(error))) {}  // NOLINT
+    Result(Failure failure) : error_(failure) {}                   // NOLINT
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -74,13 +83,13 @@ public:
     const T& operator*() const { return *value_; }
     const T* operator->() const { return &*value_; }
     // The error of a failed Result (an empty one for a value).
-    const Error& error() const { return failure_.error(); }
+    const Error& error() const { return error_.get(); }
     // Moves the error out, to return it as another Result's: `if (!r) return r.forward_error();`
-    Failure forward_error() { return std::move(failure_); }
+    Failure forward_error() { return error_.take(); }
 
 private:
     std::optional<T> value_;
-    Failure failure_;
+    ErrorPtr error_;
 };
 
 Error make_error(const char* code, std::string message, std::string field = {});

@@ -251,9 +251,9 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
             "shared_prefix " + to_s(o.shared_prefix) + " is longer than the context " + to_s(r.context),
             "shared_prefix");
     auto par = check_parallel(m, o);
-    if (!par) return par.error();
+    if (!par) return par.forward_error();
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
-    if (!dtype) return dtype.error();
+    if (!dtype) return dtype.forward_error();
 
     if (m.max_context.value > 0 && r.context > m.max_context.value)
         r.warnings.push_back({"context", "context " + to_s(r.context) + " is above the model's max context " +

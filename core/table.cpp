@@ -238,7 +238,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
             if (it.value.is_null() || k == "format") continue;
             if (k == "contexts") {
                 auto c = read_contexts(it.value);
-                if (!c) return c.error();
+                if (!c) return c.forward_error();
                 contexts = *c;
             } else if (k == "weight_dtype") {
                 if (!it.value.is_string())
@@ -253,7 +253,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
             }
         }
     auto so = size_options_from_json(size_opts);
-    if (!so) return so.error();
+    if (!so) return so.forward_error();
     base = *so;
     if (models.empty()) return make_error(code::bad_option, "table: give at least one model", "configs");
 
@@ -262,7 +262,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         SizeOptions o = base;
         o.context = contexts[0];
         auto one = size_model(m, o);
-        if (!one) return one.error();
+        if (!one) return one.forward_error();
         json kv = json::array();
         for (std::uint64_t c : contexts) {
             if (m.max_context.value && c > m.max_context.value) {
@@ -271,11 +271,11 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
             }
             o.context = c;
             auto r = size_model(m, o);
-            if (!r) return r.error();
+            if (!r) return r.forward_error();
             kv.push_back(r->sequence_bytes(o.accounting));
         }
         auto w = estimate_weights(m, weight_dtype);
-        if (!w && w.error().code == code::bad_option) return w.error();
+        if (!w && w.error().code == code::bad_option) return w.forward_error();
         json row;
         row.set("model", m.name)
             .set("attention_kind", attention_kind(m))

@@ -40,7 +40,7 @@ Error overflow_error() {
 Result<std::optional<std::uint64_t>> optional_int(const Fields& f, const char* name) {
     if (!f.find(name)) return std::optional<std::uint64_t>();
     auto v = f.non_negative(name);
-    if (!v) return v.error();
+    if (!v) return v.forward_error();
     return std::optional<std::uint64_t>(v->value);
 }
 
@@ -62,7 +62,7 @@ Result<std::vector<std::uint64_t>> index_list(const Fields& f, const char* name)
                           f.path(name));
     for (std::size_t i = 0; i < v->size(); ++i) {
         auto n = checked_integer((*v)[i], f.path(name) + "[" + to_s(i) + "]", true);
-        if (!n) return n.error();
+        if (!n) return n.forward_error();
         out.push_back(*n);
     }
     return out;
@@ -113,10 +113,10 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
                           f.path("hidden_size"));
     L.query_heads = m.query_heads.value;
     auto vocab = first_positive(f, {"vocab_size", "padded_vocab_size"});
-    if (!vocab) return vocab.error();
+    if (!vocab) return vocab.forward_error();
     if (vocab->value == 0) {
         vocab = first_positive(top, {"vocab_size", "padded_vocab_size"});
-        if (!vocab) return vocab.error();
+        if (!vocab) return vocab.forward_error();
     }
     if (vocab->value == 0)
         return make_error(code::missing_field,
@@ -127,11 +127,11 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     L.vocab = vocab->value;
 
     auto inter = first_positive(f, {"intermediate_size", "ffn_hidden_size", "n_inner"});
-    if (!inter) return inter.error();
+    if (!inter) return inter.forward_error();
     bool plain_act = f.find("activation_function") != nullptr;  // GPT-2 style: Conv1D, biases, no gate
     for (const char* n : {"mlp_hidden_act", "hidden_act", "hidden_activation"}) {
         auto a = f.text(n);
-        if (!a) return a.error();
+        if (!a) return a.forward_error();
         if (*a == "relu2" || *a == "relu" || *a == "gelu_new") plain_act = true;
         if (!a->empty()) break;
     }
@@ -154,33 +154,33 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     auto qb = f.flag("add_qkv_bias", false);
     auto mb = bias_flag({"mlp_bias", "bias", "use_bias"}, plain_act);
     for (auto* r : {&ab, &qb, &mb})
-        if (!*r) return r->error();
+        if (!*r) return r->forward_error();
     L.attn_bias = *ab;
     L.qkv_bias = *qb;
     L.mlp_bias = *mb;
 
     auto rms = f.flag("rmsnorm", false);
-    if (!rms) return rms.error();
+    if (!rms) return rms.forward_error();
     bool layer_norm = !f.first_of({"layer_norm_epsilon", "layer_norm_eps", "layernorm_epsilon"}).empty();
     L.norm_elems = layer_norm && !*rms ? 2 : 1;
 
     // Gated-DeltaNet hybrids gate their full attention's output: Qwen3.5 says so with
     // attn_output_gate, Qwen3-Next always does and has no field for it.
     auto gate = f.flag("attn_output_gate", f.find("linear_num_value_heads") != nullptr);
-    if (!gate) return gate.error();
+    if (!gate) return gate.forward_error();
     L.attn_output_gate = *gate;
 
     auto experts = first_positive(f, {"n_routed_experts", "num_experts", "num_local_experts"});
-    if (!experts) return experts.error();
+    if (!experts) return experts.forward_error();
     L.experts = experts->value > 1 ? experts->value : 0;
     if (L.experts) {
         auto ei = first_positive(f, {"moe_intermediate_size"});
-        if (!ei) return ei.error();
+        if (!ei) return ei.forward_error();
         L.expert_intermediate = ei->value ? ei->value : L.intermediate;
         auto shared = first_positive(f, {"n_shared_experts", "num_shared_experts"});
         auto shared_width = first_positive(f, {"shared_expert_intermediate_size"});
-        if (!shared) return shared.error();
-        if (!shared_width) return shared_width.error();
+        if (!shared) return shared.forward_error();
+        if (!shared_width) return shared_width.forward_error();
         if (shared->value) {
             auto width = mul(shared->value, L.expert_intermediate);
             if (!width) return overflow_error();
@@ -192,14 +192,14 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
             L.shared_intermediate = L.expert_intermediate;  // Llama 4: one always-on expert
         }
         auto both = f.flag("enable_moe_block", false);
-        if (!both) return both.error();
+        if (!both) return both.forward_error();
         L.dense_beside_moe = *both;
         for (auto [name, out] :
              {std::pair{"first_k_dense_replace", &L.first_dense}, std::pair{"moe_layer_freq", &L.moe_freq},
               std::pair{"decoder_sparse_step", &L.sparse_step},
               std::pair{"interleave_moe_layer_step", &L.interleave_step}}) {
             auto v = optional_int(f, name);
-            if (!v) return v.error();
+            if (!v) return v.forward_error();
             if (*v) *out = **v;
         }
         for (auto [name, v] : {std::pair{"moe_freq", L.moe_freq}, std::pair{"sparse_step", L.sparse_step},
@@ -209,17 +209,17 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
                                   std::string("a MoE layer interval (") + name + ") must be positive, got 0",
                                   f.path(name));
         auto only = index_list(f, "mlp_only_layers");
-        if (!only) return only.error();
+        if (!only) return only.forward_error();
         L.mlp_only = *only;
         auto list = index_list(f, "moe_layers");
-        if (!list) return list.error();
+        if (!list) return list.forward_error();
         L.moe_list = *list;
     }
     auto dense = first_positive(f, {"intermediate_size_mlp"});
-    if (!dense) return dense.error();
+    if (!dense) return dense.forward_error();
     L.dense_intermediate = dense->value ? dense->value : L.intermediate;
     auto pat = f.text("hybrid_override_pattern");
-    if (!pat) return pat.error();
+    if (!pat) return pat.forward_error();
     L.pattern = *pat;
     return L;
 }
@@ -284,8 +284,8 @@ Result<bool> mla_blocks(const Layout& L, const Fields& f, Blocks& b) {
     auto rank = f.positive("kv_lora_rank");
     auto qrank = optional_int(f, "q_lora_rank");
     for (auto* r : {&nope, &rope, &vd, &rank})
-        if (!*r) return r->error();
-    if (!qrank) return qrank.error();
+        if (!*r) return r->forward_error();
+    if (!qrank) return qrank.forward_error();
     const N qk = N(nope->value) + rope->value;
     if (*qrank && **qrank > 0) {
         std::uint64_t ql = **qrank;
@@ -312,7 +312,7 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
         auto nv = need(f, "linear_num_value_heads");
         auto dv = need(f, "linear_value_head_dim");
         for (auto* r : {&k, &nk, &dk, &nv, &dv})
-            if (!*r) return r->error();
+            if (!*r) return r->forward_error();
         const N key = N(nk->value) * dk->value, value = N(nv->value) * dv->value;
         push(b, "mixer", N(H) * (N(2) * key + N(2) * value));                    // in_proj_qkvz
         push(b, "mixer", N(H) * 2 * nv->value);                                  // in_proj_ba
@@ -327,9 +327,9 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
         auto groups = need(f, "n_groups");
         auto dstate = need(f, "ssm_state_size");
         for (auto* r : {&k, &heads, &hd, &groups, &dstate})
-            if (!*r) return r->error();
+            if (!*r) return r->forward_error();
         auto conv_bias = f.flag("use_conv_bias", true);
-        if (!conv_bias) return conv_bias.error();
+        if (!conv_bias) return conv_bias.forward_error();
         const N inner = N(heads->value) * hd->value, bc = N(2) * groups->value * dstate->value;
         push(b, "mixer", N(H) * (N(2) * inner + bc + heads->value));  // in_proj
         push(b, "mixer", (inner + bc) * (N(k->value) + (*conv_bias ? 1 : 0)), Shard::split, false);  // conv1d
@@ -343,7 +343,7 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
         auto heads = need(lf, "num_heads");
         auto hd = need(lf, "head_dim");
         for (auto* r : {&k, &heads, &hd})
-            if (!*r) return r->error();
+            if (!*r) return r->forward_error();
         const N width = N(heads->value) * hd->value;
         push(b, "mixer", N(3) * H * width);                              // q, k, v
         push(b, "mixer", N(3) * width * k->value, Shard::split, false);  // their short convs
@@ -420,7 +420,7 @@ std::uint64_t params_on_rank(const ParamBlock& b, std::uint64_t tp) {
 // A quant_method and its fields, as the bits of one quantized element.
 Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
     auto method = q.text("quant_method");
-    if (!method) return method.error();
+    if (!method) return method.forward_error();
     std::string src = q.path("quant_method") + " " + *method;
     if (*method == "fp8") {
         d.name = "fp8";
@@ -430,8 +430,8 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
         if (blk && blk->is_array() && blk->size() == 2) {
             auto a = checked_integer((*blk)[0], q.path("weight_block_size[0]"), false);
             auto b = checked_integer((*blk)[1], q.path("weight_block_size[1]"), false);
-            if (!a) return a.error();
-            if (!b) return b.error();
+            if (!a) return a.forward_error();
+            if (!b) return b.forward_error();
             auto area = mul(*a, *b);
             auto num = add(mul(area, 8), 32);
             if (!area || !num || *area > 1048576)
@@ -449,7 +449,7 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
     } else if (*method == "gptq" || *method == "awq" || *method == "awq_marlin" || *method == "gptq_marlin") {
         auto bits = q.positive("bits");
         if (!bits) bits = q.positive("w_bit");
-        if (!bits) return bits.error();
+        if (!bits) return bits.forward_error();
         if (bits->value > 16)
             return make_error(code::invalid_value,
                               bits->source + ": " + to_s(bits->value) +
@@ -471,8 +471,8 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
     } else if (*method == "bitsandbytes") {
         auto four = q.flag("load_in_4bit", false);
         auto eight = q.flag("load_in_8bit", false);
-        if (!four) return four.error();
-        if (!eight) return eight.error();
+        if (!four) return four.forward_error();
+        if (!eight) return eight.forward_error();
         d.name = *four ? "int4" : *eight ? "int8" : "bf16";
         d.linear_bits_num = *four ? 4 : *eight ? 8 : 16;
         d.linear_bits_den = 1;
@@ -507,7 +507,7 @@ Result<WeightDtype> resolve_weight_dtype(const std::string& req, const ModelSpec
             const json* q = src->find("quantization_config");
             if (!q || !q->is_object()) continue;
             auto ok = read_quantization(Fields(*q, src->path("quantization_config")), d);
-            if (!ok) return ok.error();
+            if (!ok) return ok.forward_error();
             if (*ok) return d;
             break;
         }
@@ -557,10 +557,10 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
     Fields f(m.text, m.text_path), top(m.root, "");
     auto layout = read_layout(m, f, top);
-    if (!layout) return layout.error();
+    if (!layout) return layout.forward_error();
     const Layout& L = *layout;
     auto dtype = resolve_weight_dtype(weight_dtype, m);
-    if (!dtype) return dtype.error();
+    if (!dtype) return dtype.forward_error();
 
     WeightEstimate w;
     w.dtype = *dtype;
@@ -581,14 +581,14 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     for (const Fields* src : {&f, &top}) {
         if (!src->find("tie_word_embeddings")) continue;
         auto t = src->flag("tie_word_embeddings", true);
-        if (!t) return t.error();
+        if (!t) return t.forward_error();
         w.tied_embeddings = *t;
         w.tied_source = src->path("tie_word_embeddings") + (*t ? " true" : " false");
         break;
     }
     if (w.tied_source.empty()) {
         auto type = f.text("model_type");
-        if (!type) return type.error();
+        if (!type) return type.forward_error();
         w.tied_embeddings = !untied_by_default(*type);
         w.tied_source = w.tied_embeddings
                             ? "no tie_word_embeddings: transformers' default true"
@@ -602,12 +602,12 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                              "rotary_emb_base"})
                      .empty();
     auto positions = optional_int(f, "n_positions");
-    if (!positions) return positions.error();
+    if (!positions) return positions.forward_error();
     opt_u64 pos = *positions && !rope ? mul(**positions, H) : opt_u64(0);
     auto per_layer_width = optional_int(f, "hidden_size_per_layer_input");
     auto per_layer_vocab = optional_int(f, "vocab_size_per_layer_input");
-    if (!per_layer_width) return per_layer_width.error();
-    if (!per_layer_vocab) return per_layer_vocab.error();
+    if (!per_layer_width) return per_layer_width.forward_error();
+    if (!per_layer_vocab) return per_layer_vocab.forward_error();
     if (*per_layer_width && **per_layer_width > 0)
         embed = add(embed, mul(mul(per_layer_vocab->value_or(L.vocab), **per_layer_width), layers));
     if (!embed || !pos) return overflow_error();
@@ -619,7 +619,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
 
     // Decoder layers.
     auto keqv = f.flag("attention_k_eq_v", false);
-    if (!keqv) return keqv.error();
+    if (!keqv) return keqv.forward_error();
     const LayerGroup* default_attention = nullptr;
     for (const auto& g : m.groups)
         if (g.kind == LayerKind::full_attention || g.kind == LayerKind::sliding_window ||
@@ -640,7 +640,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
             switch (g.kind) {
                 case LayerKind::mla: {
                     auto ok = mla_blocks(L, f, first);
-                    if (!ok) return ok.error();
+                    if (!ok) return ok.forward_error();
                     break;
                 }
                 case LayerKind::full_attention:
@@ -652,7 +652,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                     break;
                 case LayerKind::linear_state: {
                     auto ok = mixer_blocks(L, f, g.state.mixer, first);
-                    if (!ok) return ok.error();
+                    if (!ok) return ok.forward_error();
                     break;
                 }
                 case LayerKind::no_cache:
@@ -743,7 +743,7 @@ Result<std::uint64_t> weight_bytes_per_gpu(const WeightEstimate& w, const std::v
              ++l)
             for (const auto& blk : w.layers[l]) {
                 auto b = block_bytes(blk, d, tp);
-                if (!b) return b.error();
+                if (!b) return b.forward_error();
                 bytes = add(bytes, *b);
             }
         if (s == 0) bytes = add(bytes, split_bytes(w.embedding_bytes));
