@@ -11,47 +11,53 @@ std::string Fields::path(std::string_view name) const {
     return p;
 }
 
+Failure Fields::error_args(const char* c, std::string_view name, const char* fmt, const char* kinds,
+                           const format_detail::Slot* slots) const {
+    return fail_at(c, path(name), true, fmt, kinds, slots);
+}
+
 const json* Fields::find(std::string_view name) const {
     const json* v = obj_.find(name);
     return v && !v->is_null() ? v : nullptr;
 }
 
-std::string Fields::first_of(std::initializer_list<const char*> names) const {
+std::string_view Fields::first_of(std::initializer_list<const char*> names) const {
     for (const char* n : names)
         if (find(n)) return n;
     return {};
 }
 
 Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bool allow_zero) {
-    std::string what = describe_value(v);
-    auto bad = [&](const std::string& why) {
-        return make_error(code::invalid_value, path + ": " + why + ", got " + what, path);
-    };
     const char* need = allow_zero ? "must be a non-negative integer" : "must be a positive integer";
+    const char* why = nullptr;
     std::uint64_t out = 0;
     if (v.is_number_unsigned()) {
         out = v.get<std::uint64_t>();
     } else if (v.is_number_integer()) {
-        return bad(need);  // negative (non-negative ones are number_unsigned)
+        why = need;  // negative (non-negative ones are number_unsigned)
     } else if (v.is_number_float()) {
         FractionValue d = fraction_value(v);  // exact, from the number's text
-        if (d.negative) return bad(need);
-        if (!d.whole) return bad("must be an integer");
-        if (d.too_large || d.value > max_exact) return bad("is too large");
+        if (d.negative)
+            why = need;
+        else if (!d.whole)
+            why = "must be an integer";
+        else if (d.too_large || d.value > max_exact)
+            why = "is too large";
         out = d.value;
     } else if (is_number_marker(v)) {
-        return bad(need);
+        why = need;
     } else {
-        return bad("must be a number");
+        why = "must be a number";
     }
-    if (out == 0 && !allow_zero) return bad(need);
-    if (out > max_exact) return bad("is too large");
+    if (!why && out == 0 && !allow_zero) why = need;
+    if (!why && out > max_exact) why = "is too large";
+    if (why) return field_error(code::invalid_value, path, "{}, got {}", why, described(v));
     return out;
 }
 
 Result<Sourced> Fields::integer(std::string_view name, bool allow_zero) const {
     const json* v = find(name);
-    if (!v) return make_error(code::missing_field, path(name) + ": missing", path(name));
+    if (!v) return error(code::missing_field, name, "missing");
     auto r = checked_integer(*v, path(name), allow_zero);
     if (!r) return r.forward_error();
     return Sourced{*r, path(name)};
@@ -68,8 +74,7 @@ Result<bool> Fields::flag(std::string_view name, bool absent_value) const {
     const json* v = find(name);
     if (!v) return absent_value;
     if (!v->is_boolean())
-        return make_error(code::invalid_value,
-                          path(name) + ": must be true or false, got " + describe_value(*v), path(name));
+        return error(code::invalid_value, name, "must be true or false, got {}", described(*v));
     return v->get<bool>();
 }
 
@@ -77,8 +82,7 @@ Result<std::string> Fields::text(std::string_view name) const {
     const json* v = find(name);
     if (!v) return std::string();
     if (!v->is_string() || is_number_marker(*v))
-        return make_error(code::invalid_value, path(name) + ": must be a string, got " + describe_value(*v),
-                          path(name));
+        return error(code::invalid_value, name, "must be a string, got {}", described(*v));
     return v->get<std::string>();
 }
 

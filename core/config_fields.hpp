@@ -19,7 +19,7 @@ public:
     // A present, non-null field, or nullptr. (`"head_dim": null` means "not set".)
     const json* find(std::string_view name) const;
     // The first present field of the aliases, or "" when none is.
-    std::string first_of(std::initializer_list<const char*> names) const;
+    std::string_view first_of(std::initializer_list<const char*> names) const;
 
     // A positive integer (integral floats like 32.0 are accepted); errors name the field.
     Result<Sourced> positive(std::string_view name) const;
@@ -29,6 +29,19 @@ public:
     Result<bool> flag(std::string_view name, bool absent_value) const;
     // A string when present ("" when absent); error when present with another type.
     Result<std::string> text(std::string_view name) const;
+
+    // An error about field `name`: code, field path(name), message "<path>: " + fmt filled.
+    template <class... A>
+    Failure error(const char* code, std::string_view name, const char* fmt, const A&... args) const {
+        if constexpr (sizeof...(A) == 0) {
+            return error_args(code, name, fmt, "", nullptr);
+        } else {
+            const format_detail::Args<A...> a(args...);
+            return error_args(code, name, fmt, a.kinds, a.slots);
+        }
+    }
+    Failure error_args(const char* code, std::string_view name, const char* fmt, const char* kinds,
+                       const format_detail::Slot* slots) const;
 
     const json& object() const { return obj_; }
     const std::string& prefix() const { return prefix_; }

@@ -6,10 +6,6 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 // The text model: the root, or a nested text config when the root has no layer count.
 struct TextModel {
     const json* object;
@@ -21,26 +17,23 @@ constexpr std::initializer_list<const char*> layer_aliases = {"num_hidden_layers
 
 Result<TextModel> find_text_model(const json& root) {
     if (!root.is_object())
-        return make_error(code::invalid_value,
-                          "the config must be a JSON object, got " + describe_value(root));
+        return fail(code::invalid_value, "", "the config must be a JSON object, got {}", described(root));
     Fields top(root, "");
     if (!top.first_of(layer_aliases).empty()) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
         const json* s = top.find(sub);
         if (!s) continue;
         if (!s->is_object())
-            return make_error(code::invalid_value,
-                              std::string(sub) + ": must be an object, got " + describe_value(*s), sub);
+            return field_error(code::invalid_value, sub, "must be an object, got {}", described(*s));
         if (!Fields(*s, sub).first_of(layer_aliases).empty()) return TextModel{s, sub};
     }
-    return make_error(code::missing_field,
-                      "missing layer count: none of num_hidden_layers, n_layer, num_layers, "
-                      "n_layers is in the config or its text_config",
-                      "num_hidden_layers");
+    return fail(code::missing_field, "num_hidden_layers",
+                "missing layer count: none of num_hidden_layers, n_layer, num_layers, n_layers is in the "
+                "config or its text_config");
 }
 
 Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
-    std::string name = f.first_of({"num_key_value_heads", "num_kv_heads", "n_head_kv"});
+    std::string_view name = f.first_of({"num_key_value_heads", "num_kv_heads", "n_head_kv"});
     if (!name.empty()) return f.positive(name);
     if (f.find("multi_query_group_num")) {
         auto mqa = f.flag("multi_query_attention", false);
@@ -49,27 +42,23 @@ Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
     }
     auto mq = f.flag("multi_query", false);
     if (!mq) return mq.forward_error();
-    if (*mq) return Sourced{1, f.path("multi_query") + " true"};
-    return Sourced{query_heads.value, query_heads.source + " (no KV-head field: one KV head per query head)"};
+    if (*mq) return Sourced{1, format("{} true", f.path("multi_query"))};
+    return Sourced{query_heads.value,
+                   format("{} (no KV-head field: one KV head per query head)", query_heads.source)};
 }
 
 Result<Sourced> read_head_dim(const Fields& f, const Sourced& query_heads, const Sourced& hidden) {
-    std::string name = f.first_of({"head_dim", "kv_channels", "attention_head_dim"});
+    std::string_view name = f.first_of({"head_dim", "kv_channels", "attention_head_dim"});
     if (!name.empty()) return f.positive(name);
     if (hidden.value == 0)
-        return make_error(code::missing_field,
-                          f.path("head_dim") +
-                              ": missing, and there is no hidden_size to derive "
-                              "it from",
-                          f.path("head_dim"));
+        return f.error(code::missing_field, "head_dim",
+                       "missing, and there is no hidden_size to derive it from");
     if (hidden.value % query_heads.value != 0)
-        return make_error(code::inconsistent,
-                          hidden.source + " " + to_s(hidden.value) + " is not divisible by " +
-                              query_heads.source + " " + to_s(query_heads.value) +
-                              ", and there is no head_dim",
-                          hidden.source);
-    return Sourced{hidden.value / query_heads.value, hidden.source + " " + to_s(hidden.value) + " / " +
-                                                         query_heads.source + " " + to_s(query_heads.value)};
+        return fail(code::inconsistent, hidden.source,
+                    "{} {} is not divisible by {} {}, and there is no head_dim", hidden.source, hidden.value,
+                    query_heads.source, query_heads.value);
+    return Sourced{hidden.value / query_heads.value, format("{} {} / {} {}", hidden.source, hidden.value,
+                                                            query_heads.source, query_heads.value)};
 }
 
 Result<unsigned> dtype_bits(const std::string& dtype, const std::string& field) {
@@ -78,9 +67,8 @@ Result<unsigned> dtype_bits(const std::string& dtype, const std::string& field) 
         {"half", 16},     {"float32", 32}, {"fp32", 32}, {"float", 32}};
     for (auto [n, b] : known)
         if (dtype == n) return b;
-    return make_error(code::invalid_value,
-                      field + ": unknown dtype \"" + dtype + "\" (expected bfloat16, float16 or float32)",
-                      field);
+    return field_error(code::invalid_value, field,
+                       "unknown dtype \"{}\" (expected bfloat16, float16 or float32)", dtype);
 }
 
 void name_model(ModelSpec& m, const json& root) {
@@ -118,22 +106,19 @@ Result<ModelSpec> read_model(const json& root) {
     auto layers = f.positive(f.first_of(layer_aliases));
     if (!layers) return layers.forward_error();
     if (layers->value > 100000)
-        return make_error(
-            code::invalid_value,
-            layers->source + ": " + to_s(layers->value) + " layers is beyond any real model (at most 100000)",
-            layers->source);
+        return field_error(code::invalid_value, layers->source,
+                           "{} layers is beyond any real model (at most 100000)", layers->value);
     m.num_layers = *layers;
 
-    std::string qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
+    std::string_view qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
     if (qname.empty())
-        return make_error(code::missing_field,
-                          f.path("num_attention_heads") + ": missing (also looked for n_head, num_heads)",
-                          f.path("num_attention_heads"));
+        return f.error(code::missing_field, "num_attention_heads",
+                       "missing (also looked for n_head, num_heads)");
     auto qh = f.positive(qname);
     if (!qh) return qh.forward_error();
     m.query_heads = *qh;
 
-    std::string hname = f.first_of({"hidden_size", "n_embd", "d_model"});
+    std::string_view hname = f.first_of({"hidden_size", "n_embd", "d_model"});
     if (!hname.empty()) {
         auto h = f.positive(hname);
         if (!h) return h.forward_error();
@@ -143,17 +128,15 @@ Result<ModelSpec> read_model(const json& root) {
     auto kv = read_kv_heads(f, m.query_heads);
     if (!kv) return kv.forward_error();
     if (kv->value > m.query_heads.value || m.query_heads.value % kv->value != 0)
-        return make_error(code::inconsistent,
-                          kv->source + " " + to_s(kv->value) + " does not divide " + m.query_heads.source +
-                              " " + to_s(m.query_heads.value),
-                          kv->source);
+        return fail(code::inconsistent, kv->source, "{} {} does not divide {} {}", kv->source, kv->value,
+                    m.query_heads.source, m.query_heads.value);
 
     auto hd = read_head_dim(f, m.query_heads, m.hidden_size);
     if (!hd) return hd.forward_error();
 
     // dtype: the text model's, else the root's.
     for (const Fields* src : {&f, &top}) {
-        std::string dn = src->first_of({"torch_dtype", "dtype"});
+        std::string_view dn = src->first_of({"torch_dtype", "dtype"});
         if (dn.empty()) continue;
         auto d = src->text(dn);
         if (!d) return d.forward_error();
@@ -171,14 +154,14 @@ Result<ModelSpec> read_model(const json& root) {
         if (!q || !q->is_object()) continue;
         Fields qf(*q, src->path("quantization_config"));
         if (qf.find("kv_cache_quant_algo") || qf.find("kv_cache_scheme")) {
-            std::string n = qf.find("kv_cache_quant_algo") ? "kv_cache_quant_algo" : "kv_cache_scheme";
+            const char* n = qf.find("kv_cache_quant_algo") ? "kv_cache_quant_algo" : "kv_cache_scheme";
             m.kv_quant = "fp8";
             m.kv_quant_source = qf.path(n);
         }
         break;
     }
 
-    std::string cname = f.first_of(
+    std::string_view cname = f.first_of(
         {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length", "model_max_length"});
     if (cname.empty()) cname = top.first_of({"max_position_embeddings", "model_max_length"});
     if (!cname.empty()) {
@@ -196,8 +179,9 @@ Result<ModelSpec> read_model(const json& root) {
                               "no torch_dtype or dtype in the config: KV is sized at 2 bytes per "
                               "element, as engines serve such checkpoints in 16-bit"});
     else if (m.model_dtype_bits == 32)
-        m.warnings.push_back({m.dtype_source, m.dtype + " checkpoint: KV is sized at 2 bytes per element, as "
-                                                        "engines serve float32 checkpoints in 16-bit"});
+        m.warnings.push_back({m.dtype_source, format("{} checkpoint: KV is sized at 2 bytes per element, as "
+                                                     "engines serve float32 checkpoints in 16-bit",
+                                                     m.dtype)});
     m.root = root;
     m.text = text;
     return m;

@@ -7,21 +7,21 @@
 
 namespace kvcalc {
 
-void Arg::append_to(std::string& out) const {
-    switch (kind_) {
-        case Kind::c_string:
-            out += static_cast<const char*>(v_.p);
+std::size_t append_arg(std::string& out, char kind, const format_detail::Slot* s) {
+    switch (kind) {
+        case 'c':
+            out += static_cast<const char*>(s->p);
             break;
-        case Kind::string:
-            out += *static_cast<const std::string*>(v_.p);
+        case 's':
+            out += *static_cast<const std::string*>(s->p);
             break;
-        case Kind::view:
-            out.append(static_cast<const char*>(v_.p), size_);
-            break;
-        case Kind::number: {
+        case 'v':
+            out.append(static_cast<const char*>(s[0].p), static_cast<std::size_t>(s[1].u));
+            return 2;
+        case 'n': {
             char digits[20];
             std::size_t i = sizeof digits;
-            std::uint64_t n = v_.u;
+            std::uint64_t n = s->u;
             do {
                 digits[--i] = static_cast<char>('0' + n % 10);
                 n /= 10;
@@ -29,32 +29,32 @@ void Arg::append_to(std::string& out) const {
             out.append(digits + i, sizeof digits - i);
             break;
         }
-        case Kind::grouped:
-            out += group_thousands(v_.u);
+        case 'g':
+            out += group_thousands(s->u);
             break;
-        case Kind::described:
-            out += describe_value(*static_cast<const Json*>(v_.p));
+        case 'd':
+            out += describe_value(*static_cast<const Json*>(s->p));
             break;
     }
+    return 1;
 }
 
-void append_format(std::string& out, const char* fmt, const Arg* args, std::size_t count) {
-    std::size_t next = 0;
+void append_format(std::string& out, const char* fmt, const char* kinds, const format_detail::Slot* slots) {
     for (;;) {
         const char* hole = std::strstr(fmt, "{}");
-        if (!hole || next == count) {
+        if (!hole || !*kinds) {
             out += fmt;
             return;
         }
         out.append(fmt, static_cast<std::size_t>(hole - fmt));
-        args[next++].append_to(out);
+        slots += append_arg(out, *kinds++, slots);
         fmt = hole + 2;
     }
 }
 
-std::string format_args(const char* fmt, const Arg* args, std::size_t count) {
+std::string format_args(const char* fmt, const char* kinds, const format_detail::Slot* slots) {
     std::string out;
-    append_format(out, fmt, args, count);
+    append_format(out, fmt, kinds, slots);
     return out;
 }
 

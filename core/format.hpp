@@ -1,5 +1,6 @@
 // Message text: one literal with {} placeholders, filled by one out-of-line call. A chain
-// of std::string + would cost every call site a temporary, a call and a destructor per piece.
+// of std::string + would cost every call site a temporary, a call and a destructor per piece;
+// here each argument costs one store, and its type travels in a constant string of letters.
 #pragma once
 
 #include <cstddef>
@@ -12,60 +13,111 @@ namespace kvcalc {
 
 class Json;
 
-// One value for a placeholder: text (a C string, a std::string or a string_view, all
-// borrowed until the call returns), a non-negative integer in decimal (as std::to_string
-// prints it), or the kinds made by grouped() and described().
-class Arg {
-public:
-    enum class Kind : unsigned char { c_string, string, view, number, grouped, described };
+// Placeholder values besides text (C strings, std::strings, string_views, all borrowed
+// until the call returns) and non-negative integers (in decimal, as std::to_string prints):
+struct Grouped {  // 1,048,576: with thousands separators, as group_thousands writes it
+    std::uint64_t n;
+};
+inline Grouped grouped(std::uint64_t n) {
+    return {n};
+}
+struct Described {  // a JSON value as messages show it ("NaN", "\"8\"", "[4]"): describe_value
+    const Json* value;
+};
+inline Described described(const Json& value) {
+    return {&value};
+}
 
-    Arg(const char* s) : kind_(Kind::c_string) { v_.p = s; }        // NOLINT: implicit by design
-    Arg(const std::string& s) : kind_(Kind::string) { v_.p = &s; }  // NOLINT
-    Arg(std::string_view s) : kind_(Kind::view), size_(s.size()) {  // NOLINT
-        v_.p = s.data();
-    }
-    template <class T,
-              std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>,
-                               int> = 0>
-    Arg(T n) : kind_(Kind::number) {  // NOLINT
-        v_.u = static_cast<std::uint64_t>(n);
-    }
-    Arg(Kind kind, std::uint64_t n) : kind_(kind) { v_.u = n; }
-    Arg(Kind kind, const void* p) : kind_(kind) { v_.p = p; }
+namespace format_detail {
 
-    // Appends the value's text.
-    void append_to(std::string& out) const;
-
-private:
-    Kind kind_;
-    std::size_t size_ = 0;
-    union {
-        const void* p;
-        std::uint64_t u;
-    } v_;
+union Slot {
+    const void* p;
+    std::uint64_t u;
 };
 
-// 1,048,576: the integer with thousands separators (group_thousands).
-inline Arg grouped(std::uint64_t n) {
-    return Arg(Arg::Kind::grouped, n);
-}
-// A JSON value as messages show it ("NaN", "\"8\"", "[4]"): describe_value.
-inline Arg described(const Json& value) {
-    return Arg(Arg::Kind::described, static_cast<const void*>(&value));
+// One letter per argument: c C string, s std::string, v string_view (two slots: data and
+// size), n integer, g grouped(), d described().
+template <class T>
+constexpr char kind_of() {
+    using D = std::decay_t<T>;
+    if constexpr (std::is_same_v<D, const char*> || std::is_same_v<D, char*>) {
+        return 'c';
+    } else if constexpr (std::is_same_v<D, std::string>) {
+        return 's';
+    } else if constexpr (std::is_same_v<D, std::string_view>) {
+        return 'v';
+    } else if constexpr (std::is_same_v<D, Grouped>) {
+        return 'g';
+    } else if constexpr (std::is_same_v<D, Described>) {
+        return 'd';
+    } else {
+        static_assert(std::is_integral_v<D> && !std::is_same_v<D, bool> && !std::is_same_v<D, char>,
+                      "format(): text, a non-negative integer, grouped() or described()");
+        return 'n';
+    }
 }
 
-// `fmt` with each "{}" replaced by the next of `args`, in order.
-std::string format_args(const char* fmt, const Arg* args, std::size_t count);
-// Appends the same to `out`.
-void append_format(std::string& out, const char* fmt, const Arg* args, std::size_t count);
+template <class T>
+constexpr std::size_t slots_of() {
+    return kind_of<T>() == 'v' ? 2 : 1;
+}
+
+template <class T>
+void put(Slot*& s, const T& v) {
+    constexpr char k = kind_of<T>();
+    if constexpr (k == 'c') {
+        (s++)->p = static_cast<const char*>(v);
+    } else if constexpr (k == 's') {
+        (s++)->p = &v;
+    } else if constexpr (k == 'v') {
+        (s++)->p = v.data();
+        (s++)->u = v.size();
+    } else if constexpr (k == 'g') {
+        (s++)->u = v.n;
+    } else if constexpr (k == 'd') {
+        (s++)->p = v.value;
+    } else {
+        (s++)->u = static_cast<std::uint64_t>(v);
+    }
+}
+
+// The arguments of one call: their letters (a constant per signature) and their slots.
+template <class... A>
+struct Args {
+    static constexpr char kinds[] = {kind_of<A>()..., '\0'};
+    Slot slots[(slots_of<A>() + ... + 0)];
+    explicit Args(const A&... args) {
+        Slot* s = slots;
+        (put(s, args), ...);
+    }
+};
+
+}  // namespace format_detail
+
+// `fmt` with each "{}" replaced by the next argument's text, appended to `out`.
+void append_format(std::string& out, const char* fmt, const char* kinds, const format_detail::Slot* slots);
+std::string format_args(const char* fmt, const char* kinds, const format_detail::Slot* slots);
+// Appends the one argument of letter `kind` at `slot`; returns the slots it takes.
+std::size_t append_arg(std::string& out, char kind, const format_detail::Slot* slot);
 
 template <class... A>
 std::string format(const char* fmt, const A&... args) {
     if constexpr (sizeof...(A) == 0) {
-        return format_args(fmt, nullptr, 0);
+        return format_args(fmt, "", nullptr);
     } else {
-        const Arg list[] = {Arg(args)...};
-        return format_args(fmt, list, sizeof...(A));
+        const format_detail::Args<A...> a(args...);
+        return format_args(fmt, a.kinds, a.slots);
+    }
+}
+
+// Appends the same to `out`.
+template <class... A>
+void format_to(std::string& out, const char* fmt, const A&... args) {
+    if constexpr (sizeof...(A) == 0) {
+        append_format(out, fmt, "", nullptr);
+    } else {
+        const format_detail::Args<A...> a(args...);
+        append_format(out, fmt, a.kinds, a.slots);
     }
 }
 

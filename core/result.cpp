@@ -25,27 +25,24 @@ Error make_error(const char* c, std::string message, std::string field) {
     return e;
 }
 
-namespace {
-
-Failure failure(const char* c, const Arg& field, bool field_first, const char* fmt, const Arg* args,
-                std::size_t count) {
+Failure fail_at(const char* c, std::string field, bool field_first, const char* fmt, const char* kinds,
+                const format_detail::Slot* slots) {
     Error e;
     e.code = c;
-    field.append_to(e.field);
-    if (field_first) e.message = e.field + ": ";
-    append_format(e.message, fmt, args, count);
+    if (field_first) {
+        e.message = field;
+        e.message += ": ";
+    }
+    append_format(e.message, fmt, kinds, slots);
+    e.field = std::move(field);
     return to_failure(std::move(e));
 }
 
-}  // namespace
-
-Failure fail_args(const char* c, const Arg& field, const char* fmt, const Arg* args, std::size_t count) {
-    return failure(c, field, false, fmt, args, count);
-}
-
-Failure field_error_args(const char* c, const Arg& field, const char* fmt, const Arg* args,
-                         std::size_t count) {
-    return failure(c, field, true, fmt, args, count);
+Failure fail_args(const char* c, bool field_first, const char* fmt, const char* kinds,
+                  const format_detail::Slot* slots) {
+    std::string field;
+    std::size_t used = append_arg(field, kinds[0], slots);
+    return fail_at(c, std::move(field), field_first, fmt, kinds + 1, slots + used);
 }
 
 }  // namespace kvcalc

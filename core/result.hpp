@@ -94,29 +94,24 @@ private:
 
 Error make_error(const char* code, std::string message, std::string field = {});
 
-// An error whose message is `fmt` filled with `args` (see format()); `field` is any Arg.
-Failure fail_args(const char* code, const Arg& field, const char* fmt, const Arg* args, std::size_t count);
-template <class... A>
-Failure fail(const char* code, const Arg& field, const char* fmt, const A&... args) {
-    if constexpr (sizeof...(A) == 0) {
-        return fail_args(code, field, fmt, nullptr, 0);
-    } else {
-        const Arg list[] = {Arg(args)...};
-        return fail_args(code, field, fmt, list, sizeof...(A));
-    }
-}
+// The out-of-line part of fail() and field_error(): the first argument is the field.
+Failure fail_args(const char* code, bool field_first, const char* fmt, const char* kinds,
+                  const format_detail::Slot* slots);
+// The same with the field's text given.
+Failure fail_at(const char* code, std::string field, bool field_first, const char* fmt, const char* kinds,
+                const format_detail::Slot* slots);
 
-// The same with the message "<field>: " + fmt filled: the common shape of config errors.
-Failure field_error_args(const char* code, const Arg& field, const char* fmt, const Arg* args,
-                         std::size_t count);
-template <class... A>
-Failure field_error(const char* code, const Arg& field, const char* fmt, const A&... args) {
-    if constexpr (sizeof...(A) == 0) {
-        return field_error_args(code, field, fmt, nullptr, 0);
-    } else {
-        const Arg list[] = {Arg(args)...};
-        return field_error_args(code, field, fmt, list, sizeof...(A));
-    }
+// An error with code `code` about `field` (text), its message `fmt` filled with `args` (see
+// format()). field_error() starts the message with the field: "<field>: " + fmt filled.
+template <class F, class... A>
+Failure fail(const char* code, const F& field, const char* fmt, const A&... args) {
+    const format_detail::Args<F, A...> a(field, args...);
+    return fail_args(code, false, fmt, a.kinds, a.slots);
+}
+template <class F, class... A>
+Failure field_error(const char* code, const F& field, const char* fmt, const A&... args) {
+    const format_detail::Args<F, A...> a(field, args...);
+    return fail_args(code, true, fmt, a.kinds, a.slots);
 }
 
 }  // namespace kvcalc

@@ -11,10 +11,6 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 // A checked figure: * and + stay exact or become "overflowed" (nullopt), never a wrapped
 // number. Config values are at most 2^53 - 1 each, but their products need not be.
 struct N {
@@ -29,11 +25,10 @@ N operator+(N a, N b) {
     return N(add(a.v, b.v));
 }
 
-Error overflow_error() {
-    return make_error(code::overflow,
-                      "the parameter count exceeds 2^53 - 1, the largest figure kvcalc reports "
-                      "exactly (check the config's sizes)",
-                      "hidden_size");
+Failure overflow_error() {
+    return fail(code::overflow, "hidden_size",
+                "the parameter count exceeds 2^53 - 1, the largest figure kvcalc reports exactly (check the "
+                "config's sizes)");
 }
 
 // An optional non-negative integer field: nullopt when absent or null.
@@ -46,7 +41,7 @@ Result<std::optional<std::uint64_t>> optional_int(const Fields& f, const char* n
 
 // The first present of `names`, as a positive integer; {} when none is present.
 Result<Sourced> first_positive(const Fields& f, std::initializer_list<const char*> names) {
-    std::string n = f.first_of(names);
+    std::string_view n = f.first_of(names);
     if (n.empty()) return Sourced{};
     return f.positive(n);
 }
@@ -57,11 +52,9 @@ Result<std::vector<std::uint64_t>> index_list(const Fields& f, const char* name)
     const json* v = f.find(name);
     if (!v) return out;
     if (!v->is_array())
-        return make_error(code::invalid_value,
-                          f.path(name) + ": must be a list of layer indices, got " + describe_value(*v),
-                          f.path(name));
+        return f.error(code::invalid_value, name, "must be a list of layer indices, got {}", described(*v));
     for (std::size_t i = 0; i < v->size(); ++i) {
-        auto n = checked_integer((*v)[i], f.path(name) + "[" + to_s(i) + "]", true);
+        auto n = checked_integer((*v)[i], format("{}[{}]", f.path(name), i), true);
         if (!n) return n.forward_error();
         out.push_back(*n);
     }
@@ -106,11 +99,9 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     Layout L;
     L.hidden = m.hidden_size.value;
     if (L.hidden == 0)
-        return make_error(code::missing_field,
-                          f.path("hidden_size") +
-                              ": missing (the weights estimate needs the model width; "
-                              "also looked for n_embd, d_model)",
-                          f.path("hidden_size"));
+        return f.error(
+            code::missing_field, "hidden_size",
+            "missing (the weights estimate needs the model width; also looked for n_embd, d_model)");
     L.query_heads = m.query_heads.value;
     auto vocab = first_positive(f, {"vocab_size", "padded_vocab_size"});
     if (!vocab) return vocab.forward_error();
@@ -119,11 +110,9 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         if (!vocab) return vocab.forward_error();
     }
     if (vocab->value == 0)
-        return make_error(code::missing_field,
-                          f.path("vocab_size") +
-                              ": missing (the weights estimate needs the vocabulary "
-                              "size; also looked for padded_vocab_size)",
-                          f.path("vocab_size"));
+        return f.error(code::missing_field, "vocab_size",
+                       "missing (the weights estimate needs the vocabulary size; also looked for "
+                       "padded_vocab_size)");
     L.vocab = vocab->value;
 
     auto inter = first_positive(f, {"intermediate_size", "ffn_hidden_size", "n_inner"});
@@ -205,9 +194,8 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         for (auto [name, v] : {std::pair{"moe_freq", L.moe_freq}, std::pair{"sparse_step", L.sparse_step},
                                std::pair{"interleave_step", L.interleave_step}})
             if (v == 0)
-                return make_error(code::invalid_value,
-                                  std::string("a MoE layer interval (") + name + ") must be positive, got 0",
-                                  f.path(name));
+                return fail(code::invalid_value, f.path(name),
+                            "a MoE layer interval ({}) must be positive, got 0", name);
         auto only = index_list(f, "mlp_only_layers");
         if (!only) return only.forward_error();
         L.mlp_only = *only;
@@ -354,8 +342,7 @@ Result<bool> mixer_blocks(const Layout& L, const Fields& f, const std::string& m
         push(b, "mixer", hd->value, Shard::replicated, false);           // o_norm
         push(b, "mixer", width * H);                                     // o_proj
     } else {
-        return make_error(code::invalid_value, "no weights model for the " + mixer + " mixer",
-                          f.path("layer_types"));
+        return fail(code::invalid_value, f.path("layer_types"), "no weights model for the {} mixer", mixer);
     }
     return true;
 }
@@ -421,7 +408,7 @@ std::uint64_t params_on_rank(const ParamBlock& b, std::uint64_t tp) {
 Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
     auto method = q.text("quant_method");
     if (!method) return method.forward_error();
-    std::string src = q.path("quant_method") + " " + *method;
+    std::string src = format("{} {}", q.path("quant_method"), *method);
     if (*method == "fp8") {
         d.name = "fp8";
         d.linear_bits_num = 8;
@@ -435,11 +422,10 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
             auto area = mul(*a, *b);
             auto num = add(mul(area, 8), 32);
             if (!area || !num || *area > 1048576)
-                return make_error(code::invalid_value, q.path("weight_block_size") + ": blocks are too large",
-                                  q.path("weight_block_size"));
+                return q.error(code::invalid_value, "weight_block_size", "blocks are too large");
             d.linear_bits_num = *num;  // one fp32 scale per block
             d.linear_bits_den = *area;
-            src += ", one fp32 scale per " + to_s(*a) + " x " + to_s(*b) + " block";
+            format_to(src, ", one fp32 scale per {} x {} block", *a, *b);
         }
     } else if (*method == "mxfp4") {
         d.name = "mxfp4";
@@ -451,22 +437,21 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
         if (!bits) bits = q.positive("w_bit");
         if (!bits) return bits.forward_error();
         if (bits->value > 16)
-            return make_error(code::invalid_value,
-                              bits->source + ": " + to_s(bits->value) +
-                                  " bits per weight is beyond any quantization scheme (at most 16)",
-                              bits->source);
+            return field_error(code::invalid_value, bits->source,
+                               "{} bits per weight is beyond any quantization scheme (at most 16)",
+                               bits->value);
         std::uint64_t group = 0;
         for (const char* n : {"group_size", "q_group_size"}) {
             const json* g = q.find(n);
             if (g && g->is_number_unsigned()) group = g->get<std::uint64_t>();
         }
-        d.name = "int" + to_s(bits->value);
+        d.name = format("int{}", bits->value);
         d.linear_bits_num = bits->value;
         d.linear_bits_den = 1;
         if (group > 0 && group <= 1048576) {
             d.linear_bits_num = bits->value * group + 16 + bits->value;  // fp16 scale + packed zero per group
             d.linear_bits_den = group;
-            src += ", " + to_s(bits->value) + "-bit, group " + to_s(group);
+            format_to(src, ", {}-bit, group {}", bits->value, group);
         }
     } else if (*method == "bitsandbytes") {
         auto four = q.flag("load_in_4bit", false);
@@ -486,10 +471,10 @@ Result<bool> read_quantization(const Fields& q, WeightDtype& d) {
         for (const auto& s : *skip)
             if (s.is_string() && s.get<std::string>().find("attn") != std::string::npos) {
                 d.attention_quantized = false;
-                src += "; attention kept 16-bit (" + q.path("modules_to_not_convert") + ")";
+                format_to(src, "; attention kept 16-bit ({})", q.path("modules_to_not_convert"));
                 break;
             }
-    d.source = src + "; embeddings, lm_head, norms and routers stay 16-bit";
+    d.source = format("{}; embeddings, lm_head, norms and routers stay 16-bit", src);
     return true;
 }
 
@@ -514,11 +499,11 @@ Result<WeightDtype> resolve_weight_dtype(const std::string& req, const ModelSpec
         d.name = sixteen;
         d.source = m.dtype.empty() ? "auto: no dtype in the config, served 16-bit"
                    : m.model_dtype_bits == 32
-                       ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
-                       : "auto: " + m.dtype_source + " " + m.dtype;
+                       ? format("auto: {} {} served in 16-bit", m.dtype_source, m.dtype)
+                       : format("auto: {} {}", m.dtype_source, m.dtype);
         return d;
     }
-    d.source = "weight_dtype " + req;
+    d.source = format("weight_dtype {}", req);
     struct Known {
         const char* name;
         const char* shown;
@@ -542,10 +527,9 @@ Result<WeightDtype> resolve_weight_dtype(const std::string& req, const ModelSpec
                     "16-bit";
             return d;
         }
-    return make_error(code::bad_option,
-                      "weight_dtype: unknown \"" + req +
-                          "\" (expected auto, bf16, fp16, fp32, fp8, int8, int4, mxfp4, nvfp4)",
-                      "weight_dtype");
+    return field_error(code::bad_option, "weight_dtype",
+                       "unknown \"{}\" (expected auto, bf16, fp16, fp32, fp8, int8, int4, mxfp4, nvfp4)",
+                       req);
 }
 
 Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std::uint64_t tp) {
@@ -572,7 +556,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
             if (w.dtype.source.rfind("auto:", 0) == 0 && method && !method->empty())
                 w.warnings.push_back(
                     {src->path("quantization_config.quant_method"),
-                     "quant_method \"" + *method + "\" is not modelled: weights are sized at " + "16 bits"});
+                     format("quant_method \"{}\" is not modelled: weights are sized at 16 bits", *method)});
             break;
         }
     }
@@ -583,7 +567,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         auto t = src->flag("tie_word_embeddings", true);
         if (!t) return t.forward_error();
         w.tied_embeddings = *t;
-        w.tied_source = src->path("tie_word_embeddings") + (*t ? " true" : " false");
+        w.tied_source = format("{} {}", src->path("tie_word_embeddings"), *t ? "true" : "false");
         break;
     }
     if (w.tied_source.empty()) {
@@ -592,7 +576,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         w.tied_embeddings = !untied_by_default(*type);
         w.tied_source = w.tied_embeddings
                             ? "no tie_word_embeddings: transformers' default true"
-                            : "no tie_word_embeddings: the " + *type + " config's default false";
+                            : format("no tie_word_embeddings: the {} config's default false", *type);
     }
 
     // Embeddings, learned positions, per-layer input embeddings (Gemma 3n / 4).
@@ -708,20 +692,20 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         bool tower = false;
         for (const char* t : {"vision", "visual", "audio", "speech", "image", "video"})
             tower |= k.find(t) != std::string::npos && member.value.is_object();
-        if (tower) w.excluded.push_back(k + " (a multimodal tower, not counted)");
+        if (tower) w.excluded.push_back(format("{} (a multimodal tower, not counted)", k));
     }
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
         auto n = optional_int(f, mtp);
         if (n && *n && **n > 0)
-            w.excluded.push_back(to_s(**n) + " multi-token-prediction layer(s) (" + f.path(mtp) +
-                                 ", not counted)");
+            w.excluded.push_back(
+                format("{} multi-token-prediction layer(s) ({}, not counted)", **n, f.path(mtp)));
     }
     return w;
 }
 
 Result<std::uint64_t> weight_bytes_per_gpu(const WeightEstimate& w, const std::vector<StageFigures>& stages,
                                            std::uint64_t tp) {
-    if (tp == 0) return make_error(code::bad_option, "tp: must be at least 1", "tp");
+    if (tp == 0) return fail(code::bad_option, "tp", "tp: must be at least 1");
     const WeightDtype& d = w.dtype;
     // The embedding and head are vocab-parallel (split by tp); with pipeline stages a tied
     // head is a copy of the embedding on the last stage.
@@ -766,16 +750,13 @@ std::string format_param_count(std::uint64_t params) {
             whole += 1;
             hundredths -= 100;
         }
-        if (whole == 1000 && i > 0) return std::string("1") + suffixes[i - 1];  // 999.995M is 1B
-        std::string out = to_s(whole);
-        if (hundredths) {
-            std::string h = (hundredths < 10 ? "0" : "") + to_s(hundredths);
-            if (h.back() == '0') h.pop_back();
-            out += "." + h;
-        }
-        return out + suffixes[i];
+        if (whole == 1000 && i > 0) return format("1{}", suffixes[i - 1]);  // 999.995M is 1B
+        if (!hundredths) return format("{}{}", whole, suffixes[i]);
+        // Two decimals, a trailing zero dropped: 1.05, 1.5.
+        if (hundredths % 10 == 0) return format("{}.{}{}", whole, hundredths / 10, suffixes[i]);
+        return format(hundredths < 10 ? "{}.0{}{}" : "{}.{}{}", whole, hundredths, suffixes[i]);
     }
-    return to_s(params);
+    return format("{}", params);
 }
 
 }  // namespace kvcalc
