@@ -6,10 +6,6 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 enum class Mixer { none, gated_delta_net, mamba2, kda };
 
 struct Plan {
@@ -19,24 +15,19 @@ struct Plan {
     bool kda_layers = false;         // linear_attn_config's linear layers
 };
 
-Error inconsistent(const std::string& field, const std::string& msg) {
-    return make_error(code::inconsistent, field + ": " + msg, field);
-}
-
 // layer_types: one string per layer.
 Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::uint64_t layers) {
     std::string field = f.path("layer_types");
     if (!types.is_array())
-        return make_error(code::invalid_value,
-                          field + ": must be an array of strings, got " + describe_value(types), field);
+        return field_error(code::invalid_value, field, "must be an array of strings, got {}",
+                           described(types));
     if (types.size() != layers)
-        return inconsistent(
-            field, "has " + to_s(types.size()) + " entries but the model has " + to_s(layers) + " layers");
+        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                           types.size(), layers);
     for (std::size_t i = 0; i < types.size(); ++i) {
-        std::string at = field + "[" + to_s(i) + "]";
+        std::string at = format("{}[{}]", field, i);
         if (!types[i].is_string())
-            return make_error(code::invalid_value, at + ": must be a string, got " + describe_value(types[i]),
-                              at);
+            return field_error(code::invalid_value, at, "must be a string, got {}", described(types[i]));
         const std::string& t = types[i].str();
         LayerKind k;
         if (t == "full_attention" || t == "attention" || t == "global_attention")
@@ -48,11 +39,10 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         else if (t == "linear_attention" || t == "mamba")
             k = LayerKind::linear_state;
         else
-            return make_error(code::invalid_value,
-                              at + ": unknown layer type " + describe_value(types[i]) +
-                                  " (known: full_attention, sliding_attention, chunked_attention, "
-                                  "linear_attention, mamba)",
-                              at);
+            return field_error(code::invalid_value, at,
+                               "unknown layer type {} (known: full_attention, sliding_attention, "
+                               "chunked_attention, linear_attention, mamba)",
+                               described(types[i]));
         p.kinds.push_back(k);
         p.names.push_back(t);
     }
@@ -66,8 +56,8 @@ Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers)
     auto pat = f.text("hybrid_override_pattern");
     if (!pat) return pat.forward_error();
     if (pat->size() != layers)
-        return inconsistent(
-            field, "has " + to_s(pat->size()) + " characters but the model has " + to_s(layers) + " layers");
+        return field_error(code::inconsistent, field, "has {} characters but the model has {} layers",
+                           pat->size(), layers);
     for (std::size_t i = 0; i < pat->size(); ++i) {
         char c = (*pat)[i];
         if (c == 'M')
@@ -79,10 +69,9 @@ Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers)
         else if (c == 'E')
             p.kinds.push_back(LayerKind::no_cache), p.names.push_back("moe");
         else
-            return make_error(code::invalid_value,
-                              field + "[" + to_s(i) + "]: unknown layer symbol '" + std::string(1, c) +
-                                  "' (known: M Mamba, * attention, - MLP, E MoE)",
-                              field);
+            return fail(code::invalid_value, field,
+                        "{}[{}]: unknown layer symbol '{}' (known: M Mamba, * attention, - MLP, E MoE)",
+                        field, i, std::string_view(&(*pat)[i], 1));
     }
     p.source = field;
     return true;
@@ -92,34 +81,34 @@ Result<bool> from_hybrid_pattern(const Fields& f, Plan& p, std::uint64_t layers)
 Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, std::uint64_t layers) {
     std::string field = f.path("linear_attn_config");
     if (!cfg.is_object())
-        return make_error(code::invalid_value, field + ": must be an object, got " + describe_value(cfg),
-                          field);
+        return field_error(code::invalid_value, field, "must be an object, got {}", described(cfg));
     std::vector<int> seen(layers, 0);
     p.kinds.assign(layers, LayerKind::no_cache);
     p.names.assign(layers, "");
     for (auto [key, kind, label] :
          {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
           std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
-        std::string kf = field + "." + key;
+        std::string kf = format("{}.{}", field, key);
         const json* it = cfg.find(key);
         if (!it || !it->is_array())
-            return make_error(code::missing_field, kf + ": missing (a list of 1-indexed layers)", kf);
+            return field_error(code::missing_field, kf, "missing (a list of 1-indexed layers)");
         for (std::size_t i = 0; i < it->size(); ++i) {
-            std::string at = kf + "[" + to_s(i) + "]";
+            std::string at = format("{}[{}]", kf, i);
             auto n = checked_integer((*it)[i], at, false);
             if (!n) return n.forward_error();
             if (*n > layers)
-                return inconsistent(at, "layer " + to_s(*n) + " is beyond the model's " + to_s(layers) +
-                                            " layers (the list is 1-indexed)");
-            if (seen[*n - 1]++) return inconsistent(at, "layer " + to_s(*n) + " is listed twice");
+                return field_error(code::inconsistent, at,
+                                   "layer {} is beyond the model's {} layers (the list is 1-indexed)", *n,
+                                   layers);
+            if (seen[*n - 1]++) return field_error(code::inconsistent, at, "layer {} is listed twice", *n);
             p.kinds[*n - 1] = kind;
             p.names[*n - 1] = label;
         }
     }
     for (std::uint64_t i = 0; i < layers; ++i)
         if (!seen[i])
-            return inconsistent(field,
-                                "layer " + to_s(i + 1) + " is in neither full_attn_layers nor kda_layers");
+            return field_error(code::inconsistent, field,
+                               "layer {} is in neither full_attn_layers nor kda_layers", i + 1);
     p.source = field;
     p.kda_layers = true;
     return true;
@@ -134,7 +123,7 @@ Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::u
         p.kinds.push_back(hit ? nth : others);
         p.names.push_back(hit ? nth_name : others_name);
     }
-    p.source = n->source + " " + to_s(n->value);
+    p.source = format("{} {}", n->source, n->value);
     return true;
 }
 
@@ -144,13 +133,13 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
     if (nrl && nrl->is_array() && !nrl->empty()) {
         std::string field = f.path("no_rope_layers");
         if (nrl->size() != layers)
-            return inconsistent(
-                field, "has " + to_s(nrl->size()) + " entries but the model has " + to_s(layers) + " layers");
+            return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                               nrl->size(), layers);
         for (std::size_t i = 0; i < nrl->size(); ++i) {
-            std::string at = field + "[" + to_s(i) + "]";
+            std::string at = format("{}[{}]", field, i);
             auto v = checked_integer((*nrl)[i], at, true);
             if (!v) return v.forward_error();
-            if (*v > 1) return make_error(code::invalid_value, at + ": must be 0 or 1, got " + to_s(*v), at);
+            if (*v > 1) return field_error(code::invalid_value, at, "must be 0 or 1, got {}", *v);
             p.kinds.push_back(*v ? LayerKind::chunked_local : LayerKind::full_attention);
             p.names.push_back(*v ? "chunked_attention" : "global_attention");
         }
@@ -158,7 +147,6 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
         return true;
     }
     std::uint64_t interval = 4;  // transformers' Llama4TextConfig default
-    std::string src = f.path("no_rope_layers") + " empty: every ";
     if (f.find("no_rope_layer_interval")) {
         auto iv = f.positive("no_rope_layer_interval");
         if (!iv) return iv.forward_error();
@@ -169,7 +157,8 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
         p.kinds.push_back(global ? LayerKind::full_attention : LayerKind::chunked_local);
         p.names.push_back(global ? "global_attention" : "chunked_attention");
     }
-    p.source = src + to_s(interval) + "th layer is global (no_rope_layer_interval " + to_s(interval) + ")";
+    p.source = format("{} empty: every {}th layer is global (no_rope_layer_interval {})",
+                      f.path("no_rope_layers"), interval, interval);
     return true;
 }
 
@@ -187,11 +176,10 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
         auto use = f.flag("use_sliding_window", false);
         if (!use) return use.forward_error();
         if (!*use)
-            return all(LayerKind::full_attention, "full_attention", f.path("use_sliding_window") + " false");
+            return all(LayerKind::full_attention, "full_attention",
+                       format("{} false", f.path("use_sliding_window")));
         if (!has_window)
-            return make_error(code::missing_field,
-                              f.path("sliding_window") + ": missing, but use_sliding_window is true",
-                              f.path("sliding_window"));
+            return f.error(code::missing_field, "sliding_window", "missing, but use_sliding_window is true");
         std::uint64_t first = 0;
         if (f.find("max_window_layers")) {
             auto mw = f.non_negative("max_window_layers");
@@ -203,7 +191,7 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
             p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
             p.names.push_back(slides ? "sliding_attention" : "full_attention");
         }
-        p.source = f.path("use_sliding_window") + " true, layers from max_window_layers " + to_s(first);
+        p.source = format("{} true, layers from max_window_layers {}", f.path("use_sliding_window"), first);
         return true;
     }
     if (!has_window) return all(LayerKind::full_attention, "full_attention", "no sliding_window");
@@ -219,16 +207,12 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
             p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
             p.names.push_back(slides ? "sliding_attention" : "full_attention");
         }
-        p.source = f.path("cache_implementation") + " \"hybrid\": even layers slide, odd ones are full";
+        p.source =
+            format("{} \"hybrid\": even layers slide, odd ones are full", f.path("cache_implementation"));
         return true;
     }
     return all(LayerKind::sliding_window, "sliding_attention",
-               f.path("sliding_window") + " with no layer pattern: every layer slides");
-}
-
-// "linear_num_value_heads 32": a state dim with its value, for display.
-std::string sv(const Sourced& s) {
-    return s.source + " " + to_s(s.value);
+               format("{} with no layer pattern: every layer slides", f.path("sliding_window")));
 }
 
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
@@ -249,8 +233,10 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = dv->value * dk->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source = "conv (" + sv(*k) + " - 1) x (2 x " + sv(*nk) + " x " + sv(*dk) + " + " + sv(*nv) + " x " +
-                   sv(*dv) + "), state " + sv(*nv) + " x " + sv(*dv) + " x " + sv(*dk);
+        s.source = format(
+            "conv ({} {} - 1) x (2 x {} {} x {} {} + {} {} x {} {}), state {} {} x {} {} x {} {}", k->source,
+            k->value, nk->source, nk->value, dk->source, dk->value, nv->source, nv->value, dv->source,
+            dv->value, nv->source, nv->value, dv->source, dv->value, dk->source, dk->value);
     } else if (mixer == Mixer::mamba2) {
         auto k = need(f, "conv_kernel");
         auto heads = need(f, "mamba_num_heads");
@@ -266,8 +252,11 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = hd->value * dstate->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source = "conv (" + sv(*k) + " - 1) x (" + sv(*heads) + " x " + sv(*hd) + " + 2 x " + sv(*groups) +
-                   " x " + sv(*dstate) + "), state " + sv(*heads) + " x " + sv(*hd) + " x " + sv(*dstate);
+        s.source =
+            format("conv ({} {} - 1) x ({} {} x {} {} + 2 x {} {} x {} {}), state {} {} x {} {} x {} {}",
+                   k->source, k->value, heads->source, heads->value, hd->source, hd->value, groups->source,
+                   groups->value, dstate->source, dstate->value, heads->source, heads->value, hd->source,
+                   hd->value, dstate->source, dstate->value);
     } else {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -283,8 +272,9 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_head_elements = hd->value * hd->value;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = 32;  // the KDA recurrent state is kept in float32
-        s.source = "conv (" + sv(*k) + " - 1) x 3 x " + sv(*heads) + " x " + sv(*hd) + ", float32 state " +
-                   sv(*heads) + " x " + sv(*hd) + " x " + sv(*hd);
+        s.source = format("conv ({} {} - 1) x 3 x {} {} x {} {}, float32 state {} {} x {} {} x {} {}",
+                          k->source, k->value, heads->source, heads->value, hd->source, hd->value,
+                          heads->source, heads->value, hd->source, hd->value, hd->source, hd->value);
     }
     if (s.conv_rows == 0 && s.conv_channels == 0) s.conv_channels = 0;
     // The SSM state may be kept in another dtype (Qwen3.5: mamba_ssm_dtype float32).
@@ -297,11 +287,9 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         else if (*d == "bfloat16" || *d == "float16")
             s.ssm_bits = 16;
         else
-            return make_error(
-                code::invalid_value,
-                f.path(n) + ": unknown dtype \"" + *d + "\" (expected float32, bfloat16 or float16)",
-                f.path(n));
-        s.source += " (state in " + *d + " from " + f.path(n) + ")";
+            return f.error(code::invalid_value, n,
+                           "unknown dtype \"{}\" (expected float32, bfloat16 or float16)", *d);
+        format_to(s.source, " (state in {} from {})", *d, f.path(n));
         break;
     }
     return s;
@@ -311,12 +299,9 @@ Result<Mixer> pick_mixer(const Fields& f, const Plan& p) {
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
     if (f.find("mamba_num_heads") || f.find("ssm_state_size")) return Mixer::mamba2;
-    return make_error(code::missing_field,
-                      f.path("linear_num_value_heads") +
-                          ": missing: the config has linear-attention layers but no state "
-                          "dimensions (looked for linear_num_value_heads, mamba_num_heads, "
-                          "linear_attn_config)",
-                      f.path("linear_num_value_heads"));
+    return f.error(code::missing_field, "linear_num_value_heads",
+                   "missing: the config has linear-attention layers but no state dimensions (looked for "
+                   "linear_num_value_heads, mamba_num_heads, linear_attn_config)");
 }
 
 // Fields that change the cache in ways the core does not model: a warning, never a guess.
@@ -342,9 +327,10 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
         auto n = v ? checked_integer(*v, f.path(mtp), true) : Result<std::uint64_t>(std::uint64_t{0});
         if (n && *n > 0)
             m.warnings.push_back(
-                {f.path(mtp), std::to_string(*n) +
-                                  " multi-token-prediction layer(s) not counted: their cache exists only "
-                                  "with speculative decoding"});
+                {f.path(mtp),
+                 format("{} multi-token-prediction layer(s) not counted: their cache exists only "
+                        "with speculative decoding",
+                        *n)});
     }
     auto keqv = f.flag("attention_k_eq_v", false);
     if (keqv && *keqv)
@@ -380,10 +366,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         auto shared = f.non_negative("num_kv_shared_layers");
         if (!shared) return shared.forward_error();
         if (shared->value >= layers)
-            return inconsistent(shared->source, to_s(shared->value) +
-                                                    " shared layers leave no layer "
-                                                    "with a cache of its own (the model has " +
-                                                    to_s(layers) + ")");
+            return field_error(code::inconsistent, shared->source,
+                               "{} shared layers leave no layer with a cache of its own (the model has {})",
+                               shared->value, layers);
         for (std::uint64_t i = layers - shared->value; i < layers; ++i) {
             p.kinds[i] = LayerKind::no_cache;
             p.names[i] = "kv_shared";
@@ -397,15 +382,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
         if (!f.find("qk_rope_head_dim"))
-            return make_error(code::missing_field,
-                              f.path("qk_rope_head_dim") +
-                                  ": missing, but kv_lora_rank is set (MLA "
-                                  "caches kv_lora_rank + qk_rope_head_dim per token)",
-                              f.path("qk_rope_head_dim"));
+            return f.error(code::missing_field, "qk_rope_head_dim",
+                           "missing, but kv_lora_rank is set (MLA caches kv_lora_rank + qk_rope_head_dim per "
+                           "token)");
         auto rope = f.non_negative("qk_rope_head_dim");
         if (!rope) return rope.forward_error();
         latent = {rank->value + rope->value,
-                  rank->source + " " + to_s(rank->value) + " + " + rope->source + " " + to_s(rope->value)};
+                  format("{} {} + {} {}", rank->source, rank->value, rope->source, rope->value)};
     }
 
     // Windows for sliding and chunked layers.
@@ -441,10 +424,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         auto g = f.positive("num_global_key_value_heads");
         if (!g) return g.forward_error();
         if (g->value > m.query_heads.value || m.query_heads.value % g->value != 0)
-            return make_error(code::inconsistent,
-                              g->source + " " + to_s(g->value) + " does not divide " + m.query_heads.source +
-                                  " " + to_s(m.query_heads.value),
-                              g->source);
+            return fail(code::inconsistent, g->source, "{} {} does not divide {} {}", g->source, g->value,
+                        m.query_heads.source, m.query_heads.value);
         full_kv = *g;
     }
     if (f.find("global_head_dim")) {
