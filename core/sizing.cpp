@@ -8,10 +8,6 @@
 namespace kvcalc {
 namespace {
 
-std::string to_s(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 bool is_attention(LayerKind k) {
     return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
            k == LayerKind::chunked_local;
@@ -19,13 +15,10 @@ bool is_attention(LayerKind k) {
 
 // `field` names what to look at: the config field of an absurd geometry, or the
 // context / batch option that made an honest per-token figure too large.
-Error overflow_error(const std::string& what, const std::string& field) {
-    return make_error(code::overflow,
-                      what +
-                          " exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports "
-                          "exactly: check " +
-                          field,
-                      field);
+Failure overflow_error(const std::string& what, const std::string& field) {
+    return fail(code::overflow, field,
+                "{} exceeds 2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports exactly: check {}",
+                what, field);
 }
 
 // One layer's bytes for one token, given the KV heads it holds.
@@ -60,35 +53,28 @@ std::vector<std::uint32_t> pp_stage_sizes(std::uint32_t layers, std::uint32_t pp
 
 Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
     if (o.tp == 0 || o.tp > 1024)
-        return make_error(code::bad_option, "tp: must be from 1 to 1024, got " + to_s(o.tp), "tp");
+        return field_error(code::bad_option, "tp", "must be from 1 to 1024, got {}", o.tp);
     if (o.pp == 0 || o.pp > m.num_layers.value)
-        return make_error(
-            code::bad_option,
-            "pp: must be from 1 to the model's " + to_s(m.num_layers.value) + " layers, got " + to_s(o.pp),
-            "pp");
+        return field_error(code::bad_option, "pp", "must be from 1 to the model's {} layers, got {}",
+                           m.num_layers.value, o.pp);
     if (m.query_heads.value % o.tp != 0)
-        return make_error(code::bad_option,
-                          "tp " + to_s(o.tp) + " does not divide " + m.query_heads.source + " " +
-                              to_s(m.query_heads.value) + " (engines shard query heads evenly)",
-                          "tp");
+        return fail(code::bad_option, "tp", "tp {} does not divide {} {} (engines shard query heads evenly)",
+                    o.tp, m.query_heads.source, m.query_heads.value);
     for (const auto& g : m.groups) {
         if (g.kind == LayerKind::linear_state) {
             if (g.state.conv_channels % o.tp != 0 || g.state.ssm_heads % o.tp != 0)
-                return make_error(code::bad_option,
-                                  "tp " + to_s(o.tp) + " does not divide the " + g.state.mixer + " state (" +
-                                      to_s(g.state.ssm_heads) + " heads, " + to_s(g.state.conv_channels) +
-                                      " conv channels)",
-                                  "tp");
+                return fail(code::bad_option, "tp",
+                            "tp {} does not divide the {} state ({} heads, {} conv channels)", o.tp,
+                            g.state.mixer, g.state.ssm_heads, g.state.conv_channels);
         }
         if (!is_attention(g.kind) || g.kind == LayerKind::mla) continue;
         std::uint64_t kv = g.kv_heads.value;
         bool ok = o.tp <= kv ? kv % o.tp == 0 : o.tp % kv == 0;
         if (!ok)
-            return make_error(code::bad_option,
-                              "tp " + to_s(o.tp) + " and " + g.kv_heads.source + " " + to_s(kv) +
-                                  ": one must divide the other (KV heads are split or replicated "
-                                  "evenly)",
-                              "tp");
+            return fail(
+                code::bad_option, "tp",
+                "tp {} and {} {}: one must divide the other (KV heads are split or replicated evenly)", o.tp,
+                g.kv_heads.source, kv);
     }
     return true;
 }
@@ -144,9 +130,10 @@ VllmLayout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok
         if (max_page % page == 0) {
             L.block[i] = block * (max_page / page);
         } else {
-            warnings.push_back({"block_size", "vLLM cannot unify page sizes " + to_s(page) + " and " +
-                                                  to_s(max_page) + " B; the " + m.groups[i].name +
-                                                  " layers are sized at block " + to_s(block)});
+            warnings.push_back(
+                {"block_size", format("vLLM cannot unify page sizes {} and {} B; the {} layers are "
+                                      "sized at block {}",
+                                      page, max_page, m.groups[i].name, block)});
         }
     }
     return L;
@@ -175,19 +162,19 @@ std::uint64_t SizeResult::sequence_bytes(Accounting a) const {
 Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
     KvDtype d;
     d.name = req;
-    d.source = "kv_dtype " + req;
+    d.source = format("kv_dtype {}", req);
     if (req == "auto" || req.empty()) {
         if (!m.kv_quant.empty()) {
             d.name = "fp8";
             d.bits = 8;
-            d.source = "auto: " + m.kv_quant_source + " declares an fp8 KV cache";
+            d.source = format("auto: {} declares an fp8 KV cache", m.kv_quant_source);
         } else {
             d.name = m.dtype == "float16" || m.dtype == "fp16" || m.dtype == "half" ? "fp16" : "bf16";
             d.bits = 16;
             d.source = m.dtype.empty() ? "auto: no dtype in the config, 2 bytes"
                        : m.model_dtype_bits == 32
-                           ? "auto: " + m.dtype_source + " " + m.dtype + " served in 16-bit"
-                           : "auto: " + m.dtype_source + " " + m.dtype;
+                           ? format("auto: {} {} served in 16-bit", m.dtype_source, m.dtype)
+                           : format("auto: {} {}", m.dtype_source, m.dtype);
         }
         return d;
     }
@@ -201,18 +188,17 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
         }
     if (req == "fp8_ds_mla") {
         if (!m.has(LayerKind::mla))
-            return make_error(code::bad_option,
-                              "kv_dtype fp8_ds_mla applies only to MLA layers, and this model has none",
-                              "kv_dtype");
+            return fail(code::bad_option, "kv_dtype",
+                        "kv_dtype fp8_ds_mla applies only to MLA layers, and this model has none");
         d.bits = 8;  // non-MLA layers of a hybrid, if any, store fp8
         d.ds_mla = true;
         return d;
     }
-    return make_error(code::bad_option,
-                      "kv_dtype: unknown \"" + req +
-                          "\" (expected auto, fp32, fp16, bf16, fp8, fp8_e4m3, fp8_e5m2, int8, int4, "
-                          "fp8_ds_mla)",
-                      "kv_dtype");
+    return field_error(
+        code::bad_option, "kv_dtype",
+        "unknown \"{}\" (expected auto, fp32, fp16, bf16, fp8, fp8_e4m3, fp8_e5m2, int8, int4, "
+        "fp8_ds_mla)",
+        req);
 }
 
 Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
@@ -225,39 +211,32 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         r.context = m.max_context.value;
         r.context_source = m.max_context.source;
     } else {
-        return make_error(code::missing_field,
-                          "no max context in the config (looked for max_position_embeddings, "
-                          "n_positions, seq_length, max_sequence_length, model_max_length): give a "
-                          "context",
-                          "context");
+        return fail(
+            code::missing_field, "context",
+            "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
+            "max_sequence_length, model_max_length): give a context");
     }
     if (r.context == 0 || r.context > max_exact)
-        return make_error(code::bad_option, "context: must be a positive integer, got " + to_s(r.context),
-                          "context");
+        return field_error(code::bad_option, "context", "must be a positive integer, got {}", r.context);
     if (o.batch == 0 || o.batch > max_exact)
-        return make_error(code::bad_option, "batch: must be a positive integer, got " + to_s(o.batch),
-                          "batch");
+        return field_error(code::bad_option, "batch", "must be a positive integer, got {}", o.batch);
     if (o.block_size && (*o.block_size == 0 || *o.block_size > 1048576))
-        return make_error(code::bad_option,
-                          "block_size: must be from 1 to 1048576, got " + to_s(*o.block_size), "block_size");
+        return field_error(code::bad_option, "block_size", "must be from 1 to 1048576, got {}",
+                           *o.block_size);
     if (o.max_num_batched_tokens == 0 || o.max_num_batched_tokens > max_exact)
-        return make_error(
-            code::bad_option,
-            "max_num_batched_tokens: must be a positive integer, got " + to_s(o.max_num_batched_tokens),
-            "max_num_batched_tokens");
+        return field_error(code::bad_option, "max_num_batched_tokens", "must be a positive integer, got {}",
+                           o.max_num_batched_tokens);
     if (o.shared_prefix > r.context)
-        return make_error(
-            code::bad_option,
-            "shared_prefix " + to_s(o.shared_prefix) + " is longer than the context " + to_s(r.context),
-            "shared_prefix");
+        return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
+                    o.shared_prefix, r.context);
     auto par = check_parallel(m, o);
     if (!par) return par.forward_error();
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
     if (!dtype) return dtype.forward_error();
 
     if (m.max_context.value > 0 && r.context > m.max_context.value)
-        r.warnings.push_back({"context", "context " + to_s(r.context) + " is above the model's max context " +
-                                             to_s(m.max_context.value) + " (" + m.max_context.source + ")"});
+        r.warnings.push_back({"context", format("context {} is above the model's max context {} ({})",
+                                                r.context, m.max_context.value, m.max_context.source)});
 
     r.batch = o.batch;
     r.kv_dtype = *dtype;
@@ -282,7 +261,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
             sg = state_bytes(g.state, o.tp);
         }
         if (!t || !tg || !s || !sg)
-            return overflow_error("one token of one " + g.name + " layer",
+            return overflow_error(format("one token of one {} layer", g.name),
                                   g.kind == LayerKind::linear_state ? g.state.source
                                   : g.kind == LayerKind::mla        ? g.latent_dim.source
                                                                     : g.k_head_dim.source);
@@ -293,9 +272,9 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     }
     // Built only when an overflow is reported: sizing itself allocates no message text.
     const std::string load_field = N > 1 ? "batch" : "context";
-    auto load = [N, C]() {
-        return "the KV cache of " + (N > 1 ? group_thousands(N) + " sequences of " : std::string()) +
-               group_thousands(C) + " tokens";
+    auto load = [N, C](std::string_view where) {
+        return N > 1 ? format("the KV cache of {} sequences of {} tokens{}", grouped(N), grouped(C), where)
+                     : format("the KV cache of {} tokens{}", grouped(C), where);
     };
     const std::uint64_t vblock0 = o.block_size.value_or(default_block_size);
     std::vector<Warning> same_again;  // the per-GPU layout repeats the whole model's warnings
@@ -377,7 +356,8 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         LayerBytes batch = layer_bytes(i, false, N, P);
         auto c = mul(g.count, one.naive), d = mul(g.count, one.resident), e = mul(g.count, one.vllm);
         auto k = mul(g.count, pick(batch));
-        if (!c || !d || !e || !k) return overflow_error(load() + " in the " + g.name + " layers", load_field);
+        if (!c || !d || !e || !k)
+            return overflow_error(load(format(" in the {} layers", g.name)), load_field);
         f.sequence_bytes_naive = *c;
         f.sequence_bytes_resident = *d;
         f.sequence_bytes_vllm = *e;
@@ -389,7 +369,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         kv = add(kv, k);
         r.groups.push_back(f);
     }
-    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error(load(), load_field);
+    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error(load(""), load_field);
     r.bytes_per_token = *bpt;
     r.sequence_bytes_naive = *seq_n;
     r.sequence_bytes_resident = *seq_r;
@@ -415,7 +395,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
             sb = add(sb, mul(in_stage[gi], tok_gpu[gi]));
             sk = add(sk, mul(in_stage[gi], pick(layer_bytes(gi, true, N, P))));
         }
-        if (!sb || !sk) return overflow_error(load() + " on one GPU", load_field);
+        if (!sb || !sk) return overflow_error(load(" on one GPU"), load_field);
         s.bytes_per_token_per_gpu = *sb;
         s.kv_bytes_per_gpu = *sk;
         r.bytes_per_token_per_gpu = std::max(r.bytes_per_token_per_gpu, *sb);
@@ -424,7 +404,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         r.stages.push_back(s);
         first += n;
     }
-    if (!deployment) return overflow_error(load() + " summed over all GPUs", load_field);
+    if (!deployment) return overflow_error(load(" summed over all GPUs"), load_field);
     r.kv_bytes_deployment = *deployment;
     return r;
 }
