@@ -31,15 +31,14 @@ Result<json> parse_options_text(std::string_view text) {
     if (i == text.size()) return json::object();
     auto o = parse_json_text(text);
     if (!o) {
-        Error e = o.error();
-        e.code = code::bad_option;
-        e.message = "options: " + e.message;
-        e.field = "options";
-        return e;
+        Failure f = o.forward_error();
+        f.error->code = code::bad_option;
+        f.error->message.insert(0, "options: ");
+        f.error->field = "options";
+        return f;
     }
     if (!o->is_object() && !o->is_null())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(*o),
-                          "options");
+        return field_error(code::bad_option, "options", "must be an object, got {}", described(*o));
     return o->is_null() ? json::object() : *o;
 }
 
@@ -57,12 +56,10 @@ Result<ModelSpec> load_config(std::string_view config) {
     for (char c : config)
         blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
     if (blank)
-        return make_error(code::malformed_json,
-                          "the config is empty: give config.json text or a bundled preset id", "config");
-    std::string shown(config.substr(0, 80));
-    return make_error(code::unknown_preset,
-                      "\"" + shown + "\" is neither config JSON nor a bundled preset id (see presets)",
-                      "config");
+        return fail(code::malformed_json, "config",
+                    "the config is empty: give config.json text or a bundled preset id");
+    return fail(code::unknown_preset, "config",
+                "\"{}\" is neither config JSON nor a bundled preset id (see presets)", config.substr(0, 80));
 }
 
 std::string size_json(std::string_view config, std::string_view options_json) {

@@ -47,7 +47,7 @@ std::string attention_kind(const ModelSpec& m) {
     if (m.has(LayerKind::chunked_local)) base += ", chunked local";
     for (const auto& g : m.groups)
         if (g.kind == LayerKind::linear_state) {
-            base += " + linear state (" + g.state.mixer + ")";
+            format_to(base, " + linear state ({})", g.state.mixer);
             break;
         }
     return base;
@@ -163,19 +163,14 @@ Result<SizeOptions> size_options_from_json(const json& o) {
     SizeOptions s;
     if (o.is_null()) return s;
     if (!o.is_object())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(o),
-                          "options");
+        return field_error(code::bad_option, "options", "must be an object, got {}", described(o));
     for (const auto& it : o.members()) {
         const std::string& k = it.key;
         const json& v = it.value;
         if (v.is_null()) continue;  // an unset option
         auto positive = [&](std::uint64_t& out, bool zero_ok) -> Result<bool> {
             auto n = checked_integer(v, k, zero_ok);
-            if (!n) {
-                Error e = n.error();
-                e.code = code::bad_option;
-                return e;
-            }
+            if (!n) return recode(n.forward_error(), code::bad_option);
             out = *n;
             return true;
         };
@@ -199,8 +194,7 @@ Result<SizeOptions> size_options_from_json(const json& o) {
             ok = positive(s.shared_prefix, true);
         else if (k == "kv_dtype") {
             if (!v.is_string())
-                return make_error(code::bad_option, "kv_dtype: must be a string, got " + describe_value(v),
-                                  "kv_dtype");
+                return field_error(code::bad_option, "kv_dtype", "must be a string, got {}", described(v));
             s.kv_dtype = v.get<std::string>();
         } else if (k == "accounting") {
             std::string a = v.is_string() ? v.get<std::string>() : "";
@@ -211,11 +205,10 @@ Result<SizeOptions> size_options_from_json(const json& o) {
             else if (a == "vllm")
                 s.accounting = Accounting::vllm;
             else
-                return make_error(code::bad_option,
-                                  "accounting: must be naive, resident or vllm, got " + describe_value(v),
-                                  "accounting");
+                return field_error(code::bad_option, "accounting", "must be naive, resident or vllm, got {}",
+                                   described(v));
         } else {
-            return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+            return fail(code::bad_option, k, "unknown option \"{}\"", k);
         }
         if (!ok) return ok.forward_error();
     }

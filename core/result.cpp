@@ -25,6 +25,11 @@ Error make_error(const char* c, std::string message, std::string field) {
     return e;
 }
 
+Failure recode(Failure f, const char* c) {
+    f.error->code = c;
+    return f;
+}
+
 Failure fail_at(const char* c, std::string field, bool field_first, const char* fmt, const char* kinds,
                 const format_detail::Slot* slots) {
     Error e;

@@ -94,6 +94,9 @@ private:
 
 Error make_error(const char* code, std::string message, std::string field = {});
 
+// The error of `f` with its code replaced (a config field's error reported as an option's).
+Failure recode(Failure f, const char* code);
+
 // The out-of-line part of fail() and field_error(): the first argument is the field.
 Failure fail_args(const char* code, bool field_first, const char* fmt, const char* kinds,
                   const format_detail::Slot* slots);
