@@ -64,12 +64,12 @@ void append_utf8(std::string& s, std::uint32_t cp) {
     }
 }
 
-std::string show_char(int c) {
-    if (c >= 0x21 && c < 0x7F) return std::string("character '") + static_cast<char>(c) + "'";
-    std::string s = "byte 0x";
-    s += hex_digits[(c >> 4) & 15];
-    s += hex_digits[c & 15];
-    return s;
+// "unexpected character 'x'", "unexpected byte 0xff".
+std::string unexpected_char(int c) {
+    const char hex[2] = {hex_digits[(c >> 4) & 15], hex_digits[c & 15]};
+    const char ch = static_cast<char>(c);
+    if (c >= 0x21 && c < 0x7F) return format("unexpected character '{}'", std::string_view(&ch, 1));
+    return format("unexpected byte 0x{}", std::string_view(hex, 2));
 }
 
 class Parser {
@@ -83,7 +83,7 @@ public:
             if (value(root, 0, std::string()) && scan() != Token::end_of_input)
                 unexpected("the end of the input");
         }
-        if (failed_) return error_;
+        if (failed_) return std::move(error_);
         return root;
     }
 
@@ -117,8 +117,8 @@ private:
         }
         error_.column += static_cast<int>(pos_ - end);
         if (error_.column == 0) error_.column = 1;
-        error_.message = "malformed JSON at line " + std::to_string(error_.line) + ", column " +
-                         std::to_string(error_.column) + ": " + message;
+        error_.message =
+            format("malformed JSON at line {}, column {}: {}", error_.line, error_.column, message);
     }
     bool fail(Error e) {
         if (!failed_) error_ = std::move(e);
@@ -202,13 +202,13 @@ private:
                 if (c >= '0' && c <= '9') return lex_number(c);
                 break;
         }
-        return lex_error("unexpected " + show_char(c));
+        return lex_error(unexpected_char(c));
     }
 
     Token literal(const char* word, Token t) {
         for (const char* p = word + 1; *p; ++p)
             if (get() != static_cast<unsigned char>(*p))
-                return lex_error(std::string("invalid literal (expected ") + word + ")");
+                return lex_error(format("invalid literal (expected {})", word));
         return t;
     }
 
@@ -266,10 +266,9 @@ private:
             if (c == '"') return Token::string;
             if (c < 0) return lex_error("unterminated string");
             if (c < 0x20) {
-                std::string m = "control character U+00";
-                m += hex_digits[c >> 4];
-                m += hex_digits[c & 15];
-                return lex_error(m + " in a string (write it as \\u00" + m.substr(m.size() - 2) + ")");
+                const char hex[2] = {hex_digits[c >> 4], hex_digits[c & 15]};
+                const std::string_view h(hex, 2);
+                return lex_error(format("control character U+00{} in a string (write it as \\u00{})", h, h));
             }
             if (c == '\\') {
                 c = get();
@@ -312,7 +311,7 @@ private:
         }
     }
 
-    std::string describe_token() const {
+    const char* describe_token() const {
         switch (tok_) {
             case Token::begin_array:
                 return "'['";
@@ -346,7 +345,7 @@ private:
         if (tok_ == Token::error)
             fail_here(message_);
         else
-            fail_here(std::string("expected ") + expected + ", got " + describe_token());
+            fail_here(format("expected {}, got {}", expected, describe_token()));
         return false;
     }
 
@@ -370,7 +369,7 @@ private:
         }
         Decimal d = read_decimal(s);
         if (overflows_double(d)) {
-            fail_here("number " + std::string(s) + " is out of range");
+            fail_here(format("number {} is out of range", s));
             return false;
         }
         out = Json::fraction(double_text(std::move(d)));
@@ -397,9 +396,9 @@ private:
             case Token::begin_array:
             case Token::begin_object:
                 if (depth >= max_json_depth)
-                    return fail(make_error(
-                        code::malformed_json,
-                        "malformed JSON: nesting deeper than " + std::to_string(max_json_depth) + " levels"));
+                    return fail(
+                        make_error(code::malformed_json,
+                                   format("malformed JSON: nesting deeper than {} levels", max_json_depth)));
                 return tok_ == Token::begin_array ? array(out, depth + 1, path)
                                                   : object(out, depth + 1, path);
             default:
@@ -429,11 +428,9 @@ private:
     }
 
     bool duplicate(const std::string& key, const std::string& path) {
-        std::string m = "duplicate key \"";
-        m += key;
-        m += "\" in ";
-        m += path.empty() ? std::string("the top-level object") : path;
-        return fail(make_error(code::malformed_json, m, child_path(path, key)));
+        const char* fmt =
+            path.empty() ? "duplicate key \"{}\" in the top-level object" : "duplicate key \"{}\" in {}";
+        return fail(make_error(code::malformed_json, format(fmt, key, path), child_path(path, key)));
     }
 
     bool object(Json& out, int depth, const std::string& path) {
@@ -478,7 +475,7 @@ std::string describe_value(const Json& value) {
         if (s == neg_inf_marker) return "-Infinity";
     }
     std::string text = value.dump();
-    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    if (text.size() > 40) text.replace(37, std::string::npos, "...");
     return text;
 }
 
