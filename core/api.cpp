@@ -64,13 +64,13 @@ Result<ModelSpec> load_config(std::string_view config) {
 
 std::string size_json(std::string_view config, std::string_view options_json) {
     auto m = load_config(config);
-    if (!m) return to_text(error_report(m.error()));
+    if (!m) return error_text(m.error());
     auto oj = parse_options_text(options_json);
-    if (!oj) return to_text(error_report(oj.error()));
+    if (!oj) return error_text(oj.error());
     auto opts = size_options_from_json(*oj);
-    if (!opts) return to_text(error_report(opts.error()));
+    if (!opts) return error_text(opts.error());
     auto r = size_model(*m, *opts);
-    if (!r) return to_text(error_report(r.error()));
+    if (!r) return error_text(r.error());
     return to_text(size_report(*m, *r));
 }
 

@@ -17,24 +17,14 @@
 namespace kvcalc {
 namespace {
 
-std::string n(std::uint64_t v) {
-    return group_thousands(v);
-}
-
-Error as_option_error(Error e) {
-    e.code = code::bad_option;
-    return e;
-}
-
 Result<std::uint64_t> option_int(const json& v, const std::string& key, bool zero_ok = false) {
     auto r = checked_integer(v, key, zero_ok);
-    if (!r) return as_option_error(r.error());
+    if (!r) return recode(r.forward_error(), code::bad_option);
     return *r;
 }
 
 Result<std::string> option_text(const json& v, const std::string& key) {
-    if (!v.is_string())
-        return make_error(code::bad_option, key + ": must be a string, got " + describe_value(v), key);
+    if (!v.is_string()) return field_error(code::bad_option, key, "must be a string, got {}", described(v));
     return v.get<std::string>();
 }
 
@@ -48,7 +38,7 @@ Result<std::uint64_t> option_size(const json& v, const std::string& key) {
 Result<Fraction> option_fraction(const json& v, const std::string& key) {
     if (v.is_string()) return parse_fraction(v.str(), key);
     if (v.is_number()) return parse_fraction(to_text(v), key);
-    return make_error(code::bad_option, key + ": must be a decimal like 0.9, got " + describe_value(v), key);
+    return field_error(code::bad_option, key, "must be a decimal like 0.9, got {}", described(v));
 }
 
 struct CheckOptions {
@@ -133,7 +123,7 @@ Result<CheckOptions> read_check_options(const json& o) {
             if (!e) return e.forward_error();
             c.engine = *e;
         } else {
-            return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+            return fail(code::bad_option, k, "unknown option \"{}\"", k);
         }
         if (!ok) return ok.forward_error();
     }
@@ -180,14 +170,13 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     const bool by_gpu = o.gpu || o.gpu_memory;
     int sources = (o.pool_tokens ? 1 : 0) + (o.engine_log ? 1 : 0) + (by_gpu ? 1 : 0);
     if (sources == 0)
-        return make_error(code::bad_option,
-                          "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU "
-                          "preset, or gpu_memory) to derive it",
-                          "pool_tokens");
+        return fail(
+            code::bad_option, "pool_tokens",
+            "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU preset, or "
+            "gpu_memory) to derive it");
     if (sources > 1)
-        return make_error(code::bad_option,
-                          "give one pool source: pool_tokens, engine_log or gpu/gpu_memory, not several",
-                          o.pool_tokens ? "pool_tokens" : "engine_log");
+        return fail(code::bad_option, o.pool_tokens ? "pool_tokens" : "engine_log",
+                    "give one pool source: pool_tokens, engine_log or gpu/gpu_memory, not several");
     if (!by_gpu) {
         for (auto [set, key] : {std::pair{o.utilization.has_value(), "gpu_memory_utilization"},
                                 std::pair{o.mem_fraction.has_value(), "mem_fraction_static"},
@@ -195,25 +184,20 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                                 std::pair{o.non_torch.has_value(), "non_torch"},
                                 std::pair{o.gpu_count.has_value(), "gpu_count"}})
             if (set)
-                return make_error(code::bad_option,
-                                  std::string(key) +
-                                      ": applies only when the pool is derived from a GPU (gpu or "
-                                      "gpu_memory)",
-                                  key);
+                return field_error(code::bad_option, key,
+                                   "applies only when the pool is derived from a GPU (gpu or gpu_memory)");
     }
 
     // Parallelism: gpu_count stands for tp x pp.
     std::uint64_t pp = o.pp.value_or(1), tp = o.tp.value_or(1);
     if (o.gpu_count) {
         if (o.tp && mul(*o.tp, pp) != opt_u64(*o.gpu_count))
-            return make_error(code::bad_option,
-                              "gpu_count " + n(*o.gpu_count) + " is not tp " + n(*o.tp) + " x pp " + n(pp),
-                              "gpu_count");
+            return fail(code::bad_option, "gpu_count", "gpu_count {} is not tp {} x pp {}",
+                        grouped(*o.gpu_count), grouped(*o.tp), grouped(pp));
         if (!o.tp) {
             if (*o.gpu_count % pp != 0)
-                return make_error(code::bad_option,
-                                  "gpu_count " + n(*o.gpu_count) + " is not a multiple of pp " + n(pp),
-                                  "gpu_count");
+                return fail(code::bad_option, "gpu_count", "gpu_count {} is not a multiple of pp {}",
+                            grouped(*o.gpu_count), grouped(pp));
             tp = *o.gpu_count / pp;
         }
     }
@@ -227,13 +211,11 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     Engine engine = o.engine ? *o.engine : log.engine == "sglang" ? Engine::sglang : Engine::vllm;
     if (o.mem_fraction && !o.engine) engine = Engine::sglang;
     if (o.utilization && engine == Engine::sglang)
-        return make_error(code::bad_option,
-                          "gpu_memory_utilization is vLLM's; SGLang's is mem_fraction_static",
-                          "gpu_memory_utilization");
+        return fail(code::bad_option, "gpu_memory_utilization",
+                    "gpu_memory_utilization is vLLM's; SGLang's is mem_fraction_static");
     if (o.mem_fraction && engine == Engine::vllm)
-        return make_error(code::bad_option,
-                          "mem_fraction_static is SGLang's; vLLM's is gpu_memory_utilization",
-                          "mem_fraction_static");
+        return fail(code::bad_option, "mem_fraction_static",
+                    "mem_fraction_static is SGLang's; vLLM's is gpu_memory_utilization");
 
     // The advertised context: given, else the one the engine logged.
     std::uint64_t C = 0;
@@ -243,12 +225,11 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         c_source = "max_context";
     } else if (log.max_model_len) {
         C = *log.max_model_len;
-        c_source = "the engine log: " + log.max_model_len_source;
+        c_source = format("the engine log: {}", log.max_model_len_source);
     } else {
-        return make_error(code::missing_field,
-                          "max_context: missing (the context the deployment advertises, e.g. vLLM's "
-                          "--max-model-len; an engine log can give it too)",
-                          "max_context");
+        return field_error(code::missing_field, "max_context",
+                           "missing (the context the deployment advertises, e.g. vLLM's --max-model-len; an "
+                           "engine log can give it too)");
     }
 
     SizeOptions so;
@@ -265,9 +246,8 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         else if (*o.accounting == "resident")
             so.accounting = Accounting::resident;
         else if (*o.accounting != "vllm")
-            return make_error(code::bad_option,
-                              "accounting: must be naive, resident or vllm, got \"" + *o.accounting + "\"",
-                              "accounting");
+            return field_error(code::bad_option, "accounting", "must be naive, resident or vllm, got \"{}\"",
+                               *o.accounting);
     }
     auto sized = size_model(m, so);
     if (!sized) return sized.forward_error();
@@ -305,34 +285,32 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     std::optional<std::uint64_t> pool_bytes;
     json pool = nullptr;
     const std::uint64_t per_token = sr.bytes_per_token_per_gpu;
-    auto per_token_text = [&] {
-        return n(per_token) + " B per token per GPU (tp " + n(tp) + (pp > 1 ? ", pp " + n(pp) : "") +
-               ", kv " + sr.kv_dtype.name + ")";
-    };
+
     if (o.pool_tokens) {
         P = *o.pool_tokens;
         p_source = "pool_tokens";
     } else if (o.engine_log) {
         if (log.pool_tokens) {
             P = *log.pool_tokens;
-            p_source = "the engine log: " + log.pool_tokens_source;
+            p_source = format("the engine log: {}", log.pool_tokens_source);
         } else if (log.gpu_blocks) {
             auto t = mul(*log.gpu_blocks, block);
             if (!t)
-                return make_error(code::overflow, "the logged block count x block size exceeds 2^53 - 1",
-                                  "engine_log");
+                return fail(code::overflow, "engine_log",
+                            "the logged block count x block size exceeds 2^53 - 1");
             P = *t;
-            p_source = "the engine log: " + log.gpu_blocks_source + " x " + n(block) + "-token blocks";
+            p_source = format("the engine log: {} x {}-token blocks", log.gpu_blocks_source, grouped(block));
         } else {
             if (per_token == 0)
-                return make_error(code::invalid_value,
-                                  "the model keeps no per-token cache, so a pool in bytes has no token count",
-                                  "engine_log");
+                return fail(code::invalid_value, "engine_log",
+                            "the model keeps no per-token cache, so a pool in bytes has no token count");
             pool_bytes = *log.kv_memory_bytes;
             P = tokens_in_bytes(*log.kv_memory_bytes, per_token, block);
-            p_source = "the engine log: " + log.kv_memory_source + ", " + log.kv_memory_text + " = " +
-                       n(*log.kv_memory_bytes) + " B per GPU / (" + n(block) + " x " + per_token_text() +
-                       "), in whole blocks";
+            std::string per_gpu = format("{} B per token per GPU (tp {}", grouped(per_token), grouped(tp));
+            if (pp > 1) format_to(per_gpu, ", pp {}", grouped(pp));
+            p_source = format("the engine log: {}, {} = {} B per GPU / ({} x {}, kv {})), in whole blocks",
+                              log.kv_memory_source, log.kv_memory_text, grouped(*log.kv_memory_bytes),
+                              grouped(block), per_gpu, sr.kv_dtype.name);
             if (!o.tp && !o.gpu_count && !o.pp)
                 warnings.push_back(
                     {"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
@@ -345,17 +323,17 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             if (!g) {
                 std::string ids;
                 for (std::size_t i = 0; i < gpu_preset_count(); ++i)
-                    ids += std::string(i ? ", " : "") + gpu_preset_at(i).id;
-                return make_error(code::bad_option,
-                                  "gpu: unknown \"" + o.gpu->substr(0, 40) + "\" (known: " + ids + ")",
-                                  "gpu");
+                    format_to(ids, i ? ", {}" : "{}", gpu_preset_at(i).id);
+                return field_error(code::bad_option, "gpu", "unknown \"{}\" (known: {})",
+                                   std::string_view(*o.gpu).substr(0, 40), ids);
             }
             in.gpu_memory_bytes = gpu_memory_bytes(*g);
-            in.gpu_source = std::string("gpu ") + g->id + ", " + fixed_point(g->memory_gib_hundredths, 2) +
-                            " GiB as CUDA reports it" + (g->measured ? "" : ", estimated");
+            in.gpu_source =
+                format("gpu {}, {} GiB as CUDA reports it{}", g->id, fixed_point(g->memory_gib_hundredths, 2),
+                       g->measured ? "" : ", estimated");
             if (o.gpu_memory) {
                 in.gpu_memory_bytes = *o.gpu_memory;
-                in.gpu_source = "gpu_memory (instead of the " + std::string(g->id) + " preset)";
+                in.gpu_source = format("gpu_memory (instead of the {} preset)", g->id);
             }
         } else {
             in.gpu_memory_bytes = *o.gpu_memory;
@@ -376,16 +354,16 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             in.non_torch_source = "non_torch";
         }
         in.weight_bytes_per_gpu = *weights_per_gpu;
-        in.weight_source =
-            format_param_count(weights->param_count) + " parameters, " + weights->dtype.name +
-            (tp > 1 || pp > 1 ? ", the busiest of tp " + n(tp) + " x pp " + n(pp) + " GPUs" : "");
+        in.weight_source = format(
+            tp > 1 || pp > 1 ? "{} parameters, {}, the busiest of tp {} x pp {} GPUs" : "{} parameters, {}",
+            format_param_count(weights->param_count), weights->dtype.name, grouped(tp), grouped(pp));
         in.bytes_per_token_per_gpu = per_token;
         in.block_size = block;
         auto derived = derive_pool(in);
         if (!derived) return derived.forward_error();
         P = derived->pool_tokens;
         pool_bytes = derived->pool_bytes_per_gpu;
-        p_source = "derived from " + in.gpu_source + " (see pool.steps)";
+        p_source = format("derived from {} (see pool.steps)", in.gpu_source);
         pool.set("engine", engine_name(engine))
             .set("gpu_memory_bytes", in.gpu_memory_bytes)
             .set("gpu_source", in.gpu_source)
@@ -427,9 +405,11 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     for (const auto& w : cr.warnings)
         warnings.push_back(w);
     if (log.max_model_len && o.max_context && *log.max_model_len != *o.max_context)
-        warnings.push_back({"max_context", "the engine logged a max context of " + n(*log.max_model_len) +
-                                               " (" + log.max_model_len_source + "), not the " +
-                                               n(*o.max_context) + " checked here"});
+        warnings.push_back(
+            {"max_context",
+             format("the engine logged a max context of {} ({}), not the {} checked "
+                    "here",
+                    grouped(*log.max_model_len), log.max_model_len_source, grouped(*o.max_context))});
     if (!o.block_size && engine == Engine::vllm && m.has(LayerKind::mla))
         warnings.push_back({"block_size",
                             "vLLM on CUDA forces the block size of MLA models to 64 (FlashMLA, "
@@ -479,63 +459,63 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     for (const auto& w : sr.warnings)
         warnings.push_back(w);
     if (!weights)
-        warnings.push_back({weights.error().field, "no weights estimate: " + weights.error().message});
+        warnings.push_back(
+            {weights.error().field, format("no weights estimate: {}", weights.error().message)});
     j.set("warnings", warnings_json(warnings));
     return j;
 }
 
 std::string check_json(std::string_view config, std::string_view options_json) {
     auto m = load_config(config);
-    if (!m) return to_text(error_report(m.error()));
+    if (!m) return error_text(m.error());
     auto o = parse_options_text(options_json);
-    if (!o) return to_text(error_report(o.error()));
+    if (!o) return error_text(o.error());
     auto r = check_report(*m, *o);
-    if (!r) return to_text(error_report(r.error()));
+    if (!r) return error_text(r.error());
     return to_text(*r);
 }
 
 std::string table_json(std::string_view configs_json, std::string_view options_json) {
     auto configs = parse_json_text(configs_json);
     if (!configs) {
-        Error e = configs.error();
-        e.message = "configs: " + e.message;
-        e.field = "configs";
-        return to_text(error_report(e));
+        Failure f = configs.forward_error();
+        f.error->message.insert(0, "configs: ");
+        f.error->field = "configs";
+        return error_text(f);
     }
     if (!configs->is_array())
-        return to_text(error_report(make_error(
-            code::bad_option,
-            "configs: must be a list of preset ids or configs, got " + describe_value(*configs), "configs")));
+        return error_text(field_error(code::bad_option, "configs",
+                                      "must be a list of preset ids or configs, got {}",
+                                      described(*configs)));
     std::vector<ModelSpec> models;
     for (std::size_t i = 0; i < configs->size(); ++i) {
         const json& c = (*configs)[i];
-        Result<ModelSpec> m = c.is_string() ? load_config(c.str())
-                              : c.is_object()
-                                  ? read_model(c)
-                                  : Result<ModelSpec>(make_error(
-                                        code::bad_option, "must be a preset id or a config object", ""));
+        Result<ModelSpec> m =
+            c.is_string() ? load_config(c.str())
+            : c.is_object()
+                ? read_model(c)
+                : Result<ModelSpec>(fail(code::bad_option, "", "must be a preset id or a config object"));
         if (!m) {
-            Error e = m.error();
-            std::string at = "configs[" + std::to_string(i) + "]";
-            e.message = at + ": " + e.message;
-            if (e.field.empty()) e.field = at;
-            return to_text(error_report(e));
+            Failure f = m.forward_error();
+            std::string at = format("configs[{}]", i);
+            f.error->message.insert(0, format("{}: ", at));
+            if (f.error->field.empty()) f.error->field = at;
+            return error_text(f);
         }
         models.push_back(std::move(m.value()));
     }
     auto o = parse_options_text(options_json);
-    if (!o) return to_text(error_report(o.error()));
+    if (!o) return error_text(o.error());
     auto t = table_report(models, *o);
-    if (!t) return to_text(error_report(t.error()));
+    if (!t) return error_text(t.error());
     json out = *t;
     if (o->contains("format")) {
         const json& f = (*o)["format"];
         if (!f.is_string())
-            return to_text(error_report(
-                make_error(code::bad_option,
-                           "format: must be md, html, csv or json, got " + describe_value(f), "format")));
+            return error_text(field_error(code::bad_option, "format", "must be md, html, csv or json, got {}",
+                                          described(f)));
         auto text = render_table(*t, f.get<std::string>());
-        if (!text) return to_text(error_report(text.error()));
+        if (!text) return error_text(text.error());
         out.set("format", f);
         out.set("text", *text);
     }

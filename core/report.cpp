@@ -14,6 +14,15 @@ json error_report(const Error& e) {
     return out;
 }
 
+std::string error_text(const Error& e) {
+    return to_text(error_report(e));
+}
+
+std::string error_text(Failure f) {
+    const ErrorPtr owner(f);
+    return error_text(owner.get());
+}
+
 json warnings_json(const std::vector<Warning>& ws) {
     json a = json::array();
     for (const auto& w : ws) {

@@ -11,6 +11,10 @@ namespace kvcalc {
 // {"error": {"code", "message", "field"[, "line", "column"]}}
 json error_report(const Error& e);
 
+// to_text(error_report(e)); the second frees the error.
+std::string error_text(const Error& e);
+std::string error_text(Failure f);
+
 // "GQA", "MHA", "MQA", "MLA", with ", sliding window" / ", chunked local" / " + linear
 // state (mamba2)" where the model has such layers.
 std::string attention_kind(const ModelSpec& m);
