@@ -8,10 +8,6 @@
 namespace kvcalc {
 namespace {
 
-std::string n(std::uint64_t v) {
-    return group_thousands(v);
-}
-
 // Whether the nearest double to t = odd / 200 lies above t. t has no finite binary
 // expansion (the caller checks 25 does not divide odd), so there is never a tie at the
 // 53rd bit: the double rounds up exactly when the first dropped bit is 1.
@@ -62,12 +58,10 @@ std::string hundredths_text(std::uint64_t h) {
 
 Result<CheckResult> check_pool(const CheckInputs& in) {
     if (in.max_context == 0)
-        return make_error(code::bad_option, "max_context: must be a positive number of tokens",
-                          "max_context");
-    if (in.block_size == 0)
-        return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
+        return fail(code::bad_option, "max_context", "max_context: must be a positive number of tokens");
+    if (in.block_size == 0) return fail(code::bad_option, "block_size", "block_size: must be at least 1");
     if (in.concurrency && *in.concurrency == 0)
-        return make_error(code::bad_option, "concurrency: must be at least 1", "concurrency");
+        return fail(code::bad_option, "concurrency", "concurrency: must be at least 1");
     CheckResult r;
     const std::uint64_t B = in.block_size, P = in.pool_tokens, C = in.max_context;
     const bool vllm = in.engine == Engine::vllm;
@@ -78,42 +72,48 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
     r.max_concurrency_text = hundredths_text(r.max_concurrency_hundredths);
     std::uint64_t whole_blocks = r.blocks_available * B;
     r.max_safe_context = whole_blocks;
-    r.max_safe_context_source = "the pool of " + n(P) + " tokens in whole " + n(B) + "-token blocks";
+    r.max_safe_context_source =
+        format("the pool of {} tokens in whole {}-token blocks", grouped(P), grouped(B));
     if (in.model_max_context && in.model_max_context < whole_blocks) {
         r.max_safe_context = in.model_max_context;
-        r.max_safe_context_source = "the model's own max context (" + in.model_max_context_source + ")";
+        r.max_safe_context_source = format("the model's own max context ({})", in.model_max_context_source);
     }
     if (in.model_max_context && C > in.model_max_context)
-        r.warnings.push_back({"max_context", "the advertised context " + n(C) +
-                                                 " is above the model's own max " + n(in.model_max_context) +
-                                                 " (" + in.model_max_context_source +
-                                                 "): engines refuse to start with it unless told to"});
+        r.warnings.push_back(
+            {"max_context", format("the advertised context {} is above the model's own max {} "
+                                   "({}): engines refuse to start with it unless told to",
+                                   grouped(C), grouped(in.model_max_context), in.model_max_context_source)});
 
-    const std::string safe = std::to_string(r.max_safe_context);
-    const std::string flags = "--max-model-len " + safe + " (vLLM) / --context-length " + safe + " (SGLang)";
+    const char* test_it = "Test it: a prompt of {} tokens must get an error (HTTP 400), not a 200.";
     if (r.max_safe_context == 0) {
-        r.advice.push_back("The pool (" + n(P) + " tokens) holds no whole block of " + n(B) +
-                           " tokens: no request can be served. Give the cache more memory (a higher "
-                           "gpu_memory_utilization / mem_fraction_static, more GPUs, a smaller KV dtype).");
+        r.advice.push_back(
+            format("The pool ({} tokens) holds no whole block of {} tokens: no request can be "
+                   "served. Give the cache more memory (a higher gpu_memory_utilization / "
+                   "mem_fraction_static, more GPUs, a smaller KV dtype).",
+                   grouped(P), grouped(B)));
     } else if (!r.fits) {
-        r.advice.push_back("Does not fit: one request of " + n(C) + " tokens needs " + n(r.blocks_needed) +
-                           " blocks of " + n(B) + " tokens; the pool has " + n(r.blocks_available) + ".");
-        r.advice.push_back("Set " + flags + ", and advertise no more than " + n(r.max_safe_context) +
-                           " tokens.");
-        r.advice.push_back("Test it: a prompt of " + n(r.max_safe_context + 1) +
-                           " tokens must get an error (HTTP 400), not a 200.");
+        r.advice.push_back(
+            format("Does not fit: one request of {} tokens needs {} blocks of {} tokens; the pool "
+                   "has {}.",
+                   grouped(C), grouped(r.blocks_needed), grouped(B), grouped(r.blocks_available)));
+        r.advice.push_back(
+            format("Set --max-model-len {} (vLLM) / --context-length {} (SGLang), and advertise no "
+                   "more than {} tokens.",
+                   r.max_safe_context, r.max_safe_context, grouped(r.max_safe_context)));
+        r.advice.push_back(format(test_it, grouped(r.max_safe_context + 1)));
         if (!vllm)
             r.advice.push_back(
                 "SGLang starts anyway and caps each request at the pool; older releases truncated "
                 "long prompts silently.");
     } else {
-        r.advice.push_back("Fits: one request of " + n(C) + " tokens needs " + n(r.blocks_needed) +
-                           " of the pool's " + n(r.blocks_available) + " blocks; " + r.max_concurrency_text +
-                           "x such requests fit at once.");
-        r.advice.push_back("Keep " + std::string(vllm ? "--max-model-len " : "--context-length ") +
-                           std::to_string(C) + " (the pool would allow " + n(r.max_safe_context) + ").");
-        r.advice.push_back("Test it: a prompt of " + n(C + 1) +
-                           " tokens must get an error (HTTP 400), not a 200.");
+        r.advice.push_back(format(
+            "Fits: one request of {} tokens needs {} of the pool's {} blocks; {}x such "
+            "requests fit at once.",
+            grouped(C), grouped(r.blocks_needed), grouped(r.blocks_available), r.max_concurrency_text));
+        r.advice.push_back(format("Keep {} {} (the pool would allow {}).",
+                                  vllm ? "--max-model-len" : "--context-length", C,
+                                  grouped(r.max_safe_context)));
+        r.advice.push_back(format(test_it, grouped(C + 1)));
     }
     if (in.concurrency) {
         const std::uint64_t N = *in.concurrency;
@@ -123,13 +123,15 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
         if (in.model_max_context) ctx = std::min(ctx, in.model_max_context);
         r.max_context_at_concurrency = ctx;
         if (*r.concurrency_fits) {
-            r.advice.push_back(n(N) + " concurrent requests of " + n(C) + " tokens fit (" +
-                               n(need.value_or(0)) + " of " + n(r.blocks_available) + " blocks).");
+            r.advice.push_back(format("{} concurrent requests of {} tokens fit ({} of {} blocks).",
+                                      grouped(N), grouped(C), grouped(need.value_or(0)),
+                                      grouped(r.blocks_available)));
         } else {
-            r.advice.push_back(n(N) + " concurrent requests of " + n(C) +
-                               " tokens do not fit: the pool holds " + r.max_concurrency_text + "x. For " +
-                               n(N) + " at once, each can have at most " + n(ctx) +
-                               " tokens; beyond that the engine queues or preempts requests.");
+            r.advice.push_back(
+                format("{} concurrent requests of {} tokens do not fit: the pool holds {}x. For {} at "
+                       "once, each can have at most {} tokens; beyond that the engine queues or "
+                       "preempts requests.",
+                       grouped(N), grouped(C), r.max_concurrency_text, grouped(N), grouped(ctx)));
         }
     }
     return r;

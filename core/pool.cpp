@@ -6,10 +6,6 @@
 namespace kvcalc {
 namespace {
 
-std::string bytes_text(std::uint64_t b) {
-    return group_thousands(b) + " B (" + format_bytes(b) + ")";
-}
-
 // Digits, an optional point and up to 6 more digits: value x 10^6 exactly.
 struct Decimal {
     std::uint64_t millionths = 0;
@@ -65,9 +61,8 @@ std::uint64_t gcd(std::uint64_t a, std::uint64_t b) {
 Result<Fraction> parse_fraction(std::string_view text, const std::string& field) {
     std::string_view s = trim(text);
     Decimal d;
-    auto bad = [&](const std::string& why) {
-        return make_error(code::bad_option,
-                          field + ": " + why + ", got \"" + std::string(s.substr(0, 40)) + "\"", field);
+    auto bad = [&](const char* why) {
+        return field_error(code::bad_option, field, "{}, got \"{}\"", why, s.substr(0, 40));
     };
     if (!read_decimal(s, d) || d.end != s.size())
         return bad("must be a decimal fraction like 0.9 (at most 6 decimals)");
@@ -81,15 +76,14 @@ Result<Fraction> parse_fraction(std::string_view text, const std::string& field)
     std::string frac = std::to_string(d.millionths % 1000000 + 1000000).substr(1);
     while (!frac.empty() && frac.back() == '0')
         frac.pop_back();
-    f.text = std::to_string(d.millionths / 1000000) + (frac.empty() ? "" : "." + frac);
+    f.text = format(frac.empty() ? "{}" : "{}.{}", d.millionths / 1000000, frac);
     return f;
 }
 
 Result<std::uint64_t> parse_byte_size(std::string_view text, const std::string& field) {
     std::string_view s = trim(text);
-    auto bad = [&](const std::string& why) {
-        return make_error(code::bad_option,
-                          field + ": " + why + ", got \"" + std::string(s.substr(0, 40)) + "\"", field);
+    auto bad = [&](const char* why) {
+        return field_error(code::bad_option, field, "{}, got \"{}\"", why, s.substr(0, 40));
     };
     Decimal d;
     if (!read_decimal(s, d)) return bad("must be a size like 1.5GiB, 512MiB or a number of bytes");
@@ -128,9 +122,7 @@ const char* engine_name(Engine e) {
 Result<Engine> parse_engine(std::string_view text) {
     if (text == "vllm" || text == "vLLM") return Engine::vllm;
     if (text == "sglang" || text == "SGLang") return Engine::sglang;
-    return make_error(code::bad_option,
-                      "engine: must be vllm or sglang, got \"" + std::string(text.substr(0, 40)) + "\"",
-                      "engine");
+    return field_error(code::bad_option, "engine", "must be vllm or sglang, got \"{}\"", text.substr(0, 40));
 }
 
 std::uint64_t tokens_in_bytes(std::uint64_t bytes, std::uint64_t per_token, std::uint64_t block) {
@@ -142,26 +134,25 @@ std::uint64_t tokens_in_bytes(std::uint64_t bytes, std::uint64_t per_token, std:
 
 Result<PoolResult> derive_pool(const PoolInputs& in) {
     if (in.gpu_memory_bytes == 0)
-        return make_error(code::bad_option, "gpu_memory: must be above 0 bytes", "gpu_memory");
+        return fail(code::bad_option, "gpu_memory", "gpu_memory: must be above 0 bytes");
     if (in.fraction.den == 0 || in.fraction.num == 0 || in.fraction.num > in.fraction.den)
-        return make_error(code::bad_option, "the memory fraction must be in (0, 1]",
-                          in.engine == Engine::vllm ? "gpu_memory_utilization" : "mem_fraction_static");
-    if (in.block_size == 0)
-        return make_error(code::bad_option, "block_size: must be at least 1", "block_size");
+        return fail(code::bad_option,
+                    in.engine == Engine::vllm ? "gpu_memory_utilization" : "mem_fraction_static",
+                    "the memory fraction must be in (0, 1]");
+    if (in.block_size == 0) return fail(code::bad_option, "block_size", "block_size: must be at least 1");
     if (in.bytes_per_token_per_gpu == 0)
-        return make_error(
-            code::invalid_value,
-            "the model keeps no per-token cache (only fixed states): a pool in tokens does not apply",
-            "config");
+        return fail(
+            code::invalid_value, "config",
+            "the model keeps no per-token cache (only fixed states): a pool in tokens does not apply");
     PoolResult r;
     r.engine = in.engine;
     auto scaled = mul(in.gpu_memory_bytes, in.fraction.num);
-    if (!scaled) return make_error(code::overflow, "gpu_memory x fraction exceeds 2^53 - 1", "gpu_memory");
+    if (!scaled) return fail(code::overflow, "gpu_memory", "gpu_memory x fraction exceeds 2^53 - 1");
     r.requested_bytes = *scaled / in.fraction.den;
     const bool vllm = in.engine == Engine::vllm;
     const std::uint64_t activation = vllm ? in.activation_peak_bytes : 0;
     auto reserved = add(add(in.weight_bytes_per_gpu, activation), in.non_torch_bytes);
-    if (!reserved) return make_error(code::overflow, "the reservations exceed 2^53 - 1 bytes", "weights");
+    if (!reserved) return fail(code::overflow, "weights", "the reservations exceed 2^53 - 1 bytes");
     r.reserved_bytes = *reserved;
     r.memory_left = r.requested_bytes > r.reserved_bytes;
     r.pool_bytes_per_gpu = r.memory_left ? r.requested_bytes - r.reserved_bytes : 0;
@@ -170,24 +161,22 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
     r.pool_tokens = r.pool_blocks * in.block_size;
 
     const char* fname = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
-    r.steps.push_back("GPU memory " + bytes_text(in.gpu_memory_bytes) + " (" + in.gpu_source + ")");
-    r.steps.push_back("x " + std::string(fname) + " " + in.fraction.text + " (" + in.fraction_source +
-                      ") = " + bytes_text(r.requested_bytes));
-    r.steps.push_back("- weights " + bytes_text(in.weight_bytes_per_gpu) + " per GPU (" + in.weight_source +
-                      ")");
-    if (vllm)
-        r.steps.push_back("- activation peak " + bytes_text(activation) + " (" + in.activation_source + ")");
-    r.steps.push_back("- non-torch memory " + bytes_text(in.non_torch_bytes) + " (" + in.non_torch_source +
-                      ")");
+    // "1,610,612,736 B (1.5 GiB)"
+    auto bytes = [](std::uint64_t b) { return format("{} B ({})", grouped(b), format_bytes(b)); };
+    r.steps.push_back(format("GPU memory {} ({})", bytes(in.gpu_memory_bytes), in.gpu_source));
+    r.steps.push_back(
+        format("x {} {} ({}) = {}", fname, in.fraction.text, in.fraction_source, bytes(r.requested_bytes)));
+    r.steps.push_back(format("- weights {} per GPU ({})", bytes(in.weight_bytes_per_gpu), in.weight_source));
+    if (vllm) r.steps.push_back(format("- activation peak {} ({})", bytes(activation), in.activation_source));
+    r.steps.push_back(format("- non-torch memory {} ({})", bytes(in.non_torch_bytes), in.non_torch_source));
     if (!r.memory_left) {
-        r.steps.push_back("= nothing left for the KV cache: the reservations (" +
-                          bytes_text(r.reserved_bytes) + ") exceed " + bytes_text(r.requested_bytes));
+        r.steps.push_back(format("= nothing left for the KV cache: the reservations ({}) exceed {}",
+                                 bytes(r.reserved_bytes), bytes(r.requested_bytes)));
     } else {
-        r.steps.push_back("= " + bytes_text(r.pool_bytes_per_gpu) + " for the KV cache per GPU");
-        r.steps.push_back("/ (" + group_thousands(in.block_size) + " tokens x " +
-                          group_thousands(in.bytes_per_token_per_gpu) +
-                          " B per token per GPU) = " + group_thousands(r.pool_blocks) +
-                          " whole blocks = " + group_thousands(r.pool_tokens) + " tokens");
+        r.steps.push_back(format("= {} for the KV cache per GPU", bytes(r.pool_bytes_per_gpu)));
+        r.steps.push_back(format("/ ({} tokens x {} B per token per GPU) = {} whole blocks = {} tokens",
+                                 grouped(in.block_size), grouped(in.bytes_per_token_per_gpu),
+                                 grouped(r.pool_blocks), grouped(r.pool_tokens)));
     }
     return r;
 }
