@@ -99,10 +99,11 @@ std::optional<std::uint64_t> memory_bytes(const Decimal& d, bool binary) {
 }
 
 std::string decimal_text(const Decimal& d) {
-    std::string digits = std::to_string(d.mantissa);
+    std::string digits = format("{}", d.mantissa);
     if (d.decimals == 0) return digits;
     if (digits.size() <= d.decimals) digits.insert(0, d.decimals + 1 - digits.size(), '0');
-    return digits.substr(0, digits.size() - d.decimals) + "." + digits.substr(digits.size() - d.decimals);
+    digits.insert(digits.size() - d.decimals, 1, '.');
+    return digits;
 }
 
 // Hundredths of a decimal with at most two places ("0.65" -> 65).
@@ -147,17 +148,19 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.size() > 100000) continue;  // not a log line
-        auto found = [&](const std::string& what) { log.understood.push_back({line_no, what, shown(line)}); };
-        auto set_len = [&](std::uint64_t n, int priority, const std::string& src) {
+        auto found = [&](std::string what) {
+            log.understood.push_back({line_no, std::move(what), shown(line)});
+        };
+        auto set_len = [&](std::uint64_t n, int priority, const char* src) {
             if (priority < len_priority) return;
             len_priority = priority;
             log.max_model_len = n;
-            log.max_model_len_source = src + " (line " + std::to_string(line_no) + ")";
+            log.max_model_len_source = format("{} (line {})", src, line_no);
         };
-        auto set_tokens = [&](std::uint64_t n, const char* engine, const std::string& src) {
+        auto set_tokens = [&](std::uint64_t n, const char* engine, const char* src) {
             log.pool_tokens = n;
             token_engine = engine;
-            log.pool_tokens_source = src + " (line " + std::to_string(line_no) + ")";
+            log.pool_tokens_source = format("{} (line {})", src, line_no);
         };
         std::size_t p;
         // vLLM V1
@@ -166,7 +169,7 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
             auto n = read_count(line, skip_spaces(line, p), &end);
             if (n && line.compare(skip_spaces(line, end), 6, "tokens") == 0) {
                 set_tokens(*n, "vllm", "vLLM \"GPU KV cache size\"");
-                found("vLLM GPU KV cache size: " + group_thousands(*n) + " tokens");
+                found(format("vLLM GPU KV cache size: {} tokens", grouped(*n)));
             }
         }
         if ((p = after(line, "Maximum concurrency for ")) != std::string_view::npos) {
@@ -180,8 +183,8 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                 if (h && d->end < line.size() && line[d->end] == 'x') {
                     log.concurrency_hundredths = *h;
                     set_len(*n, 3, "vLLM \"Maximum concurrency for N tokens per request\"");
-                    found("vLLM max model length " + group_thousands(*n) + " tokens, maximum concurrency " +
-                          decimal_text(*d) + "x");
+                    found(format("vLLM max model length {} tokens, maximum concurrency {}x", grouped(*n),
+                                 decimal_text(*d)));
                 }
             }
         }
@@ -193,11 +196,12 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                 auto b = memory_bytes(d, binary);
                 if (b && (!log.kv_memory_bytes || *b < *log.kv_memory_bytes)) {
                     log.kv_memory_bytes = *b;
-                    log.kv_memory_text = decimal_text(d) + (binary ? " GiB" : " GB");
-                    log.kv_memory_source = "vLLM KV cache memory (line " + std::to_string(line_no) + ")";
+                    log.kv_memory_text = format("{} {}", decimal_text(d), binary ? "GiB" : "GB");
+                    log.kv_memory_source = format("vLLM KV cache memory (line {})", line_no);
                 }
                 if (b)
-                    found("vLLM KV cache memory " + decimal_text(d) + (binary ? " GiB" : " GB") + " per GPU");
+                    found(
+                        format("vLLM KV cache memory {} {} per GPU", decimal_text(d), binary ? "GiB" : "GB"));
             }
         }
         for (const char* phrase : {"# GPU blocks:", "# CUDA blocks:"})
@@ -205,16 +209,15 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                 auto n = read_count(line, skip_spaces(line, p));
                 if (n) {
                     log.gpu_blocks = *n;
-                    log.gpu_blocks_source =
-                        std::string("vLLM V0 \"") + phrase + " N\" (line " + std::to_string(line_no) + ")";
-                    found(std::string("vLLM V0 ") + (phrase + 2) + " " + group_thousands(*n));
+                    log.gpu_blocks_source = format("vLLM V0 \"{} N\" (line {})", phrase, line_no);
+                    found(format("vLLM V0 {} {}", phrase + 2, grouped(*n)));
                 }
             }
         if ((p = after(line, "max_seq_len=")) != std::string_view::npos) {
             auto n = read_count(line, p);
             if (n) {
                 set_len(*n, 1, "vLLM engine config max_seq_len");
-                found("vLLM engine config max_seq_len " + group_thousands(*n));
+                found(format("vLLM engine config max_seq_len {}", grouped(*n)));
             }
         }
         // SGLang
@@ -222,21 +225,21 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
             auto n = read_count(line, skip_spaces(line, p));
             if (n) {
                 set_tokens(*n, "sglang", "SGLang \"KV Cache is allocated. #tokens\"");
-                found("SGLang KV cache allocated: " + group_thousands(*n) + " tokens");
+                found(format("SGLang KV cache allocated: {} tokens", grouped(*n)));
             }
         }
         if ((p = after(line, "max_total_num_tokens=")) != std::string_view::npos) {
             auto n = read_count(line, p);
             if (n) {
                 set_tokens(*n, "sglang", "SGLang max_total_num_tokens");
-                found("SGLang max_total_num_tokens " + group_thousands(*n));
+                found(format("SGLang max_total_num_tokens {}", grouped(*n)));
             }
         }
         if ((p = after(line, "context_len=")) != std::string_view::npos) {
             auto n = read_count(line, p);
             if (n) {
                 set_len(*n, 2, "SGLang context_len");
-                found("SGLang context_len " + group_thousands(*n));
+                found(format("SGLang context_len {}", grouped(*n)));
             }
         }
         if ((p = after(line, "full_layer_tokens=")) != std::string_view::npos) {
@@ -246,15 +249,16 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
             if (n) {
                 log.full_layer_tokens = *n;
                 if (s) log.swa_layer_tokens = *s;
-                found("SGLang sliding-window pools: full_layer_tokens " + group_thousands(*n) +
-                      (s ? ", swa_layer_tokens " + group_thousands(*s) : std::string()));
+                found(s ? format("SGLang sliding-window pools: full_layer_tokens {}, swa_layer_tokens {}",
+                                 grouped(*n), grouped(*s))
+                        : format("SGLang sliding-window pools: full_layer_tokens {}", grouped(*n)));
             }
         }
         if ((p = after(line, "max_mamba_cache_size:")) != std::string_view::npos) {
             auto n = read_count(line, skip_spaces(line, p));
             if (n) {
                 log.mamba_cache_size = *n;
-                found("SGLang Mamba cache: " + group_thousands(*n) + " states");
+                found(format("SGLang Mamba cache: {} states", grouped(*n)));
             }
         }
     }
@@ -263,17 +267,17 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
     else if (log.gpu_blocks || log.kv_memory_bytes)
         log.engine = "vllm";
     if (!log.pool_tokens && !log.gpu_blocks && !log.kv_memory_bytes) {
-        std::string msg = std::string("engine log: no line states the KV pool; looked for ") + looked_for;
+        std::string msg = format("engine log: no line states the KV pool; looked for {}", looked_for);
         if (log.understood.empty()) {
             msg += ". No line was understood";
         } else {
             msg += ". Understood:";
             for (std::size_t i = 0; i < log.understood.size() && i < 8; ++i)
-                msg += std::string(i ? ";" : "") + " line " + std::to_string(log.understood[i].line) + " (" +
-                       log.understood[i].what + ")";
+                format_to(msg, i ? "; line {} ({})" : " line {} ({})", log.understood[i].line,
+                          log.understood[i].what);
             msg += ", but none of these is a pool size";
         }
-        return make_error(code::unrecognised_log, msg, "engine_log");
+        return fail(code::unrecognised_log, "engine_log", "{}", msg);
     }
     return log;
 }
