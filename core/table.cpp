@@ -40,13 +40,12 @@ std::string per_group(const ModelSpec& m, bool heads) {
         if (!is_attention(g.kind)) continue;
         std::string v;
         if (g.kind == LayerKind::mla) {
-            v = heads ? "1" : std::to_string(g.latent_dim.value);
+            v = heads ? "1" : format("{}", g.latent_dim.value);
         } else if (heads) {
-            v = std::to_string(g.kv_heads.value);
+            v = format("{}", g.kv_heads.value);
         } else {
-            v = g.k_head_dim.value == g.v_head_dim.value ? std::to_string(g.k_head_dim.value)
-                                                         : std::to_string(g.k_head_dim.value) + " K + " +
-                                                               std::to_string(g.v_head_dim.value) + " V";
+            v = format(g.k_head_dim.value == g.v_head_dim.value ? "{}" : "{} K + {} V", g.k_head_dim.value,
+                       g.v_head_dim.value);
         }
         std::pair<std::string, std::string> e{short_kind(g.kind), v};
         if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
@@ -55,16 +54,16 @@ std::string per_group(const ModelSpec& m, bool heads) {
     bool same =
         std::all_of(seen.begin(), seen.end(), [&](const auto& e) { return e.second == seen[0].second; });
     bool mla = seen.size() == 1 && seen[0].first == "latent";
-    if (same) return seen[0].second + (mla ? " latent" : "");
+    if (same) return format(mla ? "{} latent" : "{}", seen[0].second);
     std::string out;
     for (const auto& e : seen)
-        out += (out.empty() ? "" : ", ") + e.second + " " + e.first;
+        format_to(out, out.empty() ? "{} {}" : ", {} {}", e.second, e.first);
     return out;
 }
 
 std::string context_label(std::uint64_t c) {
-    if (c % 1048576 == 0) return std::to_string(c / 1048576) + "M";
-    if (c % 1024 == 0) return std::to_string(c / 1024) + "K";
+    if (c % 1048576 == 0) return format("{}M", c / 1048576);
+    if (c % 1024 == 0) return format("{}K", c / 1024);
     return group_thousands(c);
 }
 
@@ -82,30 +81,25 @@ Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
             for (std::size_t k = 0; digits && k < part.size(); ++k)
                 n = n * 10 + static_cast<std::uint64_t>(part[k] - '0');  // at most 15 digits
             if (!digits || n == 0)
-                return make_error(code::bad_option,
-                                  "contexts: must be positive whole numbers separated by commas, got \"" +
-                                      s.substr(0, 60) + "\"",
-                                  "contexts");
+                return field_error(code::bad_option, "contexts",
+                                   "must be positive whole numbers separated by commas, got \"{}\"",
+                                   std::string_view(s).substr(0, 60));
             out.push_back(n);
             if (comma == std::string::npos) break;
             i = comma + 1;
         }
     } else if (v.is_array()) {
         for (std::size_t i = 0; i < v.size(); ++i) {
-            auto c = checked_integer(v[i], "contexts[" + std::to_string(i) + "]", false);
-            if (!c) {
-                Error e = c.error();
-                e.code = code::bad_option;
-                return e;
-            }
+            auto c = checked_integer(v[i], format("contexts[{}]", i), false);
+            if (!c) return recode(c.forward_error(), code::bad_option);
             out.push_back(*c);
         }
     } else {
-        return make_error(code::bad_option,
-                          "contexts: must be a list of token counts, got " + describe_value(v), "contexts");
+        return field_error(code::bad_option, "contexts", "must be a list of token counts, got {}",
+                           described(v));
     }
-    if (out.empty()) return make_error(code::bad_option, "contexts: give at least one context", "contexts");
-    if (out.size() > 16) return make_error(code::bad_option, "contexts: at most 16 contexts", "contexts");
+    if (out.empty()) return fail(code::bad_option, "contexts", "contexts: give at least one context");
+    if (out.size() > 16) return fail(code::bad_option, "contexts", "contexts: at most 16 contexts");
     return out;
 }
 
@@ -156,18 +150,16 @@ std::string csv_field(const std::string& s) {
 
 std::string weights_text(const json& row) {
     if (row["weight_bytes"].is_null()) return "—";
-    return format_bytes(row["weight_bytes"].get<std::uint64_t>()) + " (" +
-           format_param_count(row["param_count"].get<std::uint64_t>()) + ", " +
-           row["weight_dtype"].get<std::string>() + ")";
+    return format("{} ({}, {})", format_bytes(row["weight_bytes"].as_uint()),
+                  format_param_count(row["param_count"].as_uint()), row["weight_dtype"].str());
 }
 
 // The text cells of one row, in column order.
 std::vector<std::string> cells(const json& row) {
     std::vector<std::string> c = {row["model"].get<std::string>(),
                                   row["attention_kind"].get<std::string>(),
-                                  std::to_string(row["layers"].get<std::uint64_t>()),
-                                  row["kv_heads_text"].get<std::string>() + " / " +
-                                      std::to_string(row["query_heads"].get<std::uint64_t>()),
+                                  format("{}", row["layers"].as_uint()),
+                                  format("{} / {}", row["kv_heads_text"].str(), row["query_heads"].as_uint()),
                                   row["head_size_text"].get<std::string>(),
                                   format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
     for (const auto& k : row["kv_bytes"])
@@ -180,14 +172,14 @@ std::vector<std::string> headers(const json& t) {
     std::vector<std::string> h = {"Model",     "Attention", "Layers", "KV heads / query heads",
                                   "Head size", "Per token"};
     for (const auto& c : t["contexts"])
-        h.push_back(context_label(c.get<std::uint64_t>()) + " tokens");
+        h.push_back(format("{} tokens", context_label(c.as_uint())));
     h.push_back("Weights");
     return h;
 }
 
 std::string note(const json& t) {
-    std::string s = "KV cache of one sequence, " + t["accounting"].get<std::string>() +
-                    " accounting, KV dtype " + t["kv_dtype"].get<std::string>() + "; 1 KiB = 1024 B.";
+    std::string s = format("KV cache of one sequence, {} accounting, KV dtype {}; 1 KiB = 1024 B.",
+                           t["accounting"].str(), t["kv_dtype"].str());
     bool beyond = false;
     for (const auto& r : t["rows"])
         for (const auto& k : r["kv_bytes"])
@@ -229,8 +221,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
     SizeOptions base;
     std::string weight_dtype = "auto";
     if (!options.is_null() && !options.is_object())
-        return make_error(code::bad_option, "options: must be an object, got " + describe_value(options),
-                          "options");
+        return field_error(code::bad_option, "options", "must be an object, got {}", described(options));
     json size_opts = json::object();
     if (options.is_object())
         for (const auto& it : options.members()) {
@@ -242,20 +233,20 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
                 contexts = *c;
             } else if (k == "weight_dtype") {
                 if (!it.value.is_string())
-                    return make_error(code::bad_option,
-                                      "weight_dtype: must be a string, got " + describe_value(it.value), k);
+                    return fail(code::bad_option, k, "weight_dtype: must be a string, got {}",
+                                described(it.value));
                 weight_dtype = it.value.get<std::string>();
             } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
                        k == "max_num_batched_tokens") {
                 size_opts[k] = it.value;
             } else {
-                return make_error(code::bad_option, "unknown option \"" + k + "\"", k);
+                return fail(code::bad_option, k, "unknown option \"{}\"", k);
             }
         }
     auto so = size_options_from_json(size_opts);
     if (!so) return so.forward_error();
     base = *so;
-    if (models.empty()) return make_error(code::bad_option, "table: give at least one model", "configs");
+    if (models.empty()) return fail(code::bad_option, "configs", "table: give at least one model");
 
     json rows = json::array();
     for (const auto& m : models) {
@@ -300,14 +291,14 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
     return t;
 }
 
-Result<std::string> render_table(const json& t, const std::string& format) {
+Result<std::string> render_table(const json& t, const std::string& format_name) {
     const std::vector<std::string> head = headers(t);
     const std::size_t numeric_from = 2;  // Layers onwards are figures
     std::string out;
-    if (format == "md") {
+    if (format_name == "md") {
         out += "|";
         for (const auto& h : head)
-            out += " " + md_escape(h) + " |";
+            format_to(out, " {} |", md_escape(h));
         out += "\n|";
         for (std::size_t i = 0; i < head.size(); ++i)
             out += i >= numeric_from && i != 3 && i != 4 ? " ---: |" : " --- |";
@@ -315,38 +306,36 @@ Result<std::string> render_table(const json& t, const std::string& format) {
         for (const auto& r : t["rows"]) {
             out += "|";
             for (const auto& c : cells(r))
-                out += " " + md_escape(c) + " |";
+                format_to(out, " {} |", md_escape(c));
             out += "\n";
         }
-        out += "\n" + md_escape(note(t)) + "\n";
-    } else if (format == "html") {
-        out +=
-            "<table class=\"kvcalc-table\">\n<caption>" + html_escape(note(t)) + "</caption>\n<thead>\n<tr>";
+        format_to(out, "\n{}\n", md_escape(note(t)));
+    } else if (format_name == "html") {
+        format_to(out, "<table class=\"kvcalc-table\">\n<caption>{}</caption>\n<thead>\n<tr>",
+                  html_escape(note(t)));
         for (const auto& h : head)
-            out += "<th scope=\"col\">" + html_escape(h) + "</th>";
+            format_to(out, "<th scope=\"col\">{}</th>", html_escape(h));
         out += "</tr>\n</thead>\n<tbody>\n";
         for (const auto& r : t["rows"]) {
             auto c = cells(r);
-            out += "<tr><th scope=\"row\">" + html_escape(c[0]) + "</th>";
+            format_to(out, "<tr><th scope=\"row\">{}</th>", html_escape(c[0]));
             for (std::size_t i = 1; i < c.size(); ++i)
-                out += "<td>" + html_escape(c[i]) + "</td>";
+                format_to(out, "<td>{}</td>", html_escape(c[i]));
             out += "</tr>\n";
         }
         out += "</tbody>\n</table>\n";
-    } else if (format == "csv") {
+    } else if (format_name == "csv") {
         std::vector<std::string> h = {"model",       "attention_kind", "layers",         "kv_heads",
                                       "query_heads", "head_size",      "bytes_per_token"};
         for (const auto& c : t["contexts"])
-            h.push_back("kv_bytes_" + std::to_string(c.get<std::uint64_t>()));
+            h.push_back(format("kv_bytes_{}", c.as_uint()));
         for (const char* x : {"param_count", "weight_bytes", "weight_dtype"})
             h.push_back(x);
         for (std::size_t i = 0; i < h.size(); ++i)
-            out += (i ? "," : "") + h[i];
+            format_to(out, i ? ",{}" : "{}", h[i]);
         out += "\r\n";
         for (const auto& r : t["rows"]) {
-            auto num = [](const json& v) {
-                return v.is_null() ? std::string() : std::to_string(v.get<std::uint64_t>());
-            };
+            auto num = [](const json& v) { return v.is_null() ? std::string() : format("{}", v.as_uint()); };
             std::vector<std::string> f = {r["model"].get<std::string>(),
                                           r["attention_kind"].get<std::string>(),
                                           num(r["layers"]),
@@ -360,15 +349,15 @@ Result<std::string> render_table(const json& t, const std::string& format) {
             f.push_back(num(r["weight_bytes"]));
             f.push_back(r["weight_dtype"].is_null() ? "" : r["weight_dtype"].get<std::string>());
             for (std::size_t i = 0; i < f.size(); ++i)
-                out += (i ? "," : "") + csv_field(f[i]);
+                format_to(out, i ? ",{}" : "{}", csv_field(f[i]));
             out += "\r\n";
         }
-    } else if (format == "json") {
-        out = to_text(t, 2) + "\n";
+    } else if (format_name == "json") {
+        out = to_text(t, 2);
+        out += '\n';
     } else {
-        return make_error(code::bad_option,
-                          "format: must be md, html, csv or json, got \"" + format.substr(0, 40) + "\"",
-                          "format");
+        return field_error(code::bad_option, "format", "must be md, html, csv or json, got \"{}\"",
+                           std::string_view(format_name).substr(0, 40));
     }
     return out;
 }
