@@ -177,36 +177,27 @@ Result<SizeOptions> size_options_from_json(const json& o) {
         const std::string& k = it.key;
         const json& v = it.value;
         if (v.is_null()) continue;  // an unset option
-        auto positive = [&](std::uint64_t& out, bool zero_ok) -> Result<bool> {
-            auto n = checked_integer(v, k, zero_ok);
+        // The integer options: the first five plain, then the two optional ones.
+        static const char* const integers[] = {
+            "batch", "tp", "pp", "max_num_batched_tokens", "shared_prefix", "context", "block_size"};
+        std::size_t i = 0;
+        while (i < 7 && k != integers[i])
+            ++i;
+        if (i < 7) {
+            auto n = checked_integer(v, k, i == 4);  // only shared_prefix may be 0
             if (!n) return recode(n.forward_error(), code::bad_option);
-            out = *n;
-            return true;
-        };
-        Result<bool> ok = true;
-        std::uint64_t n = 0;
-        if (k == "context") {
-            ok = positive(n, false);
-            s.context = n;
-        } else if (k == "batch")
-            ok = positive(s.batch, false);
-        else if (k == "tp")
-            ok = positive(s.tp, false);
-        else if (k == "pp")
-            ok = positive(s.pp, false);
-        else if (k == "block_size") {
-            ok = positive(n, false);
-            s.block_size = n;
-        } else if (k == "max_num_batched_tokens")
-            ok = positive(s.max_num_batched_tokens, false);
-        else if (k == "shared_prefix")
-            ok = positive(s.shared_prefix, true);
-        else if (k == "kv_dtype") {
+            std::uint64_t* const plain[] = {&s.batch, &s.tp, &s.pp, &s.max_num_batched_tokens,
+                                            &s.shared_prefix};
+            if (i < 5)
+                *plain[i] = *n;
+            else
+                (i == 5 ? s.context : s.block_size) = *n;
+        } else if (k == "kv_dtype") {
             if (!v.is_string())
                 return field_error(code::bad_option, "kv_dtype", "must be a string, got {}", described(v));
             s.kv_dtype = v.get<std::string>();
         } else if (k == "accounting") {
-            std::string a = v.is_string() ? v.get<std::string>() : "";
+            const std::string_view a = v.is_string() ? std::string_view(v.str()) : std::string_view();
             if (a == "naive")
                 s.accounting = Accounting::naive;
             else if (a == "resident")
@@ -219,7 +210,6 @@ Result<SizeOptions> size_options_from_json(const json& o) {
         } else {
             return fail(code::bad_option, k, "unknown option \"{}\"", k);
         }
-        if (!ok) return ok.forward_error();
     }
     return s;
 }
