@@ -51,72 +51,55 @@ struct CheckOptions {
 
 Result<CheckOptions> read_check_options(const json& o) {
     CheckOptions c;
+    // The options by kind: integers (only pool_tokens may be 0), sizes, texts, fractions, engine.
+    static const char* const keys[] = {"max_context",
+                                       "pool_tokens",
+                                       "concurrency",
+                                       "block_size",
+                                       "gpu_count",
+                                       "tp",
+                                       "pp",
+                                       "max_num_batched_tokens",
+                                       "gpu_memory",
+                                       "activation_peak",
+                                       "non_torch",
+                                       "engine_log",
+                                       "gpu",
+                                       "kv_dtype",
+                                       "weight_dtype",
+                                       "accounting",
+                                       "gpu_memory_utilization",
+                                       "mem_fraction_static",
+                                       "engine"};
+    std::optional<std::uint64_t>* const integers[] = {&c.max_context, &c.pool_tokens,
+                                                      &c.concurrency, &c.block_size,
+                                                      &c.gpu_count,   &c.tp,
+                                                      &c.pp,          &c.max_num_batched_tokens,
+                                                      &c.gpu_memory,  &c.activation_peak,
+                                                      &c.non_torch};
+    std::optional<std::string>* const texts[] = {&c.engine_log, &c.gpu, &c.kv_dtype, &c.weight_dtype,
+                                                 &c.accounting};
+    std::optional<Fraction>* const fractions[] = {&c.utilization, &c.mem_fraction};
     for (const auto& it : o.members()) {
         const std::string& k = it.key;
         const json& v = it.value;
         if (v.is_null()) continue;
-        auto integer = [&](std::optional<std::uint64_t>& out, bool zero_ok) -> Result<bool> {
-            auto r = option_int(v, k, zero_ok);
+        std::size_t i = 0;
+        while (i < 19 && k != keys[i])
+            ++i;
+        if (i < 11) {
+            auto r = i < 8 ? option_int(v, k, i == 1) : option_size(v, k);
             if (!r) return r.forward_error();
-            out = *r;
-            return true;
-        };
-        auto text = [&](std::optional<std::string>& out) -> Result<bool> {
+            *integers[i] = *r;
+        } else if (i < 16) {
             auto r = option_text(v, k);
             if (!r) return r.forward_error();
-            out = *r;
-            return true;
-        };
-        auto size = [&](std::optional<std::uint64_t>& out) -> Result<bool> {
-            auto r = option_size(v, k);
-            if (!r) return r.forward_error();
-            out = *r;
-            return true;
-        };
-        auto fraction = [&](std::optional<Fraction>& out) -> Result<bool> {
+            *texts[i - 11] = std::move(r.value());
+        } else if (i < 18) {
             auto r = option_fraction(v, k);
             if (!r) return r.forward_error();
-            out = *r;
-            return true;
-        };
-        Result<bool> ok = true;
-        if (k == "max_context")
-            ok = integer(c.max_context, false);
-        else if (k == "pool_tokens")
-            ok = integer(c.pool_tokens, true);
-        else if (k == "concurrency")
-            ok = integer(c.concurrency, false);
-        else if (k == "block_size")
-            ok = integer(c.block_size, false);
-        else if (k == "gpu_count")
-            ok = integer(c.gpu_count, false);
-        else if (k == "tp")
-            ok = integer(c.tp, false);
-        else if (k == "pp")
-            ok = integer(c.pp, false);
-        else if (k == "max_num_batched_tokens")
-            ok = integer(c.max_num_batched_tokens, false);
-        else if (k == "gpu_memory")
-            ok = size(c.gpu_memory);
-        else if (k == "activation_peak")
-            ok = size(c.activation_peak);
-        else if (k == "non_torch")
-            ok = size(c.non_torch);
-        else if (k == "engine_log")
-            ok = text(c.engine_log);
-        else if (k == "gpu")
-            ok = text(c.gpu);
-        else if (k == "kv_dtype")
-            ok = text(c.kv_dtype);
-        else if (k == "weight_dtype")
-            ok = text(c.weight_dtype);
-        else if (k == "accounting")
-            ok = text(c.accounting);
-        else if (k == "gpu_memory_utilization")
-            ok = fraction(c.utilization);
-        else if (k == "mem_fraction_static")
-            ok = fraction(c.mem_fraction);
-        else if (k == "engine") {
+            *fractions[i - 16] = std::move(r.value());
+        } else if (i == 18) {
             auto t = option_text(v, k);
             if (!t) return t.forward_error();
             auto e = parse_engine(*t);
@@ -125,7 +108,6 @@ Result<CheckOptions> read_check_options(const json& o) {
         } else {
             return fail(code::bad_option, k, "unknown option \"{}\"", k);
         }
-        if (!ok) return ok.forward_error();
     }
     return c;
 }
