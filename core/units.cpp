@@ -1,5 +1,7 @@
 #include "units.hpp"
 
+#include "format.hpp"
+
 namespace kvcalc {
 
 std::string group_thousands(std::uint64_t v, const std::string& sep) {
@@ -46,14 +48,11 @@ std::string format_bytes(std::uint64_t bytes, bool decimal) {
         whole += 1;
         hundredths -= 100;
     }
-    std::string out = std::to_string(whole);
-    if (hundredths) {
-        std::string h = std::to_string(hundredths);
-        if (h.size() < 2) h = "0" + h;
-        if (h.back() == '0') h.pop_back();
-        out += "." + h;
-    }
-    return out + " " + (decimal ? dec : bin)[idx];
+    const char* unit_name = (decimal ? dec : bin)[idx];
+    // Two decimals at most, a trailing zero dropped: 1.05, 1.5.
+    if (!hundredths) return format("{} {}", whole, unit_name);
+    if (hundredths % 10 == 0) return format("{}.{} {}", whole, hundredths / 10, unit_name);
+    return format(hundredths < 10 ? "{}.0{} {}" : "{}.{} {}", whole, hundredths, unit_name);
 }
 
 }  // namespace kvcalc
