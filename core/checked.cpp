@@ -2,9 +2,16 @@
 
 namespace kvcalc {
 
-u64 exact_product(u64 a, u64 b) {
+opt_u64 mul(opt_u64 a, opt_u64 b) {
     u64 r = 0;
-    return __builtin_mul_overflow(a, b, &r) ? ~u64{0} : r;
+    if (!a || !b || __builtin_mul_overflow(*a, *b, &r) || r > max_exact) return std::nullopt;
+    return r;
+}
+
+opt_u64 add(opt_u64 a, opt_u64 b) {
+    u64 r = 0;
+    if (!a || !b || __builtin_add_overflow(*a, *b, &r) || r > max_exact) return std::nullopt;
+    return r;
 }
 
 }  // namespace kvcalc
