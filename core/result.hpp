@@ -68,12 +68,17 @@ Failure to_failure(Error error);  // moves `error` to the heap
 template <class T>
 class Result {
 public:
-    // The constructors and forward_error() are never inlined: in the wasm build one call per
-    // return is smaller than the stores it replaces (measured: -2.6 KB raw, -1 KB gzip).
+    // The constructors, the destructor and forward_error() are never inlined: in the wasm
+    // build one call is smaller than the stores it replaces at every return (measured).
     [[gnu::noinline]] Result(const T& value) : value_(value) {}        // NOLINT: implicit by design
     [[gnu::noinline]] Result(T&& value) : value_(std::move(value)) {}  // NOLINT
     Result(Error error) : error_(to_failure(std::move(error))) {}      // NOLINT
     [[gnu::noinline]] Result(Failure failure) : error_(failure) {}     // NOLINT
+    [[gnu::noinline]] ~Result() {}                                     // NOLINT(modernize-use-equals-default)
+    Result(const Result&) = default;
+    Result(Result&&) = default;
+    Result& operator=(const Result&) = default;
+    Result& operator=(Result&&) = default;
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
