@@ -14,19 +14,11 @@ inline constexpr std::uint64_t max_exact = (std::uint64_t{1} << 53) - 1;
 using u64 = std::uint64_t;
 using opt_u64 = std::optional<u64>;
 
-// Out of line: inlined, each of the hundreds of uses would carry a 128-bit multiply and the
-// range checks (1.3 KB gzip of wasm).
-[[gnu::noinline]] inline opt_u64 mul(opt_u64 a, opt_u64 b) {
-    u64 r = 0;
-    if (!a || !b || __builtin_mul_overflow(*a, *b, &r) || r > max_exact) return std::nullopt;
-    return r;
-}
-
-[[gnu::noinline]] inline opt_u64 add(opt_u64 a, opt_u64 b) {
-    u64 r = 0;
-    if (!a || !b || __builtin_add_overflow(*a, *b, &r) || r > max_exact) return std::nullopt;
-    return r;
-}
+// a x b and a + b, or nullopt when either is or the result exceeds max_exact. Out of line
+// and never inlined (checked.cpp): on wasm32 a 64-bit overflow check is a 128-bit multiply,
+// too much code to repeat at each of the core's sums and products.
+[[gnu::noinline]] opt_u64 mul(opt_u64 a, opt_u64 b);
+[[gnu::noinline]] opt_u64 add(opt_u64 a, opt_u64 b);
 
 inline u64 cdiv(u64 a, u64 b) {
     return a / b + (a % b != 0 ? 1 : 0);

@@ -8,7 +8,7 @@ Failure to_failure(Error error) {
 
 ErrorPtr::ErrorPtr(const ErrorPtr& other) : error_(other.error_ ? new Error(*other.error_) : nullptr) {}
 
-void ErrorPtr::release() noexcept {
+ErrorPtr::~ErrorPtr() {
     delete error_;
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "checked.hpp"
-#include "units.hpp"
 
 namespace kvcalc {
 namespace {

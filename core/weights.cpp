@@ -233,7 +233,7 @@ struct Blocks {
     bool overflow = false;
 };
 
-void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
+[[gnu::noinline]] void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
           std::uint64_t kv_heads = 0) {
     if (!params.v) {
         b.overflow = true;
