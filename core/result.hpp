@@ -76,9 +76,9 @@ public:
     [[gnu::noinline]] Result(Failure failure) : error_(failure) {}     // NOLINT
     [[gnu::noinline]] ~Result() {}                                     // NOLINT(modernize-use-equals-default)
     Result(const Result&) = default;
-    Result(Result&&) = default;
+    Result(Result&&) noexcept = default;
     Result& operator=(const Result&) = default;
-    Result& operator=(Result&&) = default;
+    Result& operator=(Result&&) noexcept = default;
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }

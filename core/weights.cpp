@@ -208,6 +208,11 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     L.dense_intermediate = dense->value ? dense->value : L.intermediate;
     auto pat = f.text("hybrid_override_pattern");
     if (!pat) return pat.forward_error();
+    // The layer plan may come from layer_types, which wins over the pattern: a pattern of
+    // another length must not be read past its end.
+    if (!pat->empty() && pat->size() != m.num_layers.value)
+        return field_error(code::inconsistent, f.path("hybrid_override_pattern"),
+                           "has {} characters but the model has {} layers", pat->size(), m.num_layers.value);
     L.pattern = *pat;
     return L;
 }
@@ -234,7 +239,7 @@ struct Blocks {
 };
 
 [[gnu::noinline]] void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
-          std::uint64_t kv_heads = 0) {
+                            std::uint64_t kv_heads = 0) {
     if (!params.v) {
         b.overflow = true;
         return;

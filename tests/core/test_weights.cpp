@@ -315,3 +315,21 @@ TEST_CASE("weights: size --json carries param_count, weight_bytes and weight_dty
     CHECK((*bare)["param_count"].is_null());
     CHECK((*bare)["weights_error"]["field"] == "vocab_size");
 }
+
+TEST_CASE(
+    "weights: a hybrid_override_pattern of another length than the layers is an error, never read past its "
+    "end") {
+    // layer_types decides the layer plan, so the model reads; the weights estimate reads the
+    // pattern for the MoE layers and must refuse a pattern of 2 characters for 4 layers.
+    auto m = kvcalc::read_model_text(
+        R"({"num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 2, "hidden_size": 512,
+            "vocab_size": 1000, "intermediate_size": 1024, "num_experts": 4, "moe_intermediate_size": 256,
+            "layer_types": ["full_attention", "full_attention", "full_attention", "full_attention"],
+            "hybrid_override_pattern": "E*", "max_position_embeddings": 4096})");
+    REQUIRE(m.ok());
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE_FALSE(w.ok());
+    CHECK(w.error().code == "inconsistent");
+    CHECK(w.error().field == "hybrid_override_pattern");
+    CHECK(w.error().message == "hybrid_override_pattern: has 2 characters but the model has 4 layers");
+}
