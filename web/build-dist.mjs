@@ -55,8 +55,9 @@ refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTI
 // (each bundled with the few helpers it shares with kvcalc.js: a copy costs less than the
 // shared chunks code splitting makes), fetched when an element first shows one. The sources
 // in web/ stay readable and are what the tests lint and the site's reference page reads.
-// The element's styles are CSS texts in template literals (web/element/styles.js, and the GQA
-// and check views' own): minified as CSS here, which the JS minifier cannot do in a string.
+// The element's styles are CSS texts in template literals (web/element/styles.js, the tables'
+// table-styles.js, and the GQA and check views' own): minified as CSS here, which the JS
+// minifier cannot do in a string.
 const cssText = {
   name: 'minify-element-css',
   setup(b) {
@@ -73,7 +74,7 @@ const cssText = {
   },
 };
 // What web/element.js imports dynamically: the views, and the paste panel's input.
-const LAZY_VIEWS = ['table-view.js', 'gqa-view.js', 'check-view.js', 'config-input.js'];
+const LAZY_FILES = ['table-view.js', 'gqa-view.js', 'check-view.js', 'config-input.js'];
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
 const layout = {
   name: 'dist-layout',
@@ -81,7 +82,7 @@ const layout = {
     // The views' dynamic imports stay imports, of the views' own files beside kvcalc.js.
     b.onResolve({ filter: /^\.\/element\/[a-z-]+\.js$/ }, (args) => {
       const file = args.path.slice('./element/'.length);
-      if (args.kind !== 'dynamic-import' || !LAZY_VIEWS.includes(file)) return undefined;
+      if (args.kind !== 'dynamic-import' || !LAZY_FILES.includes(file)) return undefined;
       return { path: `./${file}`, external: true };
     });
     // web/api.js imports the glue at load(): it is bundled in, from the wasm build.
@@ -103,11 +104,12 @@ const bundle = (entries) => build({
   absWorkingDir: root,
   logLevel: 'silent',
 }).catch((e) => fail(`bundling ${entries.map((f) => relative(root, f)).join(', ')}: ${e.message}`));
-const builds = [await bundle([join(web, 'kvcalc.js')]), await bundle(LAZY_VIEWS.map((f) => join(web, 'element', f)))];
+const builds = [await bundle([join(web, 'kvcalc.js')]), await bundle(LAZY_FILES.map((f) => join(web, 'element', f)))];
 const inputs = [...new Set(builds.flatMap((r) => Object.keys(r.metafile.inputs)))];
 const outside = inputs.filter((f) => !f.startsWith('web/') && join(root, f) !== glueInBuild);
 if (outside.length) fail(`web/kvcalc.js imports files outside web/: ${outside.join(', ')}`);
 const outputs = builds.flatMap((r) => r.outputFiles);
+const gz = (t) => gzipSync(t, { level: 9 }).length;
 // terser (a dev dependency) compresses esbuild's output further: several passes of dead-code
 // and expression folding, names mangled again (about 4% smaller after gzip).
 for (const out of outputs) {
@@ -115,7 +117,6 @@ for (const out of outputs) {
   if (file.includes('/') || !file.endsWith('.js')) fail(`esbuild wrote ${file}: expected .js files in dist/ itself`);
   const squeezed = await minify(out.text, { module: true, compress: { passes: 3 }, mangle: true })
     .catch((e) => fail(`terser on ${file}: ${e.message}`));
-  const gz = (t) => gzipSync(t, { level: 9 }).length;
   console.log(`build-dist: ${file}: esbuild ${gz(out.text)} B gzip, terser ${gz(squeezed.code)}`);
   writeFileSync(join(dist, file), squeezed.code);
   refuseDynamicCode(squeezed.code, file, ', which a strict CSP refuses');
