@@ -1,0 +1,28 @@
+// The C++ types Embind converts at the JS boundary, registered in place of Embind's own
+// bind.cpp (the modules link Embind's JS library without it: CMakeLists.txt). bind.cpp
+// registers every builtin type (wide and UTF-16/32 strings, emscripten::val, floats, memory
+// views), and each registered kind brings its converter into the JS glue. The bindings
+// (size_bindings.cpp, check_bindings.cpp) take and return std::string only, so that is the
+// one type here. A binding that used any other type would fail when the module loads, with
+// Embind's "unbound types" error, in every test that loads it.
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+
+#include <cstring>
+#include <string>
+#include <typeinfo>
+
+extern "C" {
+
+// The glue asks for a type's name when it reports a binding with a type not registered.
+EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const std::type_info* ti) {
+    return strdup(ti->name());
+}
+
+// A constructor, as in bind.cpp: it runs when the module starts, like the bindings' own.
+__attribute__((constructor)) void __embind_register_native_and_builtin_types() {
+    using namespace emscripten::internal;
+    _embind_register_std_string(TypeID<std::string>::get(), "std::string");
+}
+
+}  // extern "C"
