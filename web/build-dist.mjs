@@ -50,14 +50,14 @@ const refuseDynamicCode = (text, file, hint) => {
 refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTION=0');
 
 // The JS: kvcalc.js is web/kvcalc.js with everything it imports, the glue included, bundled
-// and minified by esbuild (no comments, short local names), then by terser: one file, one request. The table,
-// GQA and check views, which web/element.js imports dynamically, are files of their own
-// (each bundled with the few helpers it shares with kvcalc.js: a copy costs less than the
-// shared chunks code splitting makes), fetched when an element first shows one. The sources
-// in web/ stay readable and are what the tests lint and the site's reference page reads.
-// The element's styles are CSS texts in template literals (web/element/styles.js, the tables'
-// table-styles.js, and the GQA and check views' own): minified as CSS here, which the JS
-// minifier cannot do in a string.
+// and minified by esbuild (no comments, short local names), then by terser: one file, one
+// request. Each view (formula, table, GQA, check; the formula and check views with the chart),
+// which web/element.js imports dynamically, is a file of its own (bundled with the few helpers it shares with kvcalc.js:
+// a copy costs less than the shared chunks code splitting makes), fetched when an element
+// first shows it. The sources in web/ stay readable and are what the tests lint and the
+// site's reference page reads. The element's styles are CSS texts in template literals
+// (web/element/styles.js, the tables' table-styles.js, and each view's own): minified as CSS
+// here, which the JS minifier cannot do in a string.
 const cssText = {
   name: 'minify-element-css',
   setup(b) {
@@ -73,8 +73,8 @@ const cssText = {
     });
   },
 };
-// What web/element.js imports dynamically: the views, and the paste panel's input.
-const LAZY_FILES = ['table-view.js', 'gqa-view.js', 'check-view.js', 'config-input.js'];
+// What web/element.js imports dynamically: the views (each with its CSS), and the paste panel's input.
+const LAZY_FILES = ['formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js', 'config-input.js'];
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
 const layout = {
   name: 'dist-layout',

@@ -93,8 +93,6 @@ import { engine, loadedFullEngine } from './element/engine.js';
 import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { describeError } from './element/error-text.js';
-import { FormulaView } from './element/formula-view.js';
-import { ChartView, chartDtypes, sampleContexts } from './element/chart-view.js';
 
 // Which sections each view shows.
 const SECTIONS = {
@@ -107,20 +105,24 @@ const SECTIONS = {
 // The sections that need the full core (check() and table()); the others size only.
 const FULL_CORE_SECTIONS = ['table', 'check'];
 
-// The formula and chart views are in kvcalc.js; the others are loaded when an element
-// first shows them, so a page of formula views loads none of their code.
-const LAZY_SECTIONS = {
+// Each view's code is a file of its own, loaded when an element first shows it: a page loads
+// the code of the views it shows, and of no other. The chart has no file: the formula and
+// check views, which show it, each carry it (their `chart` export).
+const SECTION_CODE = {
+  formula: () => import('./element/formula-view.js'),
   table: () => import('./element/table-view.js'),
   gqa: () => import('./element/gqa-view.js'),
   check: () => import('./element/check-view.js'),
 };
 const lazyLoads = {};   // section -> Promise of its module
 const lazyModules = {}; // section -> its module, once loaded
-const loadSections = (names) => Promise.all(names.filter((n) => LAZY_SECTIONS[n]).map((n) =>
-  (lazyLoads[n] ??= LAZY_SECTIONS[n]().then((m) => (lazyModules[n] = m), (err) => {
+const loadSections = (names) => Promise.all(names.filter((n) => SECTION_CODE[n]).map((n) =>
+  (lazyLoads[n] ??= SECTION_CODE[n]().then((m) => (lazyModules[n] = m), (err) => {
     delete lazyLoads[n];  // a later render retries
     throw err;
   }))));
+// A section's module: the chart's is in whichever file of its views came first.
+const sectionModule = (name) => (name === 'chart' ? (lazyModules.formula ?? lazyModules.check)?.chart : lazyModules[name]);
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
@@ -347,16 +349,16 @@ export class KvCalcElement extends ElementBase {
     const ui = this.#ui;
     if (!ui.sections[name]) {
       const make = {
-        formula: () => new FormulaView(),
-        chart: () => new ChartView(),
+        formula: () => new lazyModules.formula.FormulaView(),
+        chart: () => new (sectionModule('chart').ChartView)(),
         table: () => Object.assign(new lazyModules.table.TableView(), { onSort: () => this.#queue() }),
         gqa: () => new lazyModules.gqa.GqaView(() => this.#queue()),
         check: () => new lazyModules.check.CheckView((a, v) => this.#userSet(a, v), () => this.#queue()),
       };
       ui.sections[name] = make[name]();
       ui.base.append(ui.sections[name].root);
-      // A lazily loaded view's own styles, each sheet adopted once.
-      for (const css of lazyModules[name]?.styles ?? []) {
+      // The view's own styles, each sheet adopted once.
+      for (const css of sectionModule(name).styles) {
         const sheet = sheetFor(css);
         if (!this.#shadow.adoptedStyleSheets.includes(sheet)) this.#shadow.adoptedStyleSheets = [...this.#shadow.adoptedStyleSheets, sheet];
       }
@@ -524,7 +526,7 @@ export class KvCalcElement extends ElementBase {
     const core = sections.some((s) => FULL_CORE_SECTIONS.includes(s)) ? 'full' : 'size';
     const full = loadedFullEngine();
     if (full) this.#engine = full;  // one instance: every element moves to the full core
-    if (this.#engine && (core === 'size' || this.#engine.hasCheck()) && sections.every((s) => !LAZY_SECTIONS[s] || lazyModules[s])) {
+    if (this.#engine && (core === 'size' || this.#engine.hasCheck()) && sections.every((s) => sectionModule(s))) {
       return true;
     }
     const key = `${core}:${sections}`;
@@ -571,6 +573,7 @@ export class KvCalcElement extends ElementBase {
 
   #renderChart(e, config, r, state, check, fmt, sizeOpts) {
     const poolTokens = check ? check.poolTokens : state.poolTokens;
+    const { sampleContexts, chartDtypes } = sectionModule('chart');
     const contexts = sampleContexts(r, [poolTokens, check && check.maxContext].filter(Boolean));
     const chosen = state.kvDtype ?? 'auto';
     const series = [];

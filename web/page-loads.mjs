@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export const VIEWS = {
-  formula: { lazy: [], core: 'kvcalc_size.wasm' },
+  formula: { lazy: ['formula-view.js'], core: 'kvcalc_size.wasm' },
   gqa: { lazy: ['gqa-view.js'], core: 'kvcalc_size.wasm' },
   table: { lazy: ['table-view.js'], core: 'kvcalc_core.wasm' },
   check: { lazy: ['check-view.js'], core: 'kvcalc_core.wasm' },
-  all: { lazy: ['table-view.js', 'gqa-view.js', 'check-view.js'], core: 'kvcalc_core.wasm' },
+  all: { lazy: ['formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js'], core: 'kvcalc_core.wasm' },
 };
 
 // The relative imports of one built JS file: static (`from"./x.js"`, `import"./x.js"`) and

@@ -87,9 +87,11 @@ test('prefers-color-scheme and prefers-reduced-motion are followed', async () =>
 });
 
 test('styles come only through shared adopted style sheets: no <style>, no style=""', async () => {
-  // The element's sheet, plus the tables' and the GQA and check views' own, adopted when an
-  // element first shows them: all.html and theme.html show every view, many.html formula views.
-  for (const [path, sheets] of [['/all.html', 4], ['/many.html', 1], ['/theme.html', 4]]) {
+  // The element's sheet, plus each view's own, adopted when an element first shows it: the
+  // formula view's, the chart's, the tables' (the table and GQA views share it), the GQA and
+  // check views'. all.html and theme.html show every view (6 sheets), many.html formula
+  // views (the element's, the formula's, the chart's).
+  for (const [path, sheets] of [['/all.html', 6], ['/many.html', 3], ['/theme.html', 6]]) {
     const { page } = await openPage(env, path);
     await waitForWidgets(page);
     const found = await page.$$eval('kv-calc', (els) => ({

@@ -76,12 +76,12 @@ test('the wasm URLs are beside kvcalc.js, and the page loads nothing else', () =
   // views and paste panel import nothing; no file fetches, evals or writes HTML (the glue's own wasm fetch
   // goes through WebAssembly.instantiateStreaming, which the page's CSP allows for 'self').
   const js = readdirSync(dist).filter((f) => f.endsWith('.js')).sort();
-  assert.deepEqual(js, ['check-view.js', 'config-input.js', 'gqa-view.js', 'kvcalc.js', 'table-view.js']);
+  assert.deepEqual(js, ['check-view.js', 'config-input.js', 'formula-view.js', 'gqa-view.js', 'kvcalc.js', 'table-view.js']);
   for (const file of js) {
     const text = readFileSync(join(dist, file), 'utf8');
     assert.ok(!/XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);
     if (file !== 'kvcalc.js') assert.ok(!/\bfetch\(/.test(text), file);
     const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
-    assert.deepEqual(specs.sort(), file === 'kvcalc.js' ? ['./check-view.js', './config-input.js', './gqa-view.js', './table-view.js'] : [], file);
+    assert.deepEqual(specs.sort(), file === 'kvcalc.js' ? ['./check-view.js', './config-input.js', './formula-view.js', './gqa-view.js', './table-view.js'] : [], file);
   }
 });

@@ -23,7 +23,7 @@ test('the pack holds dist/ (every file the build put there), package.json, READM
   assert.deepEqual(files.filter((f) => f.startsWith('dist/')), built);
   // The bundled module (API, element and glue), its lazily loaded views, the two wasm cores,
   // the types: nothing else.
-  assert.deepEqual(built, ['dist/check-view.js', 'dist/config-input.js', 'dist/gqa-view.js', 'dist/kvcalc.d.ts', 'dist/kvcalc.js',
+  assert.deepEqual(built, ['dist/check-view.js', 'dist/config-input.js', 'dist/formula-view.js', 'dist/gqa-view.js', 'dist/kvcalc.d.ts', 'dist/kvcalc.js',
     'dist/kvcalc_core.wasm', 'dist/kvcalc_size.wasm', 'dist/table-view.js']);
   // No dependencies to install with it.
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -6,6 +6,25 @@
 
 import { h, replace, setText, svg, watchWidth } from './dom.js';
 
+// The chart's own styles (styles.js has the shared ones, and sheetFor() adopts these).
+const CSS = `
+.chart svg { width: 100%; height: auto; display: block; }
+.chart .grid { stroke: var(--_border); stroke-width: 1; }
+.chart .axis-label, .chart .tick { fill: var(--_muted); font-size: 11px; }
+.chart .series { fill: none; stroke-width: 2; }
+.chart .s1 { stroke: var(--_series-1); }
+.chart .s2 { stroke: var(--_series-2); stroke-dasharray: 6 3; }
+.chart .s3 { stroke: var(--_series-3); stroke-dasharray: 2 3; }
+.chart .series.current { stroke-width: 3; }
+.chart .pool-line { stroke: var(--_pool); stroke-width: 2; stroke-dasharray: 4 4; }
+.chart .pool-label { fill: var(--_pool); font-size: 11px; }
+.chart .marker { stroke: var(--_fg); stroke-width: 1; stroke-dasharray: 2 2; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
+.legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
+.legend svg { width: 1.6rem; height: 0.6rem; }
+`;
+export const styles = [CSS];
+
 const SERIES_CLASSES = ['s1', 's2', 's3'];
 
 function log2(n) {

@@ -1,7 +1,7 @@
 // The element's style sheet, built once and shared by every instance through
 // adoptedStyleSheets (no <style> element, no style attribute: the strict CSP allows this).
-// The table, GQA and check views, loaded when first shown, bring CSS texts of their own
-// (their `styles`), adopted the same way through sheetFor().
+// Each view (formula, chart, table, GQA, check) is loaded when an element first shows it and
+// brings CSS texts of its own (its `styles`), adopted the same way through sheetFor().
 // Every colour and size reads a --kv-* custom property with a fallback, documented in
 // element.js; the internal --_* names only hold the resolved values.
 const CSS = `
@@ -124,44 +124,11 @@ input:focus-visible, select:focus-visible, textarea:focus-visible { outline-offs
 details > summary { cursor: pointer; font-size: 0.9em; font-weight: 600; }
 details[open] > summary { margin-bottom: 0.4rem; }
 
-/* Formula: each equation is a row of <math> pieces that wraps at "=" and "+" */
-.formula-block { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; padding: 0.25rem 0; }
-.eq { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.1rem 0.25rem; }
-.eq-label { color: var(--_muted); font-size: 0.9em; }
-.eq.symbolic { color: var(--_muted); }
-math { font-size: 1.15em; }
-.term { color: var(--_accent); cursor: help; border-radius: 3px; }
-.term:focus-visible { outline: 2px solid var(--_focus); outline-offset: 1px; }
-.term.active { background: var(--_surface); }
-.source-tip {
-  font-size: 0.9em;
-  padding: 0.3rem 0.5rem;
-  border-radius: var(--_radius);
-  background: var(--_surface);
-  border-left: 3px solid var(--_accent);
-  min-height: 2.1em;
-  overflow-wrap: anywhere;
-}
+/* The figures of the formula and check views */
 .results { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 0.75rem; margin: 0; }
 .results dt { color: var(--_muted); }
 .results dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 .results dd strong { font-weight: 600; }
-
-/* Chart */
-.chart svg { width: 100%; height: auto; display: block; }
-.chart .grid { stroke: var(--_border); stroke-width: 1; }
-.chart .axis-label, .chart .tick { fill: var(--_muted); font-size: 11px; }
-.chart .series { fill: none; stroke-width: 2; }
-.chart .s1 { stroke: var(--_series-1); }
-.chart .s2 { stroke: var(--_series-2); stroke-dasharray: 6 3; }
-.chart .s3 { stroke: var(--_series-3); stroke-dasharray: 2 3; }
-.chart .series.current { stroke-width: 3; }
-.chart .pool-line { stroke: var(--_pool); stroke-width: 2; stroke-dasharray: 4 4; }
-.chart .pool-label { fill: var(--_pool); font-size: 11px; }
-.chart .marker { stroke: var(--_fg); stroke-width: 1; stroke-dasharray: 2 2; }
-.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
-.legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
-.legend svg { width: 1.6rem; height: 0.6rem; }
 
 @container (max-width: 30rem) {
   .controls { grid-template-columns: 1fr 1fr; }
