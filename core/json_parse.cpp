@@ -460,7 +460,7 @@ private:
 Result<Json> parse_json_text(std::string_view text) {
     if (text.size() > max_json_bytes)
         return make_error(code::invalid_value,
-                          format("the JSON text is {} bytes, more than kvcalc reads (8 MiB, {} bytes: "
+                          format("the JSON text is {} bytes, more than kvcalc reads (1 MiB, {} bytes: "
                                  "a config.json is kilobytes)",
                                  text.size(), max_json_bytes));
     return Parser(text).run();

@@ -161,9 +161,12 @@ inline constexpr const char* neg_inf_marker = "\x01-Infinity";
 // Malformed text gives code malformed_json with 1-based line and column; duplicate keys
 // and nesting deeper than max_json_depth are errors too (a config must not be ambiguous).
 inline constexpr int max_json_depth = 128;
-// Texts longer than this are refused before parsing: a config.json is kilobytes, and a text
-// of hundreds of megabytes would exhaust the wasm module's memory and abort it.
-inline constexpr std::size_t max_json_bytes = std::size_t{8} << 20;  // 8 MiB
+// Texts longer than this are refused before parsing: a config.json is kilobytes (the largest
+// in ../shared/configs is 4 KB). Parsing takes up to about 50 bytes of memory per byte of text
+// (a text of empty arrays or one-digit numbers is a value per two or three bytes), and the wasm
+// module's allocator keeps what it claimed: 1 MiB of text stays under 64 MiB (a test checks it),
+// where 8 MiB took 390 MB and hundreds of megabytes exhausted the memory and aborted the module.
+inline constexpr std::size_t max_json_bytes = std::size_t{1} << 20;  // 1 MiB
 Result<Json> parse_json_text(std::string_view text);
 
 // True for the marker strings that stand for NaN / Infinity / -Infinity.

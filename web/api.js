@@ -68,14 +68,14 @@ async function instantiate(core, { wasmBinary, wasmUrl: url }) {
   return createKvcalcModule(args);
 }
 
-// The core refuses JSON texts above 8 MiB (core/json_text.hpp max_json_bytes). A text far
+// The core refuses JSON texts above 1 MiB (core/json_text.hpp max_json_bytes). A text far
 // above that never reaches the wasm memory: copying it in could exhaust it. Same words.
-const MAX_JSON_BYTES = 8 * 1024 * 1024;
+const MAX_JSON_BYTES = 1024 * 1024;
 function refuseHugeText(text) {
   if (text.length * 3 <= MAX_JSON_BYTES) return;  // UTF-8 is at most 3 bytes per UTF-16 unit
   const bytes = new Blob([text]).size;
   if (bytes > MAX_JSON_BYTES) {
-    throw new KvCalcError({ code: 'invalid_value', message: `the JSON text is ${bytes} bytes, more than kvcalc reads (8 MiB, ${MAX_JSON_BYTES} bytes: a config.json is kilobytes)` });
+    throw new KvCalcError({ code: 'invalid_value', message: `the JSON text is ${bytes} bytes, more than kvcalc reads (1 MiB, ${MAX_JSON_BYTES} bytes: a config.json is kilobytes)` });
   }
 }
 

@@ -200,8 +200,9 @@ add('attention_k_eq_v', `${good.slice(0, -1)}, "attention_k_eq_v": true}`, ok(20
 add('context above the model max', good, ok(2048, 'context'), { context: '8192' });
 add('use_sliding_window false ignores the window', `${good.slice(0, -1)}, "use_sliding_window": false, "sliding_window": 7}`, ok(2048));
 add('a megabyte of extra fields', `${good.slice(0, -1)}, ${Array.from({ length: 40000 }, (_, i) => `"pad_${i}": ${i}`).join(', ')}}`, ok(2048));
-add('a megabyte string', `${good.slice(0, -1)}, "notes": "${'x'.repeat(1 << 20)}"}`, ok(2048));
-add('a 200,000-entry layer_types', `${good.slice(0, -1)}, "layer_types": ${text(Array(200000).fill('full_attention'))}}`, err('inconsistent', 'layer_types'));
+add('a half-megabyte string', `${good.slice(0, -1)}, "notes": "${'x'.repeat(1 << 19)}"}`, ok(2048));
+add('a string that takes the text past 1 MiB', `${good.slice(0, -1)}, "notes": "${'x'.repeat(1 << 20)}"}`, err('invalid_value', ''));
+add('a 50,000-entry layer_types', `${good.slice(0, -1)}, "layer_types": ${text(Array(50000).fill('full_attention'))}}`, err('inconsistent', 'layer_types'));
 add('escaped unicode in names', `${good.slice(0, -1)}, "_name_or_path": "\\u00e9\\ud83d\\ude00"}`, ok(2048));
 
 export const baseConfig = good;

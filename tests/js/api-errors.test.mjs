@@ -171,11 +171,11 @@ test('10,000 bad inputs in a row: the same instance still answers, and the heap 
   assert.equal(after.inUse, before.inUse);
 });
 
-test('a JSON text above 8 MiB is refused, in the words of the CLI, and the instance goes on', async () => {
+test('a JSON text above 1 MiB is refused, in the words of the CLI, and the instance goes on', async () => {
   const { kv } = await loadDist();
-  // 9,000,000 x's in a string value: 9,000,000 + 8 bytes of JSON ({"a":"...."}).
-  const text = `{"a":"${'x'.repeat(9_000_000)}"}`;
-  const message = 'the JSON text is 9000008 bytes, more than kvcalc reads (8 MiB, 8388608 bytes: a config.json is kilobytes)';
+  // 1,100,000 x's in a string value: 1,100,000 + 8 bytes of JSON ({"a":"...."}).
+  const text = `{"a":"${'x'.repeat(1_100_000)}"}`;
+  const message = 'the JSON text is 1100008 bytes, more than kvcalc reads (1 MiB, 1048576 bytes: a config.json is kilobytes)';
   throwsKv(() => kv.size(text), { code: 'invalid_value', message, field: '' });
   const dir = mkdtempSync(join(tmpdir(), 'kvcalc-big-'));
   try {
@@ -187,8 +187,26 @@ test('a JSON text above 8 MiB is refused, in the words of the CLI, and the insta
   // 100 MB of text is refused before it is copied into the wasm memory, which does not grow.
   const before = kv.heapStats().memoryBytes;
   throwsKv(() => kv.size(' '.repeat(100_000_000)), { code: 'invalid_value', field: '',
-    message: 'the JSON text is 100000000 bytes, more than kvcalc reads (8 MiB, 8388608 bytes: a config.json is kilobytes)' });
+    message: 'the JSON text is 100000000 bytes, more than kvcalc reads (1 MiB, 1048576 bytes: a config.json is kilobytes)' });
   assert.equal(kv.heapStats().memoryBytes, before);
   // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 x 2 B = 147,456 B per token.
   assert.equal(kv.size('Qwen/Qwen3-8B').bytesPerToken, 147_456);
+});
+
+test('the largest texts kvcalc reads, of the most values per byte, claim under 64 MiB of wasm memory', async () => {
+  const { kv } = await loadDist();
+  // Exactly 1 MiB each: [1,1,...,1,11] is 524,287 values (a value per two bytes), [[],[],...,[]]
+  // 349,525 empty arrays. Both parse and are then refused as configs; what the parse
+  // claimed is reused by the next call, so a second round claims nothing more.
+  const texts = [`[${'1,'.repeat(524_286)}11]`, `[${'[],'.repeat(349_524)}[]]`];
+  const refused = (t) => `the config must be a JSON object, got ${t.slice(0, 37)}...`;
+  for (const t of texts) {
+    assert.equal(t.length, 1_048_576);
+    throwsKv(() => kv.size(t), { code: 'invalid_value', field: '', message: refused(t) });
+  }
+  const after = kv.heapStats();
+  assert.ok(after.heapTop < 64 * 1024 * 1024, `the allocator claimed ${after.heapTop} B`);
+  for (const t of texts) throwsKv(() => kv.size(t), { code: 'invalid_value', field: '', message: refused(t) });
+  assert.equal(kv.heapStats().heapTop, after.heapTop);
+  assert.equal(kv.heapStats().inUse, after.inUse);
 });
