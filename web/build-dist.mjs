@@ -73,16 +73,18 @@ const cssText = {
     });
   },
 };
-// What web/element.js imports dynamically: the views (each with its CSS), and the paste panel's input.
-const LAZY_FILES = ['formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js', 'config-input.js'];
+// What web/element.js imports dynamically (the views, each with its CSS, and the paste panel's
+// input), as esbuild finds it while bundling kvcalc.js: each is then bundled on its own.
+const lazyFiles = new Set();
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
 const layout = {
   name: 'dist-layout',
   setup(b) {
-    // The views' dynamic imports stay imports, of the views' own files beside kvcalc.js.
+    // The dynamic imports stay imports, of the files' own bundles beside kvcalc.js.
     b.onResolve({ filter: /^\.\/element\/[a-z-]+\.js$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
       const file = args.path.slice('./element/'.length);
-      if (args.kind !== 'dynamic-import' || !LAZY_FILES.includes(file)) return undefined;
+      lazyFiles.add(file);
       return { path: `./${file}`, external: true };
     });
     // web/api.js imports the glue at load(): it is bundled in, from the wasm build.
@@ -104,7 +106,8 @@ const bundle = (entries) => build({
   absWorkingDir: root,
   logLevel: 'silent',
 }).catch((e) => fail(`bundling ${entries.map((f) => relative(root, f)).join(', ')}: ${e.message}`));
-const builds = [await bundle([join(web, 'kvcalc.js')]), await bundle(LAZY_FILES.map((f) => join(web, 'element', f)))];
+const main = await bundle([join(web, 'kvcalc.js')]);
+const builds = [main, await bundle([...lazyFiles].sort().map((f) => join(web, 'element', f)))];
 const inputs = [...new Set(builds.flatMap((r) => Object.keys(r.metafile.inputs)))];
 const outside = inputs.filter((f) => !f.startsWith('web/') && join(root, f) !== glueInBuild);
 if (outside.length) fail(`web/kvcalc.js imports files outside web/: ${outside.join(', ')}`);
