@@ -1,5 +1,5 @@
-// The wasm modules' surface, part two: the check against a KV pool, the per-model table and
-// the GPU presets. Only kvcalc_core (the full module) has it, with size_bindings.cpp.
+// The wasm modules' surface, part three: the check against a KV pool and the GPU presets.
+// Only kvcalc_core (the full module) has it, with size_bindings.cpp and table_bindings.cpp.
 #include <emscripten/bind.h>
 
 #include <string>
@@ -13,10 +13,6 @@ std::string check(const std::string& config, const std::string& options_json) {
     return kvcalc::check_json(config, options_json);
 }
 
-std::string table(const std::string& configs_json, const std::string& options_json) {
-    return kvcalc::table_json(configs_json, options_json);
-}
-
 std::string gpu_presets() {
     return kvcalc::gpu_presets_json();
 }
@@ -25,6 +21,5 @@ std::string gpu_presets() {
 
 EMSCRIPTEN_BINDINGS(kvcalc_check) {
     emscripten::function("check", &check);
-    emscripten::function("table", &table);
     emscripten::function("gpuPresets", &gpu_presets);
 }

@@ -11,34 +11,44 @@ export { KvCalcError };
 
 /** Where the full module's wasm is, beside this module. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
 export const wasmUrl = new URL('./kvcalc_core.wasm', import.meta.url);
+/** Where the table module's wasm is: load({ core: 'table', wasmBinary: readFileSync(tableWasmUrl) }). */
+export const tableWasmUrl = new URL('./kvcalc_table.wasm', import.meta.url);
 /** Where the size-only module's wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
 export const sizeWasmUrl = new URL('./kvcalc_size.wasm', import.meta.url);
 
-// The two cores are the same C++ built twice: 'full' has every call, 'size' only size,
-// formula, presets and presetConfig (a third smaller, for pages that only size). They share
-// one Embind glue (kvcalc_core.mjs), which is told which wasm to run.
-const CORES = { full: { url: wasmUrl, file: 'kvcalc_core.wasm' }, size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm' } };
-const pending = { full: null, size: null }; // the page's one promise per core
+// The three cores are the same C++ built three times, each with the calls of the one after it
+// here: 'full' has every call; 'table' size, formula, presets, presetConfig and table; 'size'
+// all but table (a third smaller than 'full', for pages that only size). They share one
+// Embind glue (kvcalc_core.mjs), which is told which wasm to run.
+const CORES = {
+  size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm', rank: 0 },
+  table: { url: tableWasmUrl, file: 'kvcalc_table.wasm', rank: 1 },
+  full: { url: wasmUrl, file: 'kvcalc_core.wasm', rank: 2 },
+};
+const pending = { full: null, table: null, size: null }; // the page's one promise per core
 let loaded = null; // the API object of the most capable core that has loaded
+// The most capable core loaded or loading, if it has every call of `core`.
+const servingFor = (core) => Object.keys(CORES).reverse().find((c) => pending[c] && CORES[c].rank >= CORES[core].rank);
 
 /**
  * Loads the wasm module, once per page: every call returns the same promise, whatever its
  * other options (the first call's options are used). After a failed load, the next call
- * retries. `core: 'size'` loads the smaller size-only core, unless the full one is already
- * loading (it does everything the small one does).
- * @param {{core?: 'full' | 'size', wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
+ * retries. `core: 'table'` and `core: 'size'` load a smaller core, unless one that does
+ * everything it does is already loading.
+ * @param {{core?: 'full' | 'table' | 'size', wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
  */
 export function load(options = {}) {
   const core = options?.core ?? 'full';
   if (!Object.hasOwn(CORES, core)) {
-    return Promise.reject(new KvCalcError({ code: 'bad_option', message: `core: must be "full" or "size", got ${JSON.stringify(String(core))}`, field: 'core' }));
+    return Promise.reject(new KvCalcError({ code: 'bad_option', message: `core: must be "full", "table" or "size", got ${JSON.stringify(String(core))}`, field: 'core' }));
   }
-  if (core === 'size' && pending.full) return pending.full;
+  const serving = servingFor(core);
+  if (serving) return pending[serving];
   if (!pending[core]) {
     pending[core] = instantiate(core, options ?? {}).then(
       (module) => {
-        const api = makeApi(module);
-        if (!loaded || api.core === 'full') loaded = api;
+        const api = makeApi(module, core);
+        if (!loaded || CORES[core].rank > CORES[loaded.core].rank) loaded = api;
         return api;
       },
       (cause) => {
@@ -80,7 +90,7 @@ function refuseHugeText(text) {
 }
 
 // The API object load() resolves to; the module-level functions below forward to it.
-function makeApi(module) {
+function makeApi(module, core) {
   // Runs one core call; the core answers text, with bad input as {"error": {...}}.
   const callText = (fn, ...texts) => {
     for (const text of texts) refuseHugeText(text);
@@ -101,12 +111,13 @@ function makeApi(module) {
   };
   const sized = (fn, config, options) => report(fn, configTextOf(config), options);
   let presetList = null; // the core's text; parsed afresh per call so callers may mutate
-  // The size-only core has no check, table or GPU list: asking for them says how to get them.
+  // A smaller core lacks the check and GPU list (and the size-only core the table): asking
+  // for them says how to get them.
   const full = (fn, run) => (typeof module[fn] === 'function' ? run : () => {
-    throw new KvCalcError({ code: 'not_loaded', message: `${fn}() is not in the size-only core: load the full one with load() (kvcalc_core.wasm)` });
+    throw new KvCalcError({ code: 'not_loaded', message: `${fn}() is not in the ${core === 'size' ? 'size-only' : 'table'} core: load the full one with load() (kvcalc_core.wasm)` });
   });
   return Object.freeze({
-    core: typeof module.check === 'function' ? 'full' : 'size',
+    core,
     size: (config, options) => sized('size', config, options),
     formula: (config, options) => formulaOf(sized('size', config, options)),
     check: full('check', (config, options) => sized('check', config, options)),
@@ -142,7 +153,7 @@ function api() {
   if (loaded) return loaded;
   throw new KvCalcError({
     code: 'not_loaded',
-    message: pending.full || pending.size
+    message: pending.full || pending.table || pending.size
       ? 'kvcalc is still loading: await the promise from load() before calling it (const kv = await load())'
       : 'kvcalc is not loaded: call load() first and await it (const kv = await load(); kv.size(...))',
   });

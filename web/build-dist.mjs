@@ -25,21 +25,24 @@ const fail = (message) => {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 
-// The wasm cores, copied as built: kvcalc_core (every call) and kvcalc_size (size, presets,
-// presetConfig). They run under a CSP without 'unsafe-eval'. Their Embind glue differs only
-// in the name of its default wasm file, which web/api.js always overrides: one glue,
-// kvcalc_core.mjs, serves both (the check below refuses a build where that stops being true),
-// and it is bundled into kvcalc.js.
-const wasmFiles = ['kvcalc_core.wasm', 'kvcalc_size.wasm'];
-const glueFiles = ['kvcalc_core.mjs', 'kvcalc_size.mjs'];
-for (const file of [...wasmFiles, ...glueFiles]) {
-  if (!existsSync(join(wasmBuild, file))) fail(`${relative(root, join(wasmBuild, file))} is missing: build the wasm first`);
+// The wasm cores, copied as built: kvcalc_core (every call), kvcalc_table (size, presets,
+// presetConfig, table) and kvcalc_size (size, presets, presetConfig). They run under a CSP
+// without 'unsafe-eval'. Their Embind glue differs only in the name of its default wasm file,
+// which web/api.js always overrides: one glue, kvcalc_core.mjs, serves all three (the check
+// below refuses a build where that stops being true), and it is bundled into kvcalc.js.
+const cores = ['kvcalc_core', 'kvcalc_table', 'kvcalc_size'];
+for (const name of cores) {
+  for (const file of [`${name}.wasm`, `${name}.mjs`]) {
+    if (!existsSync(join(wasmBuild, file))) fail(`${relative(root, join(wasmBuild, file))} is missing: build the wasm first`);
+  }
+  copyFileSync(join(wasmBuild, `${name}.wasm`), join(dist, `${name}.wasm`));
 }
-for (const file of wasmFiles) copyFileSync(join(wasmBuild, file), join(dist, file));
 const glueText = readFileSync(join(wasmBuild, 'kvcalc_core.mjs'), 'utf8');
-const sizeGlue = readFileSync(join(wasmBuild, 'kvcalc_size.mjs'), 'utf8');
-if (sizeGlue.split('kvcalc_size.wasm').join('kvcalc_core.wasm') !== glueText) {
-  fail('kvcalc_size.mjs differs from kvcalc_core.mjs beyond the wasm file name: the two cores no longer share one glue');
+for (const name of cores.slice(1)) {
+  const glue = readFileSync(join(wasmBuild, `${name}.mjs`), 'utf8');
+  if (glue.split(`${name}.wasm`).join('kvcalc_core.wasm') !== glueText) {
+    fail(`${name}.mjs differs from kvcalc_core.mjs beyond the wasm file name: the cores no longer share one glue`);
+  }
 }
 // Text a CSP without 'unsafe-eval' refuses to run.
 const refuseDynamicCode = (text, file, hint) => {

@@ -89,7 +89,7 @@
 import { h, replace, setText } from './element/dom.js';
 import { sheetFor, styleSheet } from './element/styles.js';
 import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
-import { engine, loadedFullEngine } from './element/engine.js';
+import { CORES, engine, loadedEngine } from './element/engine.js';
 import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { describeError } from './element/error-text.js';
@@ -102,8 +102,10 @@ const SECTIONS = {
   check: ['check', 'chart'],   // in this order on screen
   all: ['formula', 'chart', 'table', 'gqa', 'check'],
 };
-// The sections that need the full core (check() and table()); the others size only.
-const FULL_CORE_SECTIONS = ['table', 'check'];
+// The core each section needs: the table() of the table core, the check() of the full one;
+// the others size only.
+const SECTION_CORE = { table: 'table', check: 'full' };
+const coreFor = (sections) => CORES[Math.max(0, ...sections.map((s) => CORES.indexOf(SECTION_CORE[s] ?? 'size')))];
 
 // Each view's code is a file of its own, loaded when an element first shows it: a page loads
 // the code of the views it shows, and of no other. The chart has no file: the formula and
@@ -523,10 +525,10 @@ export class KvCalcElement extends ElementBase {
   // True when the view's core and section code are here; else starts loading them (the
   // element renders again when they arrive) and returns false.
   #prepared(sections) {
-    const core = sections.some((s) => FULL_CORE_SECTIONS.includes(s)) ? 'full' : 'size';
-    const full = loadedFullEngine();
-    if (full) this.#engine = full;  // one instance: every element moves to the full core
-    if (this.#engine && (core === 'size' || this.#engine.hasCheck()) && sections.every((s) => sectionModule(s))) {
+    const core = coreFor(sections);
+    const best = loadedEngine();
+    if (best) this.#engine = best;  // every element moves to the most capable core loaded
+    if (this.#engine?.serves(core) && sections.every((s) => sectionModule(s))) {
       return true;
     }
     const key = `${core}:${sections}`;

@@ -385,7 +385,7 @@ export interface Preset {
 export type ErrorCode =
   | 'malformed_json' | 'missing_field' | 'invalid_value' | 'inconsistent' | 'overflow'
   | 'bad_option' | 'unknown_preset' | 'unrecognised_log'
-  /** The API was called before load() resolved, or check/table/gpuPresets on the size-only core. */
+  /** The API was called before load() resolved, or a call a smaller core lacks (check, table, gpuPresets). */
   | 'not_loaded'
   /** The wasm could not be fetched or compiled. */
   | 'load_failed'
@@ -407,21 +407,21 @@ export class KvCalcError extends Error {
 export interface LoadOptions {
   /**
    * Which core: 'full' (default, kvcalc_core.wasm) has every call; 'size' (kvcalc_size.wasm,
-   * a third smaller) has size, formula, presets and presetConfig, and its check, table and
-   * gpuPresets throw KvCalcError (not_loaded). While the full core is loaded or loading,
-   * load({ core: 'size' }) returns it.
+   * a third smaller) has size, formula, presets and presetConfig; 'table' (kvcalc_table.wasm)
+   * has those and table. A call a core lacks throws KvCalcError (not_loaded). While a core
+   * that has every call of the one asked for is loaded or loading, load() returns it.
    */
-  core?: 'full' | 'size';
+  core?: 'full' | 'table' | 'size';
   /** The bytes of the core's wasm, instead of fetching it (Node, tests, bundlers). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** Where to fetch the wasm from (default: wasmUrl or sizeWasmUrl, beside kvcalc.js). */
+  /** Where to fetch the wasm from (default: wasmUrl, tableWasmUrl or sizeWasmUrl, beside kvcalc.js). */
   wasmUrl?: string | URL;
 }
 
 /** The loaded API: the same calls as the module's functions. */
 export interface KvCalc {
-  /** Which core answers: 'size' has no check, table or gpuPresets (they throw not_loaded). */
-  readonly core: 'full' | 'size';
+  /** Which core answers: 'size' has no check, table or gpuPresets, 'table' no check or gpuPresets (they throw not_loaded). */
+  readonly core: 'full' | 'table' | 'size';
   /** Sizes the KV cache of a model. Throws KvCalcError on bad input. */
   size(config: Config, options?: SizeOptions): SizeReport;
   /** The per-token formula's terms, with values and provenance, over size(). */
@@ -442,6 +442,8 @@ export interface KvCalc {
 
 /** Where kvcalc_core.wasm is: beside kvcalc.js. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
 export const wasmUrl: URL;
+/** Where kvcalc_table.wasm is: load({ core: 'table', wasmBinary: readFileSync(tableWasmUrl) }). */
+export const tableWasmUrl: URL;
 /** Where kvcalc_size.wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
 export const sizeWasmUrl: URL;
 

@@ -1,7 +1,8 @@
 // What a page loads for its <kv-calc> elements is what web/page-loads.mjs says (and what
 // build-dist's budget figures count): kvcalc.js with its chunks, the views' own code, the
-// glue, and one wasm core: the size-only one unless a check or table view needs the full
-// one. A view that changes to need more loads it then, and the page keeps working.
+// glue, and one wasm core: the size-only one, the table core for table views, the full one
+// for a check view. A view that changes to need more loads it then, and the page keeps
+// working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, DIST } from './harness.mjs';
@@ -51,6 +52,31 @@ test('a formula view changed to the check view loads the full core and the check
   await page.$eval('#deepseek', (el) => el.setAttribute('context', '65536'));
   await waitForWidgets(page);
   assert.match(await shadowText(page, '#deepseek', '.formula'), /4,605,345,792/);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
+
+test('a table view changed to the check view moves the page from the table core to the full one', async () => {
+  const { page, log } = await openPage(env, '/table.html');
+  await waitForWidgets(page);
+  assert.ok(!distRequests(env, log).includes('kvcalc_core.wasm'));
+  await page.$eval('#some', (el) => {
+    el.setAttribute('model', 'Qwen/Qwen3-8B');
+    el.setAttribute('pool-tokens', '681280');
+    el.setAttribute('max-context', '1048576');
+    el.setAttribute('view', 'check');
+  });
+  await page.waitForFunction(() => document.querySelector('#some').checkResult !== null);
+  await waitForWidgets(page);
+  // Qwen3-8B, 1,048,576 advertised tokens on a 681,280-token pool: 0.65x, no fit.
+  assert.equal(await page.$eval('#some', (el) => el.checkResult.maxConcurrency), 0.65);
+  assert.deepEqual(distRequests(env, log), [...new Set([...views.table.files, ...views.check.files])].sort());
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 2);
+  // The other table, on its next render, answers from the full core as it did before:
+  // Mistral-7B at 4096 tokens: 32 layers x 2 x 8 KV heads x 128 x 2 B = 131,072 B per token; x 4096 = 512 MiB.
+  await page.$eval('#presets', (el) => el.setAttribute('models', 'mistralai/Mistral-7B-v0.1'));
+  await waitForWidgets(page);
+  assert.match(await shadowText(page, '#presets', 'table'), /512 MiB/);
   assert.deepEqual(await problems(page, log), CLEAN);
   await page.close();
 });

@@ -1,6 +1,6 @@
 // Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
-import { load, size, KvCalcError, sizeWasmUrl, wasmUrl } from 'kvcalc';
+import { load, size, KvCalcError, sizeWasmUrl, tableWasmUrl, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, table } from 'kvcalc';
 import type { CheckOptions, CheckReport, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
   TableReport, Term } from 'kvcalc';
@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   await load({ wasmUrl: '/static/kvcalc_core.wasm' });
   await load();
   const small: KvCalc = await load({ core: 'size', wasmBinary: readBytes(sizeWasmUrl) });
-  const which: 'full' | 'size' = small.core;
+  const which: 'full' | 'table' | 'size' = small.core;
+  const tables: KvCalc = await load({ core: 'table', wasmBinary: readBytes(tableWasmUrl) });
+  const rows: number = tables.table(['Qwen/Qwen3-8B']).rows.length;
 
   const options: SizeOptions = { context: 4096, batch: 8, kvDtype: 'fp8', tp: 2, accounting: 'vllm', blockSize: 16,
     maxNumBatchedTokens: 8192, sharedPrefix: 512 };

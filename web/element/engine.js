@@ -3,42 +3,43 @@
 // every re-render (the table, the chart, the GQA points).
 //
 // Which core: formula, chart and GQA views need only the size-only core (a third smaller);
-// the check and table views need the full one. The elements a page's parse connects ask in
-// the same task, and one core serves them all: the full one if any of them needs it. An
-// element that needs the full core later (its view changed to check) loads it then, and
-// every element moves to it at its next render.
+// the table view the table core (size and table); the check view the full one. The elements
+// a page's parse connects ask in the same task, and one core serves them all: the most
+// capable any of them needs. An element that needs a more capable core later (its view
+// changed to check) loads it then, and every element moves to it at its next render.
 
 import { load } from '../api.js';
 
-const started = {}; // 'size' | 'full' -> Promise<Engine>
-let batch = null;   // this task's askers: { full, promise }
-let fullEngine = null;
+// The cores, least capable first: each has every call of the ones before it.
+export const CORES = ['size', 'table', 'full'];
+const started = {}; // core -> Promise<Engine>
+let batch = null;   // this task's askers: { core, promise }
+let best = null;    // the Engine of the most capable core loaded so far
 
 const start = (core) => (started[core] ??= load({ core }).then((kv) => {
   const e = new Engine(kv);
-  if (kv.core === 'full') fullEngine = e;
+  if (!best || e.serves(best.kv.core)) best = e;
   return e;
 }));
 
-// Resolves to the page's Engine for a core ('size' or 'full'): the full one whenever it is
-// loading, since it does everything.
+// Resolves to the page's Engine for a core: a more capable one whenever it is started.
 export function engine(core = 'full') {
-  if (started.full) return started.full;
-  if (core === 'size' && started.size) return started.size;
+  const serving = CORES.slice(CORES.indexOf(core)).reverse().find((c) => started[c]);
+  if (serving) return started[serving];
   if (!batch) {
-    const b = (batch = { full: false });
+    const b = (batch = { core });
     b.promise = Promise.resolve().then(() => {
       batch = null;
-      return start(b.full ? 'full' : 'size');
+      return start(b.core);
     });
   }
-  if (core === 'full') batch.full = true;
+  if (CORES.indexOf(core) > CORES.indexOf(batch.core)) batch.core = core;
   return batch.promise;
 }
 
-// The full core's Engine once it has loaded, else null.
-export function loadedFullEngine() {
-  return fullEngine;
+// The Engine of the most capable core loaded so far, else null.
+export function loadedEngine() {
+  return best;
 }
 
 const MEMO_LIMIT = 2000;
@@ -58,7 +59,7 @@ export class Engine {
   }
 
   get gpuList() {
-    return (this.lists.gpus ??= this.hasCheck() ? this.kv.gpuPresets() : []);
+    return (this.lists.gpus ??= this.serves('full') ? this.kv.gpuPresets() : []);
   }
 
   configKey(config) {
@@ -113,7 +114,8 @@ export class Engine {
     return this.kv.presetConfig(id);
   }
 
-  hasCheck() {
-    return this.kv.core === 'full';
+  // True when this Engine's core has every call of `core`.
+  serves(core) {
+    return CORES.indexOf(this.kv.core) >= CORES.indexOf(core);
   }
 }
