@@ -162,27 +162,30 @@ Json& Json::operator[](std::string_view key) {
     return it->value;
 }
 
+Json& Json::set(const char* key, Json&& v) {
+    return set(std::string_view(key), std::move(v));
+}
 Json& Json::set(std::string_view key, Json&& v) {
     (*this)[key] = std::move(v);
     return *this;
 }
-Json& Json::set(std::string_view key, const Json& v) {
-    (*this)[key] = v;
+Json& Json::set(const char* key, const Json& v) {
+    (*this)[std::string_view(key)] = v;
     return *this;
 }
-Json& Json::set(std::string_view key, const std::string& v) {
+Json& Json::set(const char* key, const std::string& v) {
     return set(key, Json(v));
 }
-Json& Json::set(std::string_view key, const char* v) {
+Json& Json::set(const char* key, const char* v) {
     return set(key, Json(v));
 }
-Json& Json::set(std::string_view key, bool v) {
+Json& Json::set(const char* key, bool v) {
     return set(key, Json(v));
 }
-Json& Json::set(std::string_view key, const std::optional<std::uint64_t>& v) {
+Json& Json::set(const char* key, const std::optional<std::uint64_t>& v) {
     return v ? set(key, Json(static_cast<unsigned long long>(*v))) : set(key, Json());
 }
-Json& Json::set_integer(std::string_view key, std::uint64_t v, bool is_signed) {
+Json& Json::set_integer(const char* key, std::uint64_t v, bool is_signed) {
     Json j(static_cast<unsigned long long>(v));
     if (is_signed) j.kind_ = Kind::signed_int;
     return set(key, std::move(j));
