@@ -114,7 +114,7 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
     return true;
 }
 
-Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::uint64_t layers, LayerKind nth,
+Result<bool> every_nth(const Fields& f, const char* name, Plan& p, std::uint64_t layers, LayerKind nth,
                        LayerKind others, const char* nth_name, const char* others_name) {
     auto n = f.positive(name);
     if (!n) return n.forward_error();
