@@ -157,9 +157,16 @@ const Json& Json::operator[](std::string_view key) const {
 
 Json& Json::operator[](std::string_view key) {
     if (kind_ != Kind::object) *this = object();
-    auto it = lower(*v_.o, key);
-    if (it == v_.o->end() || it->key != key) it = v_.o->insert(it, JsonMember{std::string(key), Json()});
-    return it->value;
+    std::vector<JsonMember>& o = *v_.o;
+    auto it = lower(o, key);
+    if (it != o.end() && it->key == key) return it->value;
+    // A new key: appended, then swapped down into its sorted place (smaller than
+    // vector::insert's code, and objects here are small).
+    std::size_t i = static_cast<std::size_t>(it - o.begin());
+    o.push_back(JsonMember{std::string(key), Json()});
+    for (std::size_t k = o.size() - 1; k > i; --k)
+        std::swap(o[k], o[k - 1]);
+    return o[i].value;
 }
 
 Json& Json::set(const char* key, Json&& v) {
