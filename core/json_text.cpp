@@ -343,10 +343,13 @@ void Json::write(std::string& out, int indent, int level) const {
             out += v_.u ? "true" : "false";
             break;
         case Kind::unsigned_int:
-            out += std::to_string(v_.u);
+            format_to(out, "{}", v_.u);
             break;
-        case Kind::signed_int:
-            out += std::to_string(static_cast<std::int64_t>(v_.u));
+        case Kind::signed_int:  // two's complement: a negative one is '-' and its magnitude
+            if (static_cast<std::int64_t>(v_.u) < 0)
+                format_to(out, "-{}", std::uint64_t{0} - v_.u);
+            else
+                format_to(out, "{}", v_.u);
             break;
         case Kind::fraction:
             out += *v_.s;
