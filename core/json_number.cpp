@@ -86,7 +86,10 @@ std::string double_text(Decimal d) {
         while (!d.digits.empty() && d.digits.back() == '0')
             d.digits.pop_back();
     }
-    if (d.digits.empty()) return out + "0.0";
+    if (d.digits.empty()) {
+        out += "0.0";
+        return out;
+    }
     const long k = static_cast<long>(d.digits.size()), n = d.point;
     if (k <= n && n <= 15) {
         out += d.digits;

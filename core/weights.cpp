@@ -198,10 +198,10 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
                             "a MoE layer interval ({}) must be positive, got 0", name);
         auto only = index_list(f, "mlp_only_layers");
         if (!only) return only.forward_error();
-        L.mlp_only = *only;
+        L.mlp_only = std::move(only.value());
         auto list = index_list(f, "moe_layers");
         if (!list) return list.forward_error();
-        L.moe_list = *list;
+        L.moe_list = std::move(list.value());
     }
     auto dense = first_positive(f, {"intermediate_size_mlp"});
     if (!dense) return dense.forward_error();
