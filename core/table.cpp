@@ -244,7 +244,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         }
     auto so = size_options_from_json(size_opts);
     if (!so) return so.forward_error();
-    base = *so;
+    base = std::move(so.value());
     if (models.empty()) return fail(code::bad_option, "configs", "table: give at least one model");
 
     json rows = json::array();

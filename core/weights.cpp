@@ -213,7 +213,7 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     if (!pat->empty() && pat->size() != m.num_layers.value)
         return field_error(code::inconsistent, f.path("hybrid_override_pattern"),
                            "has {} characters but the model has {} layers", pat->size(), m.num_layers.value);
-    L.pattern = *pat;
+    L.pattern = std::move(pat.value());
     return L;
 }
 
@@ -552,7 +552,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (!dtype) return dtype.forward_error();
 
     WeightEstimate w;
-    w.dtype = *dtype;
+    w.dtype = std::move(dtype.value());
     if (weight_dtype.empty() || weight_dtype == "auto") {
         for (const Fields* src : {&f, &top}) {
             const json* q = src->find("quantization_config");
