@@ -188,7 +188,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     if (o.engine_log) {
         auto parsed = parse_engine_log(*o.engine_log);
         if (!parsed) return parsed.forward_error();
-        log = *parsed;
+        log = std::move(parsed.value());
     }
     Engine engine = o.engine ? *o.engine : log.engine == "sglang" ? Engine::sglang : Engine::vllm;
     if (o.mem_fraction && !o.engine) engine = Engine::sglang;
@@ -490,7 +490,7 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
     if (!o) return error_text(o.error());
     auto t = table_report(models, *o);
     if (!t) return error_text(t.error());
-    json out = *t;
+    json& out = t.value();  // rendered below before it gains format and text
     if (o->contains("format")) {
         const json& f = (*o)["format"];
         if (!f.is_string())

@@ -4,27 +4,27 @@
 
 namespace kvcalc {
 
-std::string Fields::path(std::string_view name) const {
+std::string Fields::path(const char* name) const {
     std::string p = prefix_;
     if (!p.empty()) p += '.';
     p += name;
     return p;
 }
 
-Failure Fields::error_args(const char* c, std::string_view name, const char* fmt, const char* kinds,
+Failure Fields::error_args(const char* c, const char* name, const char* fmt, const char* kinds,
                            const format_detail::Slot* slots) const {
     return fail_at(c, path(name), true, fmt, kinds, slots);
 }
 
-const json* Fields::find(std::string_view name) const {
+const json* Fields::find(const char* name) const {
     const json* v = obj_.find(name);
     return v && !v->is_null() ? v : nullptr;
 }
 
-std::string_view Fields::first_of(std::initializer_list<const char*> names) const {
+const char* Fields::first_of(std::initializer_list<const char*> names) const {
     for (const char* n : names)
         if (find(n)) return n;
-    return {};
+    return nullptr;
 }
 
 Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bool allow_zero) {
@@ -55,7 +55,7 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
     return out;
 }
 
-Result<Sourced> Fields::integer(std::string_view name, bool allow_zero) const {
+Result<Sourced> Fields::integer(const char* name, bool allow_zero) const {
     const json* v = find(name);
     if (!v) return error(code::missing_field, name, "missing");
     auto r = checked_integer(*v, path(name), allow_zero);
@@ -63,14 +63,14 @@ Result<Sourced> Fields::integer(std::string_view name, bool allow_zero) const {
     return Sourced{*r, path(name)};
 }
 
-Result<Sourced> Fields::positive(std::string_view name) const {
+Result<Sourced> Fields::positive(const char* name) const {
     return integer(name, false);
 }
-Result<Sourced> Fields::non_negative(std::string_view name) const {
+Result<Sourced> Fields::non_negative(const char* name) const {
     return integer(name, true);
 }
 
-Result<bool> Fields::flag(std::string_view name, bool absent_value) const {
+Result<bool> Fields::flag(const char* name, bool absent_value) const {
     const json* v = find(name);
     if (!v) return absent_value;
     if (!v->is_boolean())
@@ -78,7 +78,7 @@ Result<bool> Fields::flag(std::string_view name, bool absent_value) const {
     return v->get<bool>();
 }
 
-Result<std::string> Fields::text(std::string_view name) const {
+Result<std::string> Fields::text(const char* name) const {
     const json* v = find(name);
     if (!v) return std::string();
     if (!v->is_string() || is_number_marker(*v))

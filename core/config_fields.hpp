@@ -14,25 +14,26 @@ class Fields {
 public:
     Fields(const json& object, std::string prefix) : obj_(object), prefix_(std::move(prefix)) {}
 
+    // Names are C strings: one pointer at each of the many call sites.
     // The field's path as messages name it: "text_config.head_dim".
-    std::string path(std::string_view name) const;
+    std::string path(const char* name) const;
     // A present, non-null field, or nullptr. (`"head_dim": null` means "not set".)
-    const json* find(std::string_view name) const;
-    // The first present field of the aliases, or "" when none is.
-    std::string_view first_of(std::initializer_list<const char*> names) const;
+    const json* find(const char* name) const;
+    // The first present field of the aliases, or nullptr when none is.
+    const char* first_of(std::initializer_list<const char*> names) const;
 
     // A positive integer (integral floats like 32.0 are accepted); errors name the field.
-    Result<Sourced> positive(std::string_view name) const;
+    Result<Sourced> positive(const char* name) const;
     // Zero allowed.
-    Result<Sourced> non_negative(std::string_view name) const;
+    Result<Sourced> non_negative(const char* name) const;
     // A boolean when present; error when present with another type.
-    Result<bool> flag(std::string_view name, bool absent_value) const;
+    Result<bool> flag(const char* name, bool absent_value) const;
     // A string when present ("" when absent); error when present with another type.
-    Result<std::string> text(std::string_view name) const;
+    Result<std::string> text(const char* name) const;
 
     // An error about field `name`: code, field path(name), message "<path>: " + fmt filled.
     template <class... A>
-    Failure error(const char* code, std::string_view name, const char* fmt, const A&... args) const {
+    Failure error(const char* code, const char* name, const char* fmt, const A&... args) const {
         if constexpr (sizeof...(A) == 0) {
             return error_args(code, name, fmt, "", nullptr);
         } else {
@@ -40,7 +41,7 @@ public:
             return error_args(code, name, fmt, a.kinds, a.slots);
         }
     }
-    Failure error_args(const char* code, std::string_view name, const char* fmt, const char* kinds,
+    Failure error_args(const char* code, const char* name, const char* fmt, const char* kinds,
                        const format_detail::Slot* slots) const;
 
     const json& object() const { return obj_; }
@@ -49,7 +50,7 @@ public:
 private:
     const json& obj_;
     std::string prefix_;
-    Result<Sourced> integer(std::string_view name, bool allow_zero) const;
+    Result<Sourced> integer(const char* name, bool allow_zero) const;
 };
 
 // The same checks for an element of an array (layer_types[3], full_attn_layers[0], ...).

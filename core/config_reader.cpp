@@ -19,13 +19,13 @@ Result<TextModel> find_text_model(const json& root) {
     if (!root.is_object())
         return fail(code::invalid_value, "", "the config must be a JSON object, got {}", described(root));
     Fields top(root, "");
-    if (!top.first_of(layer_aliases).empty()) return TextModel{&root, ""};
+    if (top.first_of(layer_aliases)) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
         const json* s = top.find(sub);
         if (!s) continue;
         if (!s->is_object())
             return field_error(code::invalid_value, sub, "must be an object, got {}", described(*s));
-        if (!Fields(*s, sub).first_of(layer_aliases).empty()) return TextModel{s, sub};
+        if (Fields(*s, sub).first_of(layer_aliases)) return TextModel{s, sub};
     }
     return fail(code::missing_field, "num_hidden_layers",
                 "missing layer count: none of num_hidden_layers, n_layer, num_layers, n_layers is in the "
@@ -33,8 +33,8 @@ Result<TextModel> find_text_model(const json& root) {
 }
 
 Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
-    std::string_view name = f.first_of({"num_key_value_heads", "num_kv_heads", "n_head_kv"});
-    if (!name.empty()) return f.positive(name);
+    const char* name = f.first_of({"num_key_value_heads", "num_kv_heads", "n_head_kv"});
+    if (name) return f.positive(name);
     if (f.find("multi_query_group_num")) {
         auto mqa = f.flag("multi_query_attention", false);
         if (!mqa) return mqa.forward_error();
@@ -48,8 +48,8 @@ Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
 }
 
 Result<Sourced> read_head_dim(const Fields& f, const Sourced& query_heads, const Sourced& hidden) {
-    std::string_view name = f.first_of({"head_dim", "kv_channels", "attention_head_dim"});
-    if (!name.empty()) return f.positive(name);
+    const char* name = f.first_of({"head_dim", "kv_channels", "attention_head_dim"});
+    if (name) return f.positive(name);
     if (hidden.value == 0)
         return f.error(code::missing_field, "head_dim",
                        "missing, and there is no hidden_size to derive it from");
@@ -110,16 +110,16 @@ Result<ModelSpec> read_model(const json& root) {
                            "{} layers is beyond any real model (at most 100000)", layers->value);
     m.num_layers = *layers;
 
-    std::string_view qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
-    if (qname.empty())
+    const char* qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
+    if (!qname)
         return f.error(code::missing_field, "num_attention_heads",
                        "missing (also looked for n_head, num_heads)");
     auto qh = f.positive(qname);
     if (!qh) return qh.forward_error();
     m.query_heads = *qh;
 
-    std::string_view hname = f.first_of({"hidden_size", "n_embd", "d_model"});
-    if (!hname.empty()) {
+    const char* hname = f.first_of({"hidden_size", "n_embd", "d_model"});
+    if (hname) {
         auto h = f.positive(hname);
         if (!h) return h.forward_error();
         m.hidden_size = *h;
@@ -136,8 +136,8 @@ Result<ModelSpec> read_model(const json& root) {
 
     // dtype: the text model's, else the root's.
     for (const Fields* src : {&f, &top}) {
-        std::string_view dn = src->first_of({"torch_dtype", "dtype"});
-        if (dn.empty()) continue;
+        const char* dn = src->first_of({"torch_dtype", "dtype"});
+        if (!dn) continue;
         auto d = src->text(dn);
         if (!d) return d.forward_error();
         auto bits = dtype_bits(*d, src->path(dn));
@@ -161,10 +161,10 @@ Result<ModelSpec> read_model(const json& root) {
         break;
     }
 
-    std::string_view cname = f.first_of(
+    const char* cname = f.first_of(
         {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length", "model_max_length"});
-    if (cname.empty()) cname = top.first_of({"max_position_embeddings", "model_max_length"});
-    if (!cname.empty()) {
+    if (!cname) cname = top.first_of({"max_position_embeddings", "model_max_length"});
+    if (cname) {
         const Fields& cf = f.find(cname) ? f : top;
         auto c = cf.positive(cname);
         if (!c) return c.forward_error();

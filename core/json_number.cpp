@@ -86,7 +86,10 @@ std::string double_text(Decimal d) {
         while (!d.digits.empty() && d.digits.back() == '0')
             d.digits.pop_back();
     }
-    if (d.digits.empty()) return out + "0.0";
+    if (d.digits.empty()) {
+        out += "0.0";
+        return out;
+    }
     const long k = static_cast<long>(d.digits.size()), n = d.point;
     if (k <= n && n <= 15) {
         out += d.digits;
@@ -109,7 +112,7 @@ std::string double_text(Decimal d) {
         long e = n - 1;
         out += e < 0 ? "e-" : "e+";
         if (e < 0) e = -e;
-        std::string ed = std::to_string(e);
+        std::string ed = format("{}", e);
         if (ed.size() < 2) out += '0';
         out += ed;
     }
@@ -123,7 +126,7 @@ using json_detail::double_text;
 using json_detail::read_decimal;
 
 Json Json::hundredths(std::uint64_t hundredths) {
-    std::string t = std::to_string(hundredths);
+    std::string t = format("{}", hundredths);
     t.insert(t.size() >= 2 ? t.size() - 2 : 0, t.size() >= 2 ? "." : t.size() == 1 ? "0.0" : "0.");
     return fraction(double_text(read_decimal(t)));
 }

@@ -157,32 +157,42 @@ const Json& Json::operator[](std::string_view key) const {
 
 Json& Json::operator[](std::string_view key) {
     if (kind_ != Kind::object) *this = object();
-    auto it = lower(*v_.o, key);
-    if (it == v_.o->end() || it->key != key) it = v_.o->insert(it, JsonMember{std::string(key), Json()});
-    return it->value;
+    std::vector<JsonMember>& o = *v_.o;
+    auto it = lower(o, key);
+    if (it != o.end() && it->key == key) return it->value;
+    // A new key: appended, then swapped down into its sorted place (smaller than
+    // vector::insert's code, and objects here are small).
+    std::size_t i = static_cast<std::size_t>(it - o.begin());
+    o.push_back(JsonMember{std::string(key), Json()});
+    for (std::size_t k = o.size() - 1; k > i; --k)
+        std::swap(o[k], o[k - 1]);
+    return o[i].value;
 }
 
+Json& Json::set(const char* key, Json&& v) {
+    return set(std::string_view(key), std::move(v));
+}
 Json& Json::set(std::string_view key, Json&& v) {
     (*this)[key] = std::move(v);
     return *this;
 }
-Json& Json::set(std::string_view key, const Json& v) {
-    (*this)[key] = v;
+Json& Json::set(const char* key, const Json& v) {
+    (*this)[std::string_view(key)] = v;
     return *this;
 }
-Json& Json::set(std::string_view key, const std::string& v) {
+Json& Json::set(const char* key, const std::string& v) {
     return set(key, Json(v));
 }
-Json& Json::set(std::string_view key, const char* v) {
+Json& Json::set(const char* key, const char* v) {
     return set(key, Json(v));
 }
-Json& Json::set(std::string_view key, bool v) {
+Json& Json::set(const char* key, bool v) {
     return set(key, Json(v));
 }
-Json& Json::set(std::string_view key, const std::optional<std::uint64_t>& v) {
+Json& Json::set(const char* key, const std::optional<std::uint64_t>& v) {
     return v ? set(key, Json(static_cast<unsigned long long>(*v))) : set(key, Json());
 }
-Json& Json::set_integer(std::string_view key, std::uint64_t v, bool is_signed) {
+Json& Json::set_integer(const char* key, std::uint64_t v, bool is_signed) {
     Json j(static_cast<unsigned long long>(v));
     if (is_signed) j.kind_ = Kind::signed_int;
     return set(key, std::move(j));
@@ -333,10 +343,13 @@ void Json::write(std::string& out, int indent, int level) const {
             out += v_.u ? "true" : "false";
             break;
         case Kind::unsigned_int:
-            out += std::to_string(v_.u);
+            format_to(out, "{}", v_.u);
             break;
-        case Kind::signed_int:
-            out += std::to_string(static_cast<std::int64_t>(v_.u));
+        case Kind::signed_int:  // two's complement: a negative one is '-' and its magnitude
+            if (static_cast<std::int64_t>(v_.u) < 0)
+                format_to(out, "-{}", std::uint64_t{0} - v_.u);
+            else
+                format_to(out, "{}", v_.u);
             break;
         case Kind::fraction:
             out += *v_.s;

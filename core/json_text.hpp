@@ -113,17 +113,19 @@ public:
 
     // Builders for reports: out of line, so that each member costs its call site one call.
     // Each sets `key` (making a null an object) and returns *this.
-    Json& set(std::string_view key, Json&& v);
-    Json& set(std::string_view key, const Json& v);
-    Json& set(std::string_view key, const std::string& v);
-    Json& set(std::string_view key, const char* v);
-    Json& set(std::string_view key, bool v);
-    Json& set(std::string_view key, const std::optional<std::uint64_t>& v);  // null when empty
+    // The key is a C string: one pointer at each call site.
+    Json& set(const char* key, Json&& v);
+    Json& set(std::string_view key, Json&& v);  // any other key
+    Json& set(const char* key, const Json& v);
+    Json& set(const char* key, const std::string& v);
+    Json& set(const char* key, const char* v);
+    Json& set(const char* key, bool v);
+    Json& set(const char* key, const std::optional<std::uint64_t>& v);  // null when empty
     template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-    Json& set(std::string_view key, T v) {
+    Json& set(const char* key, T v) {
         return set_integer(key, static_cast<std::uint64_t>(v), std::is_signed_v<T>);
     }
-    Json& set_integer(std::string_view key, std::uint64_t v, bool is_signed);
+    Json& set_integer(const char* key, std::uint64_t v, bool is_signed);
 
     // Compact text (indent < 0) or pretty text with `indent` spaces a level. Invalid UTF-8 in
     // strings is written as U+FFFD.

@@ -1,6 +1,5 @@
 #include "layer_plan.hpp"
 
-#include <map>
 #include <tuple>
 
 namespace kvcalc {
@@ -114,7 +113,7 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
     return true;
 }
 
-Result<bool> every_nth(const Fields& f, const std::string& name, Plan& p, std::uint64_t layers, LayerKind nth,
+Result<bool> every_nth(const Fields& f, const char* name, Plan& p, std::uint64_t layers, LayerKind nth,
                        LayerKind others, const char* nth_name, const char* others_name) {
     auto n = f.positive(name);
     if (!n) return n.forward_error();
@@ -440,7 +439,6 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         v_dim = *v;
     }
 
-    std::map<std::pair<int, std::string>, std::uint32_t> index;
     m.layer_group.reserve(layers);
     for (std::uint64_t i = 0; i < layers; ++i) {
         LayerKind k = p.kinds[i];
@@ -448,9 +446,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             k = LayerKind::mla;
             if (p.names[i] == "full_attention") p.names[i] = "mla_attention";
         }
-        auto key = std::make_pair(static_cast<int>(k), p.names[i]);
-        auto it = index.find(key);
-        if (it == index.end()) {
+        // The layer's group: the one of its kind and name, else a new one. A config has a
+        // handful of groups, so a search beats a map's code.
+        std::uint32_t gi = 0;
+        while (gi < m.groups.size() && (m.groups[gi].kind != k || m.groups[gi].name != p.names[i]))
+            ++gi;
+        if (gi == m.groups.size()) {
             LayerGroup g;
             g.kind = k;
             g.name = p.names[i];
@@ -466,11 +467,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             } else if (k == LayerKind::linear_state) {
                 g.state = state;
             }
-            it = index.emplace(key, static_cast<std::uint32_t>(m.groups.size())).first;
             m.groups.push_back(std::move(g));
         }
-        m.groups[it->second].count++;
-        m.layer_group.push_back(it->second);
+        m.groups[gi].count++;
+        m.layer_group.push_back(gi);
     }
     m.layer_plan_source = p.source;
     warn_unmodelled(f, m);

@@ -73,7 +73,7 @@ Result<Fraction> parse_fraction(std::string_view text, const std::string& field)
     f.num = d.millionths / g;
     f.den = 1000000 / g;
     // Normalised text: no trailing zeros after the point.
-    std::string frac = std::to_string(d.millionths % 1000000 + 1000000).substr(1);
+    std::string frac = format("{}", d.millionths % 1000000 + 1000000).substr(1);
     while (!frac.empty() && frac.back() == '0')
         frac.pop_back();
     f.text = format(frac.empty() ? "{}" : "{}.{}", d.millionths / 1000000, frac);

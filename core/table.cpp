@@ -11,8 +11,6 @@
 namespace kvcalc {
 namespace {
 
-const std::vector<std::uint64_t> default_contexts = {4096, 32768, 131072};
-
 const char* short_kind(LayerKind k) {
     switch (k) {
         case LayerKind::full_attention:
@@ -145,7 +143,8 @@ std::string csv_field(const std::string& s) {
         if (c == '"') out += '"';
         out += c;
     }
-    return out + "\"";
+    out += '"';
+    return out;
 }
 
 std::string weights_text(const json& row) {
@@ -217,7 +216,7 @@ std::string html_escape(const std::string& s) {
 }
 
 Result<json> table_report(const std::vector<ModelSpec>& models, const json& options) {
-    std::vector<std::uint64_t> contexts = default_contexts;
+    std::vector<std::uint64_t> contexts = {4096, 32768, 131072};  // the default
     SizeOptions base;
     std::string weight_dtype = "auto";
     if (!options.is_null() && !options.is_object())
@@ -230,7 +229,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
             if (k == "contexts") {
                 auto c = read_contexts(it.value);
                 if (!c) return c.forward_error();
-                contexts = *c;
+                contexts = std::move(c.value());
             } else if (k == "weight_dtype") {
                 if (!it.value.is_string())
                     return fail(code::bad_option, k, "weight_dtype: must be a string, got {}",
@@ -245,7 +244,7 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         }
     auto so = size_options_from_json(size_opts);
     if (!so) return so.forward_error();
-    base = *so;
+    base = std::move(so.value());
     if (models.empty()) return fail(code::bad_option, "configs", "table: give at least one model");
 
     json rows = json::array();

@@ -5,7 +5,7 @@
 namespace kvcalc {
 
 std::string group_thousands(std::uint64_t v, const std::string& sep) {
-    std::string digits = std::to_string(v);
+    std::string digits = format("{}", v);
     std::string out;
     int n = static_cast<int>(digits.size());
     for (int i = 0; i < n; ++i) {
@@ -19,9 +19,9 @@ std::string fixed_point(std::uint64_t value, unsigned scale) {
     std::uint64_t div = 1;
     for (unsigned i = 0; i < scale; ++i)
         div *= 10;
-    std::string out = std::to_string(value / div);
+    std::string out = format("{}", value / div);
     if (scale == 0) return out;
-    std::string frac = std::to_string(value % div);
+    std::string frac = format("{}", value % div);
     out += '.';
     out.append(scale - frac.size(), '0');
     out += frac;

@@ -41,8 +41,8 @@ Result<std::optional<std::uint64_t>> optional_int(const Fields& f, const char* n
 
 // The first present of `names`, as a positive integer; {} when none is present.
 Result<Sourced> first_positive(const Fields& f, std::initializer_list<const char*> names) {
-    std::string_view n = f.first_of(names);
-    if (n.empty()) return Sourced{};
+    const char* n = f.first_of(names);
+    if (!n) return Sourced{};
     return f.positive(n);
 }
 
@@ -150,7 +150,7 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
 
     auto rms = f.flag("rmsnorm", false);
     if (!rms) return rms.forward_error();
-    bool layer_norm = !f.first_of({"layer_norm_epsilon", "layer_norm_eps", "layernorm_epsilon"}).empty();
+    bool layer_norm = f.first_of({"layer_norm_epsilon", "layer_norm_eps", "layernorm_epsilon"}) != nullptr;
     L.norm_elems = layer_norm && !*rms ? 2 : 1;
 
     // Gated-DeltaNet hybrids gate their full attention's output: Qwen3.5 says so with
@@ -198,10 +198,10 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
                             "a MoE layer interval ({}) must be positive, got 0", name);
         auto only = index_list(f, "mlp_only_layers");
         if (!only) return only.forward_error();
-        L.mlp_only = *only;
+        L.mlp_only = std::move(only.value());
         auto list = index_list(f, "moe_layers");
         if (!list) return list.forward_error();
-        L.moe_list = *list;
+        L.moe_list = std::move(list.value());
     }
     auto dense = first_positive(f, {"intermediate_size_mlp"});
     if (!dense) return dense.forward_error();
@@ -213,7 +213,7 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     if (!pat->empty() && pat->size() != m.num_layers.value)
         return field_error(code::inconsistent, f.path("hybrid_override_pattern"),
                            "has {} characters but the model has {} layers", pat->size(), m.num_layers.value);
-    L.pattern = *pat;
+    L.pattern = std::move(pat.value());
     return L;
 }
 
@@ -552,7 +552,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (!dtype) return dtype.forward_error();
 
     WeightEstimate w;
-    w.dtype = *dtype;
+    w.dtype = std::move(dtype.value());
     if (weight_dtype.empty() || weight_dtype == "auto") {
         for (const Fields* src : {&f, &top}) {
             const json* q = src->find("quantization_config");
@@ -587,9 +587,8 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // Embeddings, learned positions, per-layer input embeddings (Gemma 3n / 4).
     const std::uint64_t H = L.hidden, layers = m.num_layers.value;
     opt_u64 embed = mul(L.vocab, H);
-    bool rope = !f.first_of({"rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct",
-                             "rotary_emb_base"})
-                     .empty();
+    bool rope = f.first_of({"rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct",
+                            "rotary_emb_base"}) != nullptr;
     auto positions = optional_int(f, "n_positions");
     if (!positions) return positions.forward_error();
     opt_u64 pos = *positions && !rope ? mul(**positions, H) : opt_u64(0);

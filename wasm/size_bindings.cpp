@@ -29,7 +29,7 @@ std::string preset_config(const std::string& id) {
 // top of the memory it has claimed) and the bytes currently allocated.
 std::string heap_stats() {
     kvcalc_wasm::HeapStats h = kvcalc_wasm::heap_stats();
-    return "{\"heap_top\":" + std::to_string(h.top) + ",\"in_use\":" + std::to_string(h.in_use) + "}";
+    return kvcalc::format("{\"heap_top\":{},\"in_use\":{}}", h.top, h.in_use);
 }
 
 }  // namespace
