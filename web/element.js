@@ -1,6 +1,7 @@
 /**
  * <kv-calc>: an embeddable KV-cache calculator. Exact figures from the kvcalc core (one
- * wasm instance per page, shared by every element), rendered as text, under a strict CSP.
+ * wasm instance per page, shared by every element: the smallest core the page's views need,
+ * and a larger one only when a view changes to need it), rendered as text, under a strict CSP.
  *
  * Usage: `<script type="module" src="/dist/kvcalc.js"></script>` and
  * `<kv-calc model="Qwen/Qwen2.5-7B-Instruct" view="formula">fallback text</kv-calc>`.
