@@ -68,9 +68,10 @@ std::size_t skip_spaces(std::string_view s, std::size_t i) {
 }
 
 // The position just after `phrase` in `line`, or npos.
-std::size_t after(std::string_view line, std::string_view phrase, std::size_t from = 0) {
-    std::size_t p = line.find(phrase, from);
-    return p == std::string_view::npos ? p : p + phrase.size();
+std::size_t after(std::string_view line, const char* phrase) {
+    const std::string_view ph(phrase);
+    std::size_t p = line.find(ph);
+    return p == std::string_view::npos ? p : p + ph.size();
 }
 
 std::string shown(std::string_view line) {
@@ -100,9 +101,12 @@ std::optional<std::uint64_t> memory_bytes(const Decimal& d, bool binary) {
 std::string decimal_text(const Decimal& d) {
     std::string digits = format("{}", d.mantissa);
     if (d.decimals == 0) return digits;
-    if (digits.size() <= d.decimals) digits.insert(0, d.decimals + 1 - digits.size(), '0');
-    digits.insert(digits.size() - d.decimals, 1, '.');
-    return digits;
+    std::string padded;  // at least one digit before the point
+    if (digits.size() <= d.decimals) padded.append(d.decimals + 1 - digits.size(), '0');
+    padded += digits;
+    const std::string_view all(padded);
+    const std::size_t point = all.size() - d.decimals;
+    return format("{}.{}", all.substr(0, point), all.substr(point));
 }
 
 // Hundredths of a decimal with at most two places ("0.65" -> 65).

@@ -79,7 +79,7 @@ std::string double_text(Decimal d) {
             }
         }
         if (up) {
-            d.digits.insert(d.digits.begin(), '1');
+            d.digits.insert(0, "1");
             d.digits.pop_back();
             ++d.point;
         }

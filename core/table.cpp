@@ -33,7 +33,7 @@ bool is_attention(LayerKind k) {
 
 // "8", or "8 sliding, 2 full" when the attention groups differ; MLA is "1 latent".
 std::string per_group(const ModelSpec& m, bool heads) {
-    std::vector<std::pair<std::string, std::string>> seen;  // (kind, value)
+    std::vector<std::string> kinds, values;  // the distinct (kind, value) pairs, in order
     for (const auto& g : m.groups) {
         if (!is_attention(g.kind)) continue;
         std::string v;
@@ -45,17 +45,23 @@ std::string per_group(const ModelSpec& m, bool heads) {
             v = format(g.k_head_dim.value == g.v_head_dim.value ? "{}" : "{} K + {} V", g.k_head_dim.value,
                        g.v_head_dim.value);
         }
-        std::pair<std::string, std::string> e{short_kind(g.kind), v};
-        if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
+        const char* kind = short_kind(g.kind);
+        std::size_t j = 0;
+        while (j < kinds.size() && (kinds[j] != kind || values[j] != v))
+            ++j;
+        if (j == kinds.size()) {
+            kinds.push_back(kind);
+            values.push_back(std::move(v));
+        }
     }
-    if (seen.empty()) return "none";
+    if (kinds.empty()) return "none";
     bool same =
-        std::all_of(seen.begin(), seen.end(), [&](const auto& e) { return e.second == seen[0].second; });
-    bool mla = seen.size() == 1 && seen[0].first == "latent";
-    if (same) return format(mla ? "{} latent" : "{}", seen[0].second);
+        std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == values[0]; });
+    bool mla = kinds.size() == 1 && kinds[0] == "latent";
+    if (same) return format(mla ? "{} latent" : "{}", values[0]);
     std::string out;
-    for (const auto& e : seen)
-        format_to(out, out.empty() ? "{} {}" : ", {} {}", e.second, e.first);
+    for (std::size_t j = 0; j < kinds.size(); ++j)
+        format_to(out, out.empty() ? "{} {}" : ", {} {}", values[j], kinds[j]);
     return out;
 }
 
