@@ -80,3 +80,21 @@ test('a table view changed to the check view moves the page from the table core 
   assert.deepEqual(await problems(page, log), CLEAN);
   await page.close();
 });
+
+test('a view file that does not arrive is named in every element\'s alert, and the fallback stays', async () => {
+  // A site that copied kvcalc.js and the wasm but not the views' files: formula-view.js fails.
+  const page = await env.context.newPage();
+  await page.route('**/dist/formula-view.js', (route) => route.abort());
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(`${env.base}/formula.html`);
+  await waitForWidgets(page);
+  const alerts = await page.$$eval('kv-calc', (els) => els.map((el) => el.shadowRoot.querySelector('[role="alert"]')?.textContent));
+  assert.equal(alerts.length, 4);
+  for (const text of alerts) assert.match(text, /^kvcalc could not load: .*\/dist\/formula-view\.js$/);
+  // The light-DOM fallback is still shown through the slot.
+  assert.match(await page.locator('#qwen').innerText(), /Qwen2.5-7B-Instruct keeps 57,344 bytes of KV cache per token/);
+  assert.equal(await page.$eval('#qwen', (el) => el.shadowRoot.querySelectorAll('slot').length), 1);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
