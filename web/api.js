@@ -6,6 +6,7 @@
 import { KvCalcError } from './errors.js';
 import { camelKeys, optionsText, renameOptionError, toJsonText } from './convert.js';
 import { formulaOf } from './formula.js';
+import { CORES as ORDER, covers } from './cores.js';
 
 export { KvCalcError };
 
@@ -16,19 +17,18 @@ export const tableWasmUrl = new URL('./kvcalc_table.wasm', import.meta.url);
 /** Where the size-only module's wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
 export const sizeWasmUrl = new URL('./kvcalc_size.wasm', import.meta.url);
 
-// The three cores are the same C++ built three times, each with the calls of the one after it
-// here: 'full' has every call; 'table' size, formula, presets, presetConfig and table; 'size'
-// all but table (a third smaller than 'full', for pages that only size). They share one
-// Embind glue (kvcalc_core.mjs), which is told which wasm to run.
+// The three cores (web/cores.js) are the same C++ built three times; 'size' is a third
+// smaller than 'full', for pages that only size. They share one Embind glue
+// (kvcalc_core.mjs), which is told which wasm to run.
 const CORES = {
-  size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm', rank: 0 },
-  table: { url: tableWasmUrl, file: 'kvcalc_table.wasm', rank: 1 },
-  full: { url: wasmUrl, file: 'kvcalc_core.wasm', rank: 2 },
+  size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm' },
+  table: { url: tableWasmUrl, file: 'kvcalc_table.wasm' },
+  full: { url: wasmUrl, file: 'kvcalc_core.wasm' },
 };
 const pending = { full: null, table: null, size: null }; // the page's one promise per core
 let loaded = null; // the API object of the most capable core that has loaded
 // The most capable core loaded or loading, if it has every call of `core`.
-const servingFor = (core) => Object.keys(CORES).reverse().find((c) => pending[c] && CORES[c].rank >= CORES[core].rank);
+const servingFor = (core) => [...ORDER].reverse().find((c) => pending[c] && covers(c, core));
 
 /**
  * Loads the wasm module, once per page: every call returns the same promise, whatever its
@@ -48,7 +48,7 @@ export function load(options = {}) {
     pending[core] = instantiate(core, options ?? {}).then(
       (module) => {
         const api = makeApi(module, core);
-        if (!loaded || CORES[core].rank > CORES[loaded.core].rank) loaded = api;
+        if (!loaded || covers(core, loaded.core)) loaded = api;
         return api;
       },
       (cause) => {

@@ -90,7 +90,8 @@
 import { h, replace, setText } from './element/dom.js';
 import { sheetFor, styleSheet } from './element/styles.js';
 import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
-import { CORES, engine, loadedEngine } from './element/engine.js';
+import { engine, loadedEngine } from './element/engine.js';
+import { coreFor } from './cores.js';
 import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { describeError } from './element/error-text.js';
@@ -106,7 +107,6 @@ const SECTIONS = {
 // The core each section needs: the table() of the table core, the check() of the full one;
 // the others size only.
 const SECTION_CORE = { table: 'table', check: 'full' };
-const coreFor = (sections) => CORES[Math.max(0, ...sections.map((s) => CORES.indexOf(SECTION_CORE[s] ?? 'size')))];
 
 // Each view's code is a file of its own, loaded when an element first shows it: a page loads
 // the code of the views it shows, and of no other. The chart has no file: the formula and
@@ -526,7 +526,7 @@ export class KvCalcElement extends ElementBase {
   // True when the view's core and section code are here; else starts loading them (the
   // element renders again when they arrive) and returns false.
   #prepared(sections) {
-    const core = coreFor(sections);
+    const core = coreFor(sections.map((s) => SECTION_CORE[s] ?? 'size'));
     const best = loadedEngine();
     if (best) this.#engine = best;  // every element moves to the most capable core loaded
     if (this.#engine?.serves(core) && sections.every((s) => sectionModule(s))) {

@@ -9,31 +9,28 @@
 // changed to check) loads it then, and every element moves to it at its next render.
 
 import { load } from '../api.js';
+import { coreFor, covers } from '../cores.js';
 
-// The cores, least capable first: each has every call of the ones before it.
-export const CORES = ['size', 'table', 'full'];
-const started = {}; // core -> Promise<Engine>
-let batch = null;   // this task's askers: { core, promise }
-let best = null;    // the Engine of the most capable core loaded so far
+let batch = null;          // this task's askers: { core, promise }
+const engines = new Map(); // the API object of a core -> its Engine
+let best = null;           // the Engine of the most capable core loaded so far
 
-const start = (core) => (started[core] ??= load({ core }).then((kv) => {
-  const e = new Engine(kv);
-  if (!best || e.serves(best.kv.core)) best = e;
-  return e;
-}));
-
-// Resolves to the page's Engine for a core: a more capable one whenever it is started.
+// Resolves to the page's Engine for a core. load() answers with a more capable core when one
+// is loaded or loading, and one Engine serves each core's API object.
 export function engine(core = 'full') {
-  const serving = CORES.slice(CORES.indexOf(core)).reverse().find((c) => started[c]);
-  if (serving) return started[serving];
   if (!batch) {
     const b = (batch = { core });
     b.promise = Promise.resolve().then(() => {
       batch = null;
-      return start(b.core);
+      return load({ core: b.core }).then((kv) => {
+        if (!engines.has(kv)) engines.set(kv, new Engine(kv));
+        const e = engines.get(kv);
+        if (!best || e.serves(best.kv.core)) best = e;
+        return e;
+      });
     });
   }
-  if (CORES.indexOf(core) > CORES.indexOf(batch.core)) batch.core = core;
+  batch.core = coreFor([batch.core, core]);
   return batch.promise;
 }
 
@@ -116,6 +113,6 @@ export class Engine {
 
   // True when this Engine's core has every call of `core`.
   serves(core) {
-    return CORES.indexOf(this.kv.core) >= CORES.indexOf(core);
+    return covers(this.kv.core, core);
   }
 }
