@@ -2,9 +2,9 @@
 // bind.cpp (the modules link Embind's JS library without it: CMakeLists.txt). bind.cpp
 // registers every builtin type (wide and UTF-16/32 strings, emscripten::val, floats, memory
 // views), and each registered kind brings its converter into the JS glue. The bindings
-// (size_bindings.cpp, check_bindings.cpp) take and return std::string only, so that is the
-// one type here. A binding with any other type throws Embind's "unbound types" error when
-// called, in the tests that call it.
+// (size_bindings.cpp, table_bindings.cpp, check_bindings.cpp) take and return std::string
+// only, so that is the one type here. A binding with any other type throws Embind's
+// "unbound types" error when called, in the tests that call it.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 

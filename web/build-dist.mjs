@@ -54,10 +54,10 @@ refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTI
 
 // The JS: kvcalc.js is web/kvcalc.js with everything it imports, the glue included, bundled
 // and minified by esbuild (no comments, short local names), then by terser: one file, one
-// request. Each view (formula, table, GQA, check; the formula and check views with the chart),
-// which web/element.js imports dynamically, is a file of its own (bundled with the few helpers it shares with kvcalc.js:
-// a copy costs less than the shared chunks code splitting makes), fetched when an element
-// first shows it. The sources in web/ stay readable and are what the tests lint and the
+// request. Each view (formula, table, GQA, check; the formula and check views with the
+// chart), which web/element.js imports dynamically, is a file of its own (bundled with the
+// few helpers it shares with kvcalc.js: a copy costs less than the shared chunks code
+// splitting makes), fetched when an element first shows it. The sources in web/ stay readable and are what the tests lint and the
 // site's reference page reads. The element's styles are CSS texts in template literals
 // (web/element/styles.js, the tables' table-styles.js, and each view's own): minified as CSS
 // here, which the JS minifier cannot do in a string.

@@ -29,19 +29,26 @@ for (const [path, view] of [['/formula.html', 'formula'], ['/many.html', 'formul
   });
 }
 
+// Changes the element `id` to the check view of `model` (its own when null) against the outage's
+// figures, and resolves to its check result once every element has rendered again.
+async function switchToCheck(page, id, model) {
+  await page.$eval(`#${id}`, (el, m) => {
+    if (m) el.setAttribute('model', m);
+    el.setAttribute('pool-tokens', '681280');
+    el.setAttribute('max-context', '1048576');
+    el.setAttribute('view', 'check');
+  }, model);
+  await page.waitForFunction((i) => document.getElementById(i).checkResult !== null, id);
+  await waitForWidgets(page);
+  return page.$eval(`#${id}`, (el) => el.checkResult);
+}
+
 test('a formula view changed to the check view loads the full core and the check, and every element goes on working', async () => {
   const { page, log } = await openPage(env, '/formula.html');
   await waitForWidgets(page);
   assert.ok(!distRequests(env, log).includes('kvcalc_core.wasm'));
-  await page.$eval('#qwen', (el) => {
-    el.setAttribute('pool-tokens', '681280');
-    el.setAttribute('max-context', '1048576');
-    el.setAttribute('view', 'check');
-  });
-  await page.waitForFunction(() => document.querySelector('#qwen').checkResult !== null);
-  await waitForWidgets(page);
+  const check = await switchToCheck(page, 'qwen', null);
   // 1,048,576 advertised tokens on a 681,280-token pool: 681,280 / 1,048,576 = 0.65x, no fit.
-  const check = await page.$eval('#qwen', (el) => el.checkResult);
   assert.equal(check.fits, false);
   assert.equal(check.maxConcurrency, 0.65);
   assert.match(await shadowText(page, '#qwen', '[role="status"]'), /does not fit/i);
@@ -60,16 +67,9 @@ test('a table view changed to the check view moves the page from the table core 
   const { page, log } = await openPage(env, '/table.html');
   await waitForWidgets(page);
   assert.ok(!distRequests(env, log).includes('kvcalc_core.wasm'));
-  await page.$eval('#some', (el) => {
-    el.setAttribute('model', 'Qwen/Qwen3-8B');
-    el.setAttribute('pool-tokens', '681280');
-    el.setAttribute('max-context', '1048576');
-    el.setAttribute('view', 'check');
-  });
-  await page.waitForFunction(() => document.querySelector('#some').checkResult !== null);
-  await waitForWidgets(page);
+  const check = await switchToCheck(page, 'some', 'Qwen/Qwen3-8B');
   // Qwen3-8B, 1,048,576 advertised tokens on a 681,280-token pool: 0.65x, no fit.
-  assert.equal(await page.$eval('#some', (el) => el.checkResult.maxConcurrency), 0.65);
+  assert.equal(check.maxConcurrency, 0.65);
   assert.deepEqual(distRequests(env, log), [...new Set([...views.table.files, ...views.check.files])].sort());
   assert.equal(await page.evaluate(() => window.__wasmInstantiations), 2);
   // The other table, on its next render, answers from the full core as it did before:
