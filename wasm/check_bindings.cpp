@@ -1,5 +1,6 @@
 // The wasm modules' surface, part three: the check against a KV pool and the GPU presets.
-// Only kvcalc_core (the full module) has it, with size_bindings.cpp and table_bindings.cpp.
+// kvcalc_check (with size_bindings.cpp: what a page of check views needs) and kvcalc_core
+// (the full module) have it.
 #include <emscripten/bind.h>
 
 #include <string>

@@ -1,9 +1,9 @@
 // The wasm modules' surface, part one: sizing and the bundled presets. Every shipped module
 // has it: kvcalc_size (this file alone: what the formula and GQA views need), kvcalc_table
-// (with table_bindings.cpp) and kvcalc_core (with both other files). Coarse text-in,
-// text-out calls into core/api.hpp: every call returns JSON text (a report, or
-// {"error": {...}}); nothing here throws, and no logic lives here: web/api.js turns the text
-// into objects and errors into KvCalcError.
+// (with table_bindings.cpp), kvcalc_check (with check_bindings.cpp) and kvcalc_core (with
+// both). Coarse text-in, text-out calls into core/api.hpp: every call returns JSON text (a
+// report, or {"error": {...}}); nothing here throws, and no logic lives here: web/api.js
+// turns the text into objects and errors into KvCalcError.
 #include <emscripten/bind.h>
 
 #include <string>

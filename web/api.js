@@ -14,42 +14,44 @@ export { KvCalcError };
 export const wasmUrl = new URL('./kvcalc_core.wasm', import.meta.url);
 /** Where the table module's wasm is: load({ core: 'table', wasmBinary: readFileSync(tableWasmUrl) }). */
 export const tableWasmUrl = new URL('./kvcalc_table.wasm', import.meta.url);
+/** Where the check module's wasm is: load({ core: 'check', wasmBinary: readFileSync(checkWasmUrl) }). */
+export const checkWasmUrl = new URL('./kvcalc_check.wasm', import.meta.url);
 /** Where the size-only module's wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
 export const sizeWasmUrl = new URL('./kvcalc_size.wasm', import.meta.url);
 
-// The three cores (web/cores.js) are the same C++ built three times; 'size' is a third
-// smaller than 'full', for pages that only size. They share one Embind glue
-// (kvcalc_core.mjs), which is told which wasm to run.
+// The four cores (web/cores.js) are the same C++ built four times with more or fewer calls;
+// 'size' is a third smaller than 'full', for pages that only size. They share one Embind
+// glue (kvcalc_core.mjs), which is told which wasm to run.
 const CORES = {
-  size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm' },
-  table: { url: tableWasmUrl, file: 'kvcalc_table.wasm' },
-  full: { url: wasmUrl, file: 'kvcalc_core.wasm' },
+  size: { url: sizeWasmUrl, file: 'kvcalc_size.wasm', name: 'size-only' },
+  table: { url: tableWasmUrl, file: 'kvcalc_table.wasm', name: 'table' },
+  check: { url: checkWasmUrl, file: 'kvcalc_check.wasm', name: 'check' },
+  full: { url: wasmUrl, file: 'kvcalc_core.wasm', name: 'full' },
 };
-const pending = { full: null, table: null, size: null }; // the page's one promise per core
-let loaded = null; // the API object of the most capable core that has loaded
-// The most capable core loaded or loading, if it has every call of `core`.
-const servingFor = (core) => [...ORDER].reverse().find((c) => pending[c] && covers(c, core));
+const pending = { full: null, check: null, table: null, size: null }; // the page's one promise per core
+const loaded = {}; // core -> its API object, once loaded
+// The most capable core in `have` (core -> promise or API object) with every call of `core`.
+const mostCapable = (core, have) => [...ORDER].reverse().find((c) => have[c] && covers(c, core));
 
 /**
  * Loads the wasm module, once per page: every call returns the same promise, whatever its
  * other options (the first call's options are used). After a failed load, the next call
- * retries. `core: 'table'` and `core: 'size'` load a smaller core, unless one that does
- * everything it does is already loading.
- * @param {{core?: 'full' | 'table' | 'size', wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
+ * retries. `core: 'table'`, `'check'` and `'size'` load a smaller core, unless one that
+ * does everything it does is already loading.
+ * @param {{core?: 'full' | 'table' | 'check' | 'size', wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
  */
 export function load(options = {}) {
   const core = options?.core ?? 'full';
   if (!Object.hasOwn(CORES, core)) {
-    return Promise.reject(new KvCalcError({ code: 'bad_option', message: `core: must be "full", "table" or "size", got ${JSON.stringify(String(core))}`, field: 'core' }));
+    return Promise.reject(new KvCalcError({ code: 'bad_option', message: `core: must be "full", "table", "check" or "size", got ${JSON.stringify(String(core))}`, field: 'core' }));
   }
-  const serving = servingFor(core);
+  const serving = mostCapable(core, pending);
   if (serving) return pending[serving];
   if (!pending[core]) {
     pending[core] = instantiate(core, options ?? {}).then(
       (module) => {
-        const api = makeApi(module, core);
-        if (!loaded || covers(core, loaded.core)) loaded = api;
-        return api;
+        loaded[core] = makeApi(module, core);
+        return loaded[core];
       },
       (cause) => {
         pending[core] = null;
@@ -111,10 +113,10 @@ function makeApi(module, core) {
   };
   const sized = (fn, config, options) => report(fn, configTextOf(config), options);
   let presetList = null; // the core's text; parsed afresh per call so callers may mutate
-  // A smaller core lacks the check and GPU list (and the size-only core the table): asking
-  // for them says how to get them.
+  // A smaller core lacks the table, or the check and GPU list, or both: asking for them says
+  // how to get them.
   const full = (fn, run) => (typeof module[fn] === 'function' ? run : () => {
-    throw new KvCalcError({ code: 'not_loaded', message: `${fn}() is not in the ${core === 'size' ? 'size-only' : 'table'} core: load the full one with load() (kvcalc_core.wasm)` });
+    throw new KvCalcError({ code: 'not_loaded', message: `${fn}() is not in the ${CORES[core].name} core: load the full one with load() (kvcalc_core.wasm)` });
   });
   return Object.freeze({
     core,
@@ -149,11 +151,14 @@ function configTextOf(config) {
   return toJsonText(config, 'config');
 }
 
-function api() {
-  if (loaded) return loaded;
+// The loaded core that answers a module-level call needing core `need`: the most capable
+// one that has the call, else the most capable one (whose call then says how to get it).
+function api(need = 'size') {
+  const core = mostCapable(need, loaded) ?? mostCapable('size', loaded);
+  if (core) return loaded[core];
   throw new KvCalcError({
     code: 'not_loaded',
-    message: pending.full || pending.table || pending.size
+    message: Object.values(pending).some(Boolean)
       ? 'kvcalc is still loading: await the promise from load() before calling it (const kv = await load())'
       : 'kvcalc is not loaded: call load() first and await it (const kv = await load(); kv.size(...))',
   });
@@ -162,9 +167,9 @@ function api() {
 /** @see makeApi: the same calls, usable once load() has resolved. */
 export const size = (config, options) => api().size(config, options);
 export const formula = (config, options) => api().formula(config, options);
-export const check = (config, options) => api().check(config, options);
-export const table = (configs, options) => api().table(configs, options);
-export const gpuPresets = () => api().gpuPresets();
+export const check = (config, options) => api('check').check(config, options);
+export const table = (configs, options) => api('table').table(configs, options);
+export const gpuPresets = () => api('check').gpuPresets();
 export const presets = () => api().presets();
 export const presetConfig = (id) => api().presetConfig(id);
 export const heapStats = () => api().heapStats();

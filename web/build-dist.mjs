@@ -26,11 +26,12 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 
 // The wasm cores, copied as built: kvcalc_core (every call), kvcalc_table (size, presets,
-// presetConfig, table) and kvcalc_size (size, presets, presetConfig). They run under a CSP
-// without 'unsafe-eval'. Their Embind glue differs only in the name of its default wasm file,
-// which web/api.js always overrides: one glue, kvcalc_core.mjs, serves all three (the check
-// below refuses a build where that stops being true), and it is bundled into kvcalc.js.
-const cores = ['kvcalc_core', 'kvcalc_table', 'kvcalc_size'];
+// presetConfig, table), kvcalc_check (size, presets, presetConfig, check, gpuPresets) and
+// kvcalc_size (size, presets, presetConfig). They run under a CSP without 'unsafe-eval'.
+// Their Embind glue differs only in the name of its default wasm file, which web/api.js
+// always overrides: one glue, kvcalc_core.mjs, serves all four (the check below refuses a
+// build where that stops being true), and it is bundled into kvcalc.js.
+const cores = ['kvcalc_core', 'kvcalc_table', 'kvcalc_check', 'kvcalc_size'];
 for (const name of cores) {
   for (const file of [`${name}.wasm`, `${name}.mjs`]) {
     if (!existsSync(join(wasmBuild, file))) fail(`${relative(root, join(wasmBuild, file))} is missing: build the wasm first`);

@@ -104,9 +104,9 @@ const SECTIONS = {
   check: ['check', 'chart'],   // in this order on screen
   all: ['formula', 'chart', 'table', 'gqa', 'check'],
 };
-// The core each section needs: the table() of the table core, the check() of the full one;
-// the others size only.
-const SECTION_CORE = { table: 'table', check: 'full' };
+// The core each section needs: the table() of the table core, the check() of the check
+// core; the others size only. A page with both loads the full core (web/cores.js).
+const SECTION_CORE = { table: 'table', check: 'check' };
 
 // Each view's code is a file of its own, loaded when an element first shows it: a page loads
 // the code of the views it shows, and of no other. The chart has no file: the formula and

@@ -1,7 +1,8 @@
 // What a page loads for one <kv-calc>, per view: kvcalc.js (with the Embind glue in it) and
 // anything it imports, the view's own lazily imported code, and the one wasm core the view needs
-// (web/element.js: the check view needs the full core, the table view the table core, the
-// others the size-only one). Read from the built files in dist/, so the figures are of what ships. The paste
+// (web/element.js: the table view needs the table core, the check view the check core, all
+// views the full one, the others the size-only one). Read from the built files in dist/, so
+// the figures are of what ships. The paste
 // panel's input (config-input.js) is not counted: it loads when a reader opens the panel.
 // Used by web/build-dist.mjs (which checks it against esbuild's own graph) and the site's
 // build; the browser tests check it against the requests a page really makes.
@@ -13,7 +14,7 @@ export const VIEWS = {
   formula: { lazy: ['formula-view.js'], core: 'kvcalc_size.wasm' },
   gqa: { lazy: ['gqa-view.js'], core: 'kvcalc_size.wasm' },
   table: { lazy: ['table-view.js'], core: 'kvcalc_table.wasm' },
-  check: { lazy: ['check-view.js'], core: 'kvcalc_core.wasm' },
+  check: { lazy: ['check-view.js'], core: 'kvcalc_check.wasm' },
   all: { lazy: ['formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js'], core: 'kvcalc_core.wasm' },
 };
 

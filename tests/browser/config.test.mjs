@@ -143,7 +143,7 @@ test('a pasted config round-trips through the hash and shows as a table row', as
   // Qwen3-8B: 2 x 36 x 8 x 128 x 2 = 147,456 B per token
   assert.match(await shadowText(shared, '#qwen', '.formula .results'), /Bytes per token\s+147,456 B/);
   // in the table view the pasted config is a row of its own
-  // (the table view's code and the full core load first: updateComplete waits for them)
+  // (the table view's code and the table core load first: updateComplete waits for them)
   await shared.$eval('#qwen', (el) => { el.view = 'table'; });
   await waitForWidgets(shared);
   assert.equal(await shared.$eval('#qwen', (el) => el.shadowRoot.querySelector('.table').hidden), false);

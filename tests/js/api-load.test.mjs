@@ -73,6 +73,7 @@ test('the wasm URLs are beside kvcalc.js, and the page loads nothing else', () =
   assert.equal(kvcalc.wasmUrl.href, new URL('kvcalc_core.wasm', new URL(`file://${dist}/`)).href);
   assert.equal(kvcalc.sizeWasmUrl.href, new URL('kvcalc_size.wasm', new URL(`file://${dist}/`)).href);
   assert.equal(kvcalc.tableWasmUrl.href, new URL('kvcalc_table.wasm', new URL(`file://${dist}/`)).href);
+  assert.equal(kvcalc.checkWasmUrl.href, new URL('kvcalc_check.wasm', new URL(`file://${dist}/`)).href);
   // dist/kvcalc.js is the API, the element and the Embind glue, bundled; the lazily loaded
   // views and paste panel import nothing; no file fetches, evals or writes HTML (the glue's own wasm fetch
   // goes through WebAssembly.instantiateStreaming, which the page's CSP allows for 'self').

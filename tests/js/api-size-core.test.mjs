@@ -17,9 +17,9 @@ const notInSizeCore = (fn) => ({
   message: `${fn}() is not in the size-only core: load the full one with load() (kvcalc_core.wasm)`,
 });
 
-test('core must be "full", "table" or "size"; the bytes must be bytes', async () => {
+test('core must be "full", "table", "check" or "size"; the bytes must be bytes', async () => {
   await assert.rejects(kvcalc.load({ core: 'small' }), {
-    name: 'KvCalcError', code: 'bad_option', field: 'core', message: 'core: must be "full", "table" or "size", got "small"',
+    name: 'KvCalcError', code: 'bad_option', field: 'core', message: 'core: must be "full", "table", "check" or "size", got "small"',
   });
   await assert.rejects(kvcalc.load({ core: 'size', wasmBinary: 'kvcalc_size.wasm' }), {
     name: 'KvCalcError', code: 'bad_option', field: 'wasmBinary',

@@ -20,9 +20,9 @@ const camelDeep = (v) => (Array.isArray(v) ? v.map(camelDeep) : v && typeof v ==
   ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()), camelDeep(x)]))
   : v);
 
-test('core must be "full", "table" or "size"', async () => {
+test('core must be "full", "table", "check" or "size"', async () => {
   await assert.rejects(kvcalc.load({ core: 'tables' }), {
-    name: 'KvCalcError', code: 'bad_option', field: 'core', message: 'core: must be "full", "table" or "size", got "tables"',
+    name: 'KvCalcError', code: 'bad_option', field: 'core', message: 'core: must be "full", "table", "check" or "size", got "tables"',
   });
   assert.equal(kvcalc.tableWasmUrl.href, new URL('kvcalc_table.wasm', new URL(`file://${dist}/`)).href);
 });

@@ -1,8 +1,8 @@
 // Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
-import { load, size, KvCalcError, sizeWasmUrl, tableWasmUrl, wasmUrl } from 'kvcalc';
+import { load, size, KvCalcError, checkWasmUrl, sizeWasmUrl, tableWasmUrl, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, table } from 'kvcalc';
-import type { CheckOptions, CheckReport, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
+import type { CheckOptions, CheckReport, CoreName, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
   TableReport, Term } from 'kvcalc';
 
 declare const caught: KvCalcError;
@@ -14,9 +14,11 @@ async function main(): Promise<void> {
   await load({ wasmUrl: '/static/kvcalc_core.wasm' });
   await load();
   const small: KvCalc = await load({ core: 'size', wasmBinary: readBytes(sizeWasmUrl) });
-  const which: 'full' | 'table' | 'size' = small.core;
+  const which: 'full' | 'table' | 'check' | 'size' = small.core;
   const tables: KvCalc = await load({ core: 'table', wasmBinary: readBytes(tableWasmUrl) });
   const rows: number = tables.table(['Qwen/Qwen3-8B']).rows.length;
+  const checks: KvCalc = await load({ core: 'check', wasmBinary: readBytes(checkWasmUrl) });
+  const named: CoreName = checks.core;
 
   const options: SizeOptions = { context: 4096, batch: 8, kvDtype: 'fp8', tp: 2, accounting: 'vllm', blockSize: 16,
     maxNumBatchedTokens: 8192, sharedPrefix: 512 };
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
   kv.size(7);
   // @ts-expect-error reports are camelCase
   console.log(report.bytes_per_token);
-  // @ts-expect-error there are two cores
+  // @ts-expect-error 'tiny' is no core
   await load({ core: 'tiny' });
   console.log(which);
   // @ts-expect-error an error code the API never uses

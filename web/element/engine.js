@@ -2,16 +2,19 @@
 // wasm instance), and a small memo of results, since views ask for the same sizes again on
 // every re-render (the table, the chart, the GQA points).
 //
-// Which core: formula, chart and GQA views need only the size-only core (a third smaller);
-// the table view the table core (size and table); the check view the full one. The elements
-// a page's parse connects ask in the same task, and one core serves them all: the most
-// capable any of them needs. An element that needs a more capable core later (its view
-// changed to check) loads it then, and every element moves to it at its next render.
+// Which core (web/cores.js): formula, chart and GQA views need only the size-only core (a
+// third smaller); the table view the table core (size and table); the check view the check
+// core (size and check); a page with a table and a check the full one. The elements a page's
+// parse connects ask in the same task, and one core serves them all: the smallest that has
+// every call any of them needs. An element that needs another call later (its view changed
+// to check) loads the smallest core with that call and every call of the one loaded, and
+// every element moves to it at its next render.
 
 import { load } from '../api.js';
 import { coreFor, covers } from '../cores.js';
 
 let batch = null;          // this task's askers: { core, promise }
+let asked = 'size';        // the smallest core with every call asked for so far
 const engines = new Map(); // the API object of a core -> its Engine
 let best = null;           // the Engine of the most capable core loaded so far
 
@@ -19,7 +22,7 @@ let best = null;           // the Engine of the most capable core loaded so far
 // is loaded or loading, and one Engine serves each core's API object.
 export function engine(core = 'full') {
   if (!batch) {
-    const b = (batch = { core });
+    const b = (batch = { core: asked });
     b.promise = Promise.resolve().then(() => {
       batch = null;
       return load({ core: b.core }).then((kv) => {
@@ -30,7 +33,7 @@ export function engine(core = 'full') {
       });
     });
   }
-  batch.core = coreFor([batch.core, core]);
+  batch.core = asked = coreFor([batch.core, core]);
   return batch.promise;
 }
 
@@ -56,7 +59,7 @@ export class Engine {
   }
 
   get gpuList() {
-    return (this.lists.gpus ??= this.serves('full') ? this.kv.gpuPresets() : []);
+    return (this.lists.gpus ??= this.serves('check') ? this.kv.gpuPresets() : []);
   }
 
   configKey(config) {
