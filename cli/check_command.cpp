@@ -50,10 +50,14 @@ void print_plain(const json& r) {
             std::cout << "  " << s.get<std::string>() << "\n";
         std::cout << "\n";
     }
-    std::cout << (r["fits"].get<bool>() ? "FITS" : "DOES NOT FIT") << ": one request of " << u("max_context")
-              << " tokens needs " << u("blocks_needed") << " blocks of " << u("block_size")
-              << " tokens; the pool has " << u("blocks_available") << "\n"
-              << "max concurrency " << r["max_concurrency_text"].get<std::string>() << "x\n"
+    std::cout << (r["fits"].get<bool>() ? "FITS" : "DOES NOT FIT") << ": one request of " << u("max_context");
+    if (r["fits_by"].get<std::string>() == "bytes")  // a model with windows or states: by the bytes
+        std::cout << " tokens needs " << u("request_bytes_per_gpu") << " B per GPU; the pool has "
+                  << u("pool_bytes_per_gpu") << " B\n";
+    else
+        std::cout << " tokens needs " << u("blocks_needed") << " blocks of " << u("block_size")
+                  << " tokens; the pool has " << u("blocks_available") << "\n";
+    std::cout << "max concurrency " << r["max_concurrency_text"].get<std::string>() << "x\n"
               << "max safe context " << u("max_safe_context") << " tokens ("
               << r["max_safe_context_source"].get<std::string>() << ")\n";
     if (!r["concurrency"].is_null())

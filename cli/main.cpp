@@ -9,6 +9,10 @@ int main(int argc, char** argv) {
     using namespace kvcalc::cli;
     if (argc < 2) return usage_error("no command given");
     std::string cmd = argv[1];
+    // `kvcalc size --help` as well as `kvcalc --help`: the usage, and success.
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) cmd = "help";
+    }
     if (cmd == "size") return run_size(argc, argv, 2);
     if (cmd == "presets") return run_presets(argc, argv, 2);
     if (cmd == "check") return run_check(argc, argv, 2);

@@ -65,67 +65,109 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
     CheckResult r;
     const std::uint64_t B = in.block_size, P = in.pool_tokens, C = in.max_context;
     const bool vllm = in.engine == Engine::vllm;
+    const PoolBytes* by = in.bytes ? &*in.bytes : nullptr;
     r.blocks_available = P / B;
     r.blocks_needed = cdiv(C, B);
-    r.fits = r.blocks_needed <= r.blocks_available;
-    r.max_concurrency_hundredths = printf_hundredths(P, C);
-    r.max_concurrency_text = hundredths_text(r.max_concurrency_hundredths);
-    std::uint64_t whole_blocks = r.blocks_available * B;
-    r.max_safe_context = whole_blocks;
-    r.max_safe_context_source =
-        format("the pool of {} tokens in whole {}-token blocks", grouped(P), grouped(B));
-    if (in.model_max_context && in.model_max_context < whole_blocks) {
-        r.max_safe_context = in.model_max_context;
-        r.max_safe_context_source = format("the model's own max context ({})", in.model_max_context_source);
+    if (by) {
+        r.fits_by = "bytes";
+        r.fits = by->request <= by->pool;
+        r.max_concurrency_hundredths = printf_hundredths(by->pool, by->request);
+        r.max_safe_context = by->max_context;
+        r.max_safe_context_source = by->max_context_source;
+    } else {
+        r.fits = r.blocks_needed <= r.blocks_available;
+        r.max_concurrency_hundredths = printf_hundredths(P, C);
+        std::uint64_t whole_blocks = r.blocks_available * B;
+        r.max_safe_context = whole_blocks;
+        r.max_safe_context_source =
+            format("the pool of {} tokens in whole {}-token blocks", grouped(P), grouped(B));
+        if (in.model_max_context && in.model_max_context < whole_blocks) {
+            r.max_safe_context = in.model_max_context;
+            r.max_safe_context_source =
+                format("the model's own max context ({})", in.model_max_context_source);
+        }
     }
-    if (in.model_max_context && C > in.model_max_context)
+    r.max_concurrency_text = hundredths_text(r.max_concurrency_hundredths);
+    const bool above_model = in.model_max_context && C > in.model_max_context;
+    if (above_model)
         r.warnings.push_back(
             {"max_context", format("the advertised context {} is above the model's own max {} "
                                    "({}): engines refuse to start with it unless told to",
                                    grouped(C), grouped(in.model_max_context), in.model_max_context_source)});
 
     const char* test_it = "Test it: a prompt of {} tokens must get an error (HTTP 400), not a 200.";
+    const char* set_it =
+        "Set --max-model-len {} (vLLM) / --context-length {} (SGLang), and advertise no more than {} tokens.";
     if (r.max_safe_context == 0) {
-        r.advice.push_back(
-            format("The pool ({} tokens) holds no whole block of {} tokens: no request can be "
-                   "served. Give the cache more memory (a higher gpu_memory_utilization / "
-                   "mem_fraction_static, more GPUs, a smaller KV dtype).",
-                   grouped(P), grouped(B)));
+        if (by)
+            r.advice.push_back(
+                format("The pool ({} B per GPU) cannot hold one request of even one token: no request can "
+                       "be served. Give the cache more memory (a higher gpu_memory_utilization, more GPUs, a "
+                       "smaller KV dtype).",
+                       grouped(by->pool)));
+        else
+            r.advice.push_back(
+                format("The pool ({} tokens) holds no whole block of {} tokens: no request can be "
+                       "served. Give the cache more memory (a higher gpu_memory_utilization / "
+                       "mem_fraction_static, more GPUs, a smaller KV dtype).",
+                       grouped(P), grouped(B)));
     } else if (!r.fits) {
+        if (by)
+            r.advice.push_back(
+                format("Does not fit: one request of {} tokens needs {} B per GPU (vLLM's blocks "
+                       "for what each layer keeps); the pool has {} B.",
+                       grouped(C), grouped(by->request), grouped(by->pool)));
+        else
+            r.advice.push_back(
+                format("Does not fit: one request of {} tokens needs {} blocks of {} tokens; the pool "
+                       "has {}.",
+                       grouped(C), grouped(r.blocks_needed), grouped(B), grouped(r.blocks_available)));
         r.advice.push_back(
-            format("Does not fit: one request of {} tokens needs {} blocks of {} tokens; the pool "
-                   "has {}.",
-                   grouped(C), grouped(r.blocks_needed), grouped(B), grouped(r.blocks_available)));
-        r.advice.push_back(
-            format("Set --max-model-len {} (vLLM) / --context-length {} (SGLang), and advertise no "
-                   "more than {} tokens.",
-                   r.max_safe_context, r.max_safe_context, grouped(r.max_safe_context)));
+            format(set_it, r.max_safe_context, r.max_safe_context, grouped(r.max_safe_context)));
         r.advice.push_back(format(test_it, grouped(r.max_safe_context + 1)));
         if (!vllm)
             r.advice.push_back(
                 "SGLang starts anyway and caps each request at the pool; older releases truncated "
                 "long prompts silently.");
     } else {
-        r.advice.push_back(format(
-            "Fits: one request of {} tokens needs {} of the pool's {} blocks; {}x such "
-            "requests fit at once.",
-            grouped(C), grouped(r.blocks_needed), grouped(r.blocks_available), r.max_concurrency_text));
-        r.advice.push_back(format("Keep {} {} (the pool would allow {}).",
-                                  vllm ? "--max-model-len" : "--context-length", C,
-                                  grouped(r.max_safe_context)));
-        r.advice.push_back(format(test_it, grouped(C + 1)));
+        if (by)
+            r.advice.push_back(
+                format("Fits: one request of {} tokens needs {} of the pool's {} B per GPU; {}x "
+                       "such requests fit at once.",
+                       grouped(C), grouped(by->request), grouped(by->pool), r.max_concurrency_text));
+        else
+            r.advice.push_back(format(
+                "Fits: one request of {} tokens needs {} of the pool's {} blocks; {}x such "
+                "requests fit at once.",
+                grouped(C), grouped(r.blocks_needed), grouped(r.blocks_available), r.max_concurrency_text));
+        if (above_model) {
+            // The pool would hold it, but the model was not trained for it.
+            r.advice.push_back(
+                format("The model's own max context is {}, though: set --max-model-len {} (vLLM) / "
+                       "--context-length {} (SGLang), and advertise no more than {} tokens.",
+                       grouped(in.model_max_context), r.max_safe_context, r.max_safe_context,
+                       grouped(r.max_safe_context)));
+            r.advice.push_back(format(test_it, grouped(r.max_safe_context + 1)));
+        } else {
+            r.advice.push_back(format("Keep {} {} (the pool would allow {}).",
+                                      vllm ? "--max-model-len" : "--context-length", C,
+                                      grouped(r.max_safe_context)));
+            r.advice.push_back(format(test_it, grouped(C + 1)));
+        }
     }
     if (in.concurrency) {
         const std::uint64_t N = *in.concurrency;
-        auto need = mul(N, r.blocks_needed);
-        r.concurrency_fits = need && *need <= r.blocks_available;
+        auto need = mul(N, by ? by->request : r.blocks_needed);
+        const std::uint64_t have = by ? by->pool : r.blocks_available;
+        r.concurrency_fits = need && *need <= have;
         std::uint64_t ctx = r.blocks_available / N * B;
         if (in.model_max_context) ctx = std::min(ctx, in.model_max_context);
+        if (by) ctx = by->at_concurrency.value_or(0);
         r.max_context_at_concurrency = ctx;
         if (*r.concurrency_fits) {
-            r.advice.push_back(format("{} concurrent requests of {} tokens fit ({} of {} blocks).",
-                                      grouped(N), grouped(C), grouped(need.value_or(0)),
-                                      grouped(r.blocks_available)));
+            r.advice.push_back(format(by ? "{} concurrent requests of {} tokens fit ({} of {} B per GPU)."
+                                         : "{} concurrent requests of {} tokens fit ({} of {} blocks).",
+                                      grouped(N), grouped(C), grouped(need.value_or(0)), grouped(have)));
         } else {
             r.advice.push_back(
                 format("{} concurrent requests of {} tokens do not fit: the pool holds {}x. For {} at "

@@ -12,6 +12,17 @@
 
 namespace kvcalc {
 
+// vLLM's admission in bytes, for a model whose layers keep different numbers of tokens
+// (sliding or chunked windows, linear state) when the pool's bytes are known: the pool in
+// tokens would charge every layer for every token. Figures per GPU, in the check's accounting.
+struct PoolBytes {
+    std::uint64_t pool = 0;         // the pool's bytes
+    std::uint64_t request = 0;      // one max-length request's bytes
+    std::uint64_t max_context = 0;  // the longest request that fits, capped at the model's max
+    std::string max_context_source;
+    std::optional<std::uint64_t> at_concurrency;  // the longest such that `concurrency` fit at once
+};
+
 struct CheckInputs {
     std::uint64_t pool_tokens = 0;
     std::string pool_source;
@@ -23,10 +34,12 @@ struct CheckInputs {
     std::uint64_t model_max_context = 0;  // the model's own max (0: unknown)
     std::string model_max_context_source;
     Engine engine = Engine::vllm;
+    std::optional<PoolBytes> bytes;  // set: fits, concurrency and safe context go by bytes
 };
 
 struct CheckResult {
     bool fits = false;                             // one max-length request fits the pool
+    const char* fits_by = "tokens";                // "bytes" when CheckInputs::bytes was set
     std::uint64_t blocks_available = 0;            // floor(pool / block)
     std::uint64_t blocks_needed = 0;               // cdiv(max_context, block), one request
     std::uint64_t max_concurrency_hundredths = 0;  // pool / max_context, as vLLM's %.2f prints it

@@ -381,6 +381,49 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     ci.model_max_context = m.max_context.value;
     ci.model_max_context_source = m.max_context.source;
     ci.engine = engine;
+    // vLLM admits a request when its blocks fit the pool's bytes. Where layers keep different
+    // numbers of tokens, the pool in tokens charges each for every token: go by the bytes.
+    const bool by_bytes = pool_bytes && engine == Engine::vllm && has_window_or_state(m);
+    if (by_bytes) {
+        PoolBytes pb;
+        pb.pool = *pool_bytes;
+        pb.request = sr.kv_bytes_per_gpu;
+        // One request of c tokens (n of them at once) fits: the bytes only grow with c.
+        auto fit = [&](std::uint64_t c, std::uint64_t n) {
+            SizeOptions at = so;
+            at.context = c;
+            auto s = size_model(m, at);
+            if (!s) return false;
+            auto need = mul(s->kv_bytes_per_gpu, n);
+            return need && *need <= pb.pool;
+        };
+        const std::uint64_t cap = m.max_context.value;
+        // The longest context at which n requests fit; never above the model's own max.
+        auto longest = [&](std::uint64_t n) -> std::uint64_t {
+            if (!fit(1, n)) return 0;
+            std::uint64_t lo = 1, hi = cap;  // lo fits, hi does not
+            if (cap) {
+                if (fit(cap, n)) return cap;
+            } else {
+                for (hi = 2; fit(hi, n); hi *= 2) {
+                    lo = hi;
+                    if (hi > max_exact / 2) return hi;
+                }
+            }
+            while (hi - lo > 1) {
+                std::uint64_t mid = lo + (hi - lo) / 2;
+                (fit(mid, n) ? lo : hi) = mid;
+            }
+            return lo;
+        };
+        pb.max_context = longest(1);
+        pb.max_context_source =
+            cap && pb.max_context == cap
+                ? format("the model's own max context ({})", m.max_context.source)
+                : format("the longest request whose bytes per GPU fit the pool's {} B", grouped(pb.pool));
+        if (o.concurrency) pb.at_concurrency = longest(*o.concurrency);
+        ci.bytes = pb;
+    }
     auto checked = check_pool(ci);
     if (!checked) return checked.forward_error();
     const CheckResult& cr = *checked;
@@ -396,7 +439,14 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         warnings.push_back({"block_size",
                             "vLLM on CUDA forces the block size of MLA models to 64 (FlashMLA, "
                             "FlashInfer MLA) or 128 (CUTLASS MLA): give block_size as your engine logs it"});
-    if (has_window_or_state(m))
+    if (by_bytes)
+        warnings.push_back({"pool_tokens",
+                            "the model has sliding-window, chunked or linear-state layers: fits, "
+                            "max_concurrency and max_safe_context compare one request's bytes "
+                            "(request_bytes_per_gpu, vLLM's blocks for what each layer keeps) with the "
+                            "pool's (pool_bytes_per_gpu), as vLLM admits requests; pool_tokens charges "
+                            "every cached layer for every token"});
+    else if (has_window_or_state(m))
         warnings.push_back({"pool_tokens",
                             "the model has sliding-window, chunked or linear-state layers: the pool in "
                             "tokens charges every cached layer for every token, and newer vLLM logs a "
@@ -414,6 +464,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     j.set("block_size", block);
     j.set("block_size_source", block_source);
     j.set("fits", cr.fits);
+    j.set("fits_by", cr.fits_by);
     j.set("blocks_needed", cr.blocks_needed);
     j.set("blocks_available", cr.blocks_available);
     j.set("max_concurrency", json::hundredths(cr.max_concurrency_hundredths));  // prints as its 2 decimals

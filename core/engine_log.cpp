@@ -207,7 +207,7 @@ Result<EngineLog> parse_engine_log(std::string_view text) {
                         format("vLLM KV cache memory {} {} per GPU", decimal_text(d), binary ? "GiB" : "GB"));
             }
         }
-        for (const char* phrase : {"# GPU blocks:", "# CUDA blocks:"})
+        for (const char* phrase : {"# GPU blocks:", "# CUDA blocks:", "# cuda blocks:"})
             if ((p = after(line, phrase)) != std::string_view::npos) {
                 auto n = read_count(line, skip_spaces(line, p));
                 if (n) {

@@ -243,13 +243,21 @@ export interface CheckReport {
   blockSizeSource: string;
   /** One request of maxContext tokens fits the pool. */
   fits: boolean;
+  /**
+   * 'tokens': fits, maxConcurrency and maxSafeContext compare maxContext with poolTokens.
+   * 'bytes': vLLM with a model whose layers keep different numbers of tokens (windows,
+   * linear state) and a pool whose bytes are known: they compare requestBytesPerGpu with
+   * poolBytesPerGpu, as vLLM admits requests.
+   */
+  fitsBy: 'tokens' | 'bytes';
+  /** One request's blocks of blockSize tokens, and the pool's (fitsBy 'tokens'). */
   blocksNeeded: number;
   blocksAvailable: number;
-  /** poolTokens / maxContext, to 2 decimals, as vLLM prints it. */
+  /** poolTokens / maxContext (fitsBy 'bytes': poolBytesPerGpu / requestBytesPerGpu), to 2 decimals, as vLLM prints it. */
   maxConcurrency: number;
   maxConcurrencyText: string;
   maxConcurrencyHundredths: number;
-  /** The pool in whole blocks, never above the model's own max. */
+  /** The pool in whole blocks (fitsBy 'bytes': the longest request that fits), never above the model's own max. */
   maxSafeContext: number;
   maxSafeContextSource: string;
   concurrency: number | null;

@@ -95,6 +95,13 @@ test('exit codes: 1 bad input with the error on stderr (and as JSON with --json)
   assert.equal(run(['size']).status, 2);
   assert.equal(run(['size', 'Qwen/Qwen3-8B', '--bogus']).status, 2);
   assert.equal(run(['frobnicate']).status, 2);
+  // --help after a command is the usage, as before one, and succeeds.
+  for (const args of [['--help'], ['size', '--help'], ['check', 'Qwen/Qwen3-8B', '-h'], ['table', '--help']]) {
+    const help = run(args);
+    assert.equal(help.status, 0, args.join(' '));
+    assert.match(help.stderr, /usage: kvcalc size CONFIG/);
+    assert.doesNotMatch(help.stderr, /unknown option/);
+  }
   const notNumber = run(['size', 'Qwen/Qwen3-8B', '--context', '4k']);
   assert.equal(notNumber.status, 1);
   assert.equal(notNumber.stderr, 'kvcalc: --context: must be a whole number, got "4k"\n');

@@ -283,3 +283,97 @@ TEST_CASE("check report: MLA models are told about vLLM's forced block size") {
     for (const auto& w : given["warnings"])
         CHECK(w["field"] != "block_size");
 }
+
+TEST_CASE("check report: a model with windows and a pool in bytes goes by bytes, as vLLM admits") {
+    // ENGINES.md 1.9: gemma-4 on vLLM 0.29.0 with 4.25 GiB of KV memory and 4,992 tokens in
+    // flight logged 2.39x / 1.77x / 1.16x at 32K / 64K / 128K and a ceiling of 162,496 tokens.
+    // 4.25 GiB = 4,563,402,752 B. Pages of 131,072 B: 5 full layers (2 x 2 KV heads x 512 x 2 B
+    // = 4,096 B a token) in blocks of 32, 25 sliding ones (2 x 8 x 256 x 2 = 8,192 B) in blocks
+    // of 16, each sliding layer cdiv(min(1,023 + 4,992, C), 16) + 1 = 377 blocks.
+    const std::string log = "INFO [gpu_worker.py:227] Available KV cache memory: 4.25 GiB\n";
+    auto at = [&](std::uint64_t c) {
+        return report("google/gemma-4-26B-A4B",
+                      {{"max_context", c}, {"engine_log", log}, {"max_num_batched_tokens", 4992}});
+    };
+    const json r = at(32768);
+    CHECK(r["pool_bytes_per_gpu"] == 4563402752);
+    CHECK(r["fits_by"] == "bytes");
+    CHECK(r["fits"] == true);
+    // (5 x cdiv(32,768, 32) + 25 x 377) x 131,072 = (5,120 + 9,425) x 131,072 = 1,906,442,240 B
+    CHECK(r["request_bytes_per_gpu"] == 1906442240);
+    CHECK(r["max_concurrency_text"] == "2.39");  // 4,563,402,752 / 1,906,442,240 = 2.394
+    // 5 x cdiv(162,496, 32) = 25,390 blocks + 9,425 = 34,815 x 131,072 = 4,563,271,680 B fits;
+    // 162,497 tokens need 34,820 blocks = 4,563,927,040 B, more than the pool.
+    CHECK(r["max_safe_context"] == 162496);
+    CHECK(r["max_safe_context_source"] ==
+          "the longest request whose bytes per GPU fit the pool's 4,563,402,752 B");
+    REQUIRE(r["advice"].size() == 3);
+    CHECK(
+        r["advice"][0] ==
+        "Fits: one request of 32,768 tokens needs 1,906,442,240 of the pool's 4,563,402,752 B per GPU; 2.39x "
+        "such requests fit at once.");
+    CHECK(at(65536)["max_concurrency_text"] == "1.77");
+    CHECK(at(131072)["max_concurrency_text"] == "1.16");
+    CHECK(at(162496)["fits"] == true);
+    const json over = at(162497);
+    CHECK(over["fits"] == false);
+    CHECK(over["request_bytes_per_gpu"] == 4563927040);
+    CHECK(over["advice"][0] ==
+          "Does not fit: one request of 162,497 tokens needs 4,563,927,040 B per GPU (vLLM's blocks for what "
+          "each "
+          "layer keeps); the pool has 4,563,402,752 B.");
+    CHECK(over["advice"][1] ==
+          "Set --max-model-len 162496 (vLLM) / --context-length 162496 (SGLang), and advertise no more than "
+          "162,496 tokens.");
+
+    // Three requests of 32K at once: 3 x 1,906,442,240 B is more than the pool. Each may have
+    // 11,605 blocks (4,563,402,752 / 131,072 / 3 = 11,605.6), 9,425 of them sliding: 2,180 for
+    // the 5 full layers, 436 each, 13,952 tokens.
+    json three = report(
+        "google/gemma-4-26B-A4B",
+        {{"max_context", 32768}, {"engine_log", log}, {"max_num_batched_tokens", 4992}, {"concurrency", 3}});
+    CHECK(three["concurrency_fits"] == false);
+    CHECK(three["max_context_at_concurrency"] == 13952);
+    CHECK(report("google/gemma-4-26B-A4B", {{"max_context", 32768},
+                                            {"engine_log", log},
+                                            {"max_num_batched_tokens", 4992},
+                                            {"concurrency", 2}})["concurrency_fits"] == true);
+
+    // A pool given in tokens stays a check in tokens, with the warning that says so.
+    json tokens = report("mistralai/Mistral-7B-v0.1", {{"max_context", 32768}, {"pool_tokens", 16384}});
+    CHECK(tokens["fits_by"] == "tokens");
+    CHECK(tokens["fits"] == false);
+    // Mistral-7B's 32 layers all slide (window 4,096): with 2 GiB, 2^31 / (32 x 65,536 B pages)
+    // = 1,024 blocks a layer against cdiv(min(4,095 + 8,192, 32,768), 16) + 1 = 769 per request.
+    json mistral = report("mistralai/Mistral-7B-v0.1",
+                          {{"max_context", 32768},
+                           {"engine_log", "INFO [gpu_worker.py:227] Available KV cache memory: 2.00 GiB\n"}});
+    CHECK(mistral["fits_by"] == "bytes");
+    CHECK(mistral["request_bytes_per_gpu"] == 1612709888);  // 32 x 769 x 65,536
+    CHECK(mistral["max_concurrency_text"] == "1.33");       // 2,147,483,648 / 1,612,709,888 = 1.332
+    CHECK(mistral["max_safe_context"] == 32768);            // the model's own max: the bytes stop growing
+}
+
+TEST_CASE("check: a context above the model's own max is advised down to it, even when the pool holds it") {
+    auto r = check(10000000, 200000, 16, 131072);
+    CHECK(r.fits);
+    CHECK(r.max_safe_context == 131072);
+    REQUIRE(r.advice.size() == 3);
+    CHECK(r.advice[1] ==
+          "The model's own max context is 131,072, though: set --max-model-len 131072 (vLLM) / "
+          "--context-length "
+          "131072 (SGLang), and advertise no more than 131,072 tokens.");
+    CHECK(r.advice[2] == "Test it: a prompt of 131,073 tokens must get an error (HTTP 400), not a 200.");
+}
+
+TEST_CASE("check report: vLLM V0's block line as later releases spell it") {
+    // vLLM 0.6 names the device: "# cuda blocks" (and "# CUDA blocks") for "# GPU blocks".
+    for (const char* device : {"cuda", "CUDA", "GPU"}) {
+        json r = report("meta-llama/Llama-3.1-8B",
+                        {{"max_context", 32768},
+                         {"engine_log", std::string("INFO 10-02 09:14:07 gpu_executor.py:122] # ") + device +
+                                            " blocks: 5693, # CPU blocks: 2048\n"}});
+        CHECK(r["pool_tokens"] == 91088);  // 5,693 x 16
+        CHECK(r["fits"] == true);
+    }
+}

@@ -189,17 +189,20 @@ export class CheckView {
       return;
     }
     const fits = check.fits;
+    const byBytes = check.fitsBy === 'bytes';  // windows or states: one request's bytes against the pool's
+    const pool = byBytes ? `${fmt.bytesBoth(check.poolBytesPerGpu)} per GPU` : fmt.tokens(check.poolTokens);
     this.verdict.className = fits ? 'verdict fits' : 'verdict fails';
     setText(this.verdict, fits
-      ? `Fits: one ${fmt.int(check.maxContext)}-token request fits the pool of ${fmt.tokens(check.poolTokens)} (${fmt.ratio(check.maxConcurrency)} concurrency) for ${r.model}.`
-      : `Does not fit: one ${fmt.int(check.maxContext)}-token request needs more than the pool of ${fmt.tokens(check.poolTokens)} (${fmt.ratio(check.maxConcurrency)}) for ${r.model}.`);
+      ? `Fits: one ${fmt.int(check.maxContext)}-token request fits the pool of ${pool} (${fmt.ratio(check.maxConcurrency)} concurrency) for ${r.model}.`
+      : `Does not fit: one ${fmt.int(check.maxContext)}-token request needs more than the pool of ${pool} (${fmt.ratio(check.maxConcurrency)}) for ${r.model}.`);
     const rows = [
       ['Pool', `${fmt.tokens(check.poolTokens)}${check.poolSource ? ` (${check.poolSource})` : ''}`],
       ['Advertised max context', fmt.tokens(check.maxContext)],
-      ['Max concurrency', `${fmt.ratio(check.maxConcurrency)} (pool ÷ max context)`],
+      ['Max concurrency', `${fmt.ratio(check.maxConcurrency)} (${byBytes ? 'pool bytes ÷ one request\'s bytes' : 'pool ÷ max context'})`],
       ['Safe max context', `${fmt.tokens(check.maxSafeContext)}${check.maxSafeContextSource ? ` (${check.maxSafeContextSource})` : ''}`],
     ];
     if (check.poolBytesPerGpu != null) rows.splice(1, 0, ['Pool memory per GPU', fmt.bytesBoth(check.poolBytesPerGpu)]);
+    if (byBytes) rows.splice(3, 0, ['One request per GPU', fmt.bytesBoth(check.requestBytesPerGpu)]);
     replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
     replace(this.advice, (check.advice || []).map((line) => h('li', null, line)));
     const steps = check.pool && check.pool.steps ? check.pool.steps
