@@ -266,6 +266,7 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     std::string p_source;
     std::optional<std::uint64_t> pool_bytes;
     json pool = nullptr;
+    bool sglang_split = false;  // SGLang's own pool for a hybrid model, derived from a GPU
     const std::uint64_t per_token = sr.bytes_per_token_per_gpu;
 
     if (o.pool_tokens) {
@@ -341,6 +342,16 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             format_param_count(weights->param_count), weights->dtype.name, grouped(tp), grouped(pp));
         in.bytes_per_token_per_gpu = per_token;
         in.block_size = block;
+        if (engine == Engine::sglang && pp == 1) {
+            // SGLang's hybrid pools: the sliding layers' share of the per-token bytes, or a state.
+            in.sglang_state = m.has(LayerKind::linear_state);
+            if (!in.sglang_state)
+                for (const auto& g : sr.groups)
+                    if (m.groups[g.group].kind == LayerKind::sliding_window)
+                        in.sglang_sliding_bytes_per_token +=
+                            g.bytes_per_token_layer_per_gpu * m.groups[g.group].count;
+            sglang_split = in.sglang_state || in.sglang_sliding_bytes_per_token > 0;
+        }
         auto derived = derive_pool(in);
         if (!derived) return derived.forward_error();
         P = derived->pool_tokens;
@@ -446,6 +457,12 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                             "(request_bytes_per_gpu, vLLM's blocks for what each layer keeps) with the "
                             "pool's (pool_bytes_per_gpu), as vLLM admits requests; pool_tokens charges "
                             "every cached layer for every token"});
+    else if (sglang_split)
+        warnings.push_back(
+            {"pool_tokens",
+             "SGLang splits the pool of a hybrid model (its sliding layers hold 0.8 of the full "
+             "layers' tokens, or a Mamba / linear-attention state takes 0.9 / 1.9 of it first): "
+             "pool_tokens is what its full-attention layers hold, which caps every request"});
     else if (has_window_or_state(m))
         warnings.push_back({"pool_tokens",
                             "the model has sliding-window, chunked or linear-state layers: the pool in "

@@ -156,8 +156,23 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
     r.reserved_bytes = *reserved;
     r.memory_left = r.requested_bytes > r.reserved_bytes;
     r.pool_bytes_per_gpu = r.memory_left ? r.requested_bytes - r.reserved_bytes : 0;
-    auto page = mul(in.block_size, in.bytes_per_token_per_gpu);
-    r.pool_blocks = page ? r.pool_bytes_per_gpu / *page : 0;
+    const bool swa = !vllm && in.sglang_sliding_bytes_per_token > 0;
+    const bool state = !vllm && in.sglang_state;
+    // What the attention layers' tokens get: all of the pool, less the state's share.
+    const std::uint64_t state_share = state ? r.pool_bytes_per_gpu * 9 / 19 : 0;  // < 2^53 x 9
+    const std::uint64_t kv_bytes = r.pool_bytes_per_gpu - state_share;
+    if (swa) {
+        // full_tokens = pool / (F + 0.8 x S) = 5 x pool / (5F + 4S), in whole pages
+        const std::uint64_t s = in.sglang_sliding_bytes_per_token, f = in.bytes_per_token_per_gpu - s;
+        auto den = add(mul(5, f), mul(4, s));
+        auto tokens = mul(kv_bytes, 5);
+        if (!den || !tokens)
+            return fail(code::overflow, "gpu_memory", "the pool's arithmetic exceeds 2^53 - 1");
+        r.pool_blocks = *tokens / *den / in.block_size;
+    } else {
+        auto page = mul(in.block_size, in.bytes_per_token_per_gpu);
+        r.pool_blocks = page ? kv_bytes / *page : 0;
+    }
     r.pool_tokens = r.pool_blocks * in.block_size;
 
     const char* fname = vllm ? "gpu_memory_utilization" : "mem_fraction_static";
@@ -174,9 +189,23 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
                                  bytes(r.reserved_bytes), bytes(r.requested_bytes)));
     } else {
         r.steps.push_back(format("= {} for the KV cache per GPU", bytes(r.pool_bytes_per_gpu)));
-        r.steps.push_back(format("/ ({} tokens x {} B per token per GPU) = {} whole blocks = {} tokens",
-                                 grouped(in.block_size), grouped(in.bytes_per_token_per_gpu),
-                                 grouped(r.pool_blocks), grouped(r.pool_tokens)));
+        if (state)
+            r.steps.push_back(
+                format("- 0.9 / 1.9 of it for the Mamba / linear-attention state "
+                       "(SGLang's mamba_full_memory_ratio 0.9) {} = {} for the attention layers",
+                       bytes(state_share), bytes(kv_bytes)));
+        if (swa)
+            r.steps.push_back(
+                format("/ ({} B per token for the full layers + 0.8 x {} B for the sliding ones, "
+                       "SGLang's swa_full_tokens_ratio 0.8) = {} pages of {} = {} full-layer tokens "
+                       "(the sliding layers hold 0.8 of that)",
+                       grouped(in.bytes_per_token_per_gpu - in.sglang_sliding_bytes_per_token),
+                       grouped(in.sglang_sliding_bytes_per_token), grouped(r.pool_blocks),
+                       grouped(in.block_size), grouped(r.pool_tokens)));
+        else
+            r.steps.push_back(format("/ ({} tokens x {} B per token per GPU) = {} whole blocks = {} tokens",
+                                     grouped(in.block_size), grouped(in.bytes_per_token_per_gpu),
+                                     grouped(r.pool_blocks), grouped(r.pool_tokens)));
     }
     return r;
 }

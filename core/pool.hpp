@@ -55,6 +55,12 @@ struct PoolInputs {
     std::string weight_source;
     std::uint64_t bytes_per_token_per_gpu = 0;  // every cached layer of the busiest stage
     std::uint64_t block_size = 16;              // vLLM block / SGLang page
+    // SGLang's pools for hybrid models (ENGINES.md section 2). With sliding layers, the part
+    // of bytes_per_token_per_gpu that is theirs: the pool is split so that they hold 0.8 of
+    // the full layers' tokens (--swa-full-tokens-ratio). With Mamba or linear-attention layers,
+    // their state takes 0.9 / 1.9 of the pool first (mamba_full_memory_ratio).
+    std::uint64_t sglang_sliding_bytes_per_token = 0;
+    bool sglang_state = false;
 };
 
 struct PoolResult {

@@ -377,3 +377,34 @@ TEST_CASE("check report: vLLM V0's block line as later releases spell it") {
         CHECK(r["fits"] == true);
     }
 }
+
+TEST_CASE("check report: SGLang's own pools for hybrid models, derived from a GPU") {
+    // Qwen3-Next on 4 H100s at 0.85: 31,739,562,117 B per GPU for the cache. The Mamba state takes
+    // floor(x 9 / 19) = 15,034,529,423 B first; the 12 full-attention layers (2 x 1 KV head per
+    // GPU x 256 x 2 B = 1,024 B each) get 16,705,032,694 B / 12,288 B = 1,359,459 tokens.
+    json next = report("Qwen/Qwen3-Next-80B-A3B-Instruct", {{"max_context", 262144},
+                                                            {"gpu", "h100-80gb"},
+                                                            {"tp", 4},
+                                                            {"engine", "sglang"},
+                                                            {"mem_fraction_static", "0.85"}});
+    CHECK(next["pool"]["pool_bytes_per_gpu"] == 31739562117);
+    CHECK(next["pool_tokens"] == 1359459);
+    CHECK(next["fits_by"] == "tokens");
+    CHECK(next["max_concurrency_text"] == "5.19");  // 1,359,459 / 262,144 = 5.186
+    // gpt-oss-120b on one H100 at 0.85: 6,496,111,749 B. 18 full and 18 sliding layers of
+    // 2 x 8 x 64 x 2 = 2,048 B a token: full tokens = 5 x 6,496,111,749 / (5 x 36,864 + 4 x 36,864)
+    // = 97,899; the sliding layers hold 0.8 of that.
+    json oss = report("openai/gpt-oss-120b", {{"max_context", 131072},
+                                              {"gpu", "h100-80gb"},
+                                              {"engine", "sglang"},
+                                              {"mem_fraction_static", "0.85"}});
+    CHECK(oss["pool"]["pool_bytes_per_gpu"] == 6496111749);
+    CHECK(oss["pool_tokens"] == 97899);
+    CHECK(oss["fits"] == false);
+    const json& steps = oss["pool"]["steps"];
+    CHECK(
+        steps[steps.size() - 1] ==
+        "/ (36,864 B per token for the full layers + 0.8 x 36,864 B for the sliding ones, SGLang's "
+        "swa_full_tokens_ratio 0.8) = 97,899 pages of 1 = 97,899 full-layer tokens (the sliding layers hold "
+        "0.8 of that)");
+}
