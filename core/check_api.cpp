@@ -375,6 +375,15 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             .set("pool_blocks", derived->pool_blocks)
             .set("pool_tokens", derived->pool_tokens)
             .set("steps", json(derived->steps));
+        if (!weights->excluded.empty()) {
+            std::string left_out;
+            for (const auto& e : weights->excluded)
+                format_to(left_out, left_out.empty() ? "{}" : "; {}", e);
+            warnings.push_back(
+                {"gpu", format("the weights leave out {}: an engine that loads them has less memory "
+                               "for the KV cache than derived here",
+                               left_out)});
+        }
         if (!derived->memory_left)
             warnings.push_back({"gpu",
                                 "the weights and reservations leave no memory for the KV cache on one GPU: "

@@ -1,5 +1,7 @@
 // The check: advertised context against the pool, concurrency as vLLM prints it, the safe
 // context in whole blocks, and the full report through check_json.
+#include <utility>
+
 #include "check.hpp"
 #include "check_api.hpp"
 #include "report.hpp"
@@ -407,4 +409,22 @@ TEST_CASE("check report: SGLang's own pools for hybrid models, derived from a GP
         "/ (36,864 B per token for the full layers + 0.8 x 36,864 B for the sliding ones, SGLang's "
         "swa_full_tokens_ratio 0.8) = 97,899 pages of 1 = 97,899 full-layer tokens (the sliding layers hold "
         "0.8 of that)");
+}
+
+TEST_CASE("check report: a pool derived from a GPU says which weights the estimate leaves out") {
+    // Qwen2.5-VL's vision encoder (about 0.68B parameters) is not counted; vLLM loads it too.
+    json vl = report(kvtest::shared_config("reconstructed/Qwen--Qwen2.5-VL-7B-Instruct.json"),
+                     {{"max_context", 32768}, {"gpu", "l40s"}});
+    bool said = false;
+    for (const auto& w : std::as_const(vl)["warnings"])
+        said |= w["message"] ==
+                "the weights leave out vision_config (a multimodal tower, not counted): an engine that loads "
+                "them "
+                "has less memory for the KV cache than derived here";
+    CHECK(said);
+    // A pool given in tokens needs no weights: no such warning.
+    json given = report(kvtest::shared_config("reconstructed/Qwen--Qwen2.5-VL-7B-Instruct.json"),
+                        {{"max_context", 32768}, {"pool_tokens", 100000}});
+    for (const auto& w : std::as_const(given)["warnings"])
+        CHECK(w["field"] != "gpu");
 }
