@@ -69,5 +69,8 @@ const preset = perCall(() => kv.size('Qwen/Qwen2.5-7B-Instruct'));
 console.log(`size() preset Qwen/Qwen2.5-7B-Instruct    ${us(preset)}`);
 const checkMs = perCall(() => kv.check('Qwen/Qwen3-8B', { maxContext: 1_048_576, poolTokens: 681_280 }));
 console.log(`check() Qwen3-8B, pool tokens          ${us(checkMs)}`);
+// A sliding-window model on a GPU: the check goes by bytes and searches for the safe context.
+const bytesMs = perCall(() => kv.check('openai/gpt-oss-120b', { maxContext: 131_072, gpu: 'h100-80gb' }));
+console.log(`check() gpt-oss-120b, H100 (by bytes) ${us(bytesMs)}`);
 const bad = perCall(() => { try { kv.size('{"num_hidden_layers": 32,'); } catch { /* KvCalcError */ } });
 console.log(`size() malformed JSON (KvCalcError)    ${us(bad)}`);
