@@ -1,5 +1,6 @@
 // Shared by the JS API suites: the production dist/kvcalc.js, loaded in Node with the wasm
 // bytes read from dist/ (ENVIRONMENT=web glue; TOOLCHAIN.md section 6), and the native CLI.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,4 +51,19 @@ export function camelDeep(value) {
   if (Array.isArray(value)) return value.map(camelDeep);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()), camelDeep(v)]));
+}
+
+/**
+ * Runs the `bad` calls 10,000 times in a row on the API object `kv` (each must throw
+ * KvCalcError) and asserts the heap is flat: the bytes in use exactly as before, the break
+ * under 1 MiB higher, the wasm memory not grown. The caller then checks a valid call.
+ */
+export function assertFlatAfterBadInputs(kv, bad) {
+  for (const fn of bad) assert.throws(fn, { name: 'KvCalcError' });
+  const before = kv.heapStats();
+  for (let i = 0; i < 10_000; i++) assert.throws(bad[i % bad.length], { name: 'KvCalcError' });
+  const after = kv.heapStats();
+  assert.equal(after.inUse, before.inUse);
+  assert.ok(after.heapTop - before.heapTop < 1024 * 1024, `the break rose ${after.heapTop - before.heapTop} B`);
+  assert.equal(after.memoryBytes, before.memoryBytes);
 }
