@@ -375,6 +375,21 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
             .set("pool_blocks", derived->pool_blocks)
             .set("pool_tokens", derived->pool_tokens)
             .set("steps", json(derived->steps));
+        if (!vllm && !o.mem_fraction) {
+            // SGLang sizes the fraction itself: (memory - reserved) / memory, to 3 decimals, with
+            // at least 10 GB reserved on a GPU over 60 GB. 0.88 is its fallback when it cannot.
+            const std::uint64_t mib = in.gpu_memory_bytes >> 20, floor_mib = std::uint64_t{10} << 10;
+            std::string bound;
+            if (mib > (std::uint64_t{60} << 10))
+                bound = format(" (on this GPU's {} MiB, at most {} by that floor)", grouped(mib),
+                               fixed_point(((mib - floor_mib) * 2000 / mib + 1) / 2, 3));
+            warnings.push_back({"mem_fraction_static",
+                                format("SGLang sets mem_fraction_static from the GPU's memory less its "
+                                       "reservations (activations, CUDA graphs, parallelism), with at least "
+                                       "10 GB reserved on GPUs over 60 GB{}; 0.88 is its fallback: give the "
+                                       "value your server logs",
+                                       bound)});
+        }
         if (!weights->excluded.empty()) {
             std::string left_out;
             for (const auto& e : weights->excluded)
@@ -516,7 +531,8 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
     j.set("pool", std::move(pool));
     j.set("log", o.engine_log ? log_json(log) : json(nullptr));
     for (const auto& w : sr.warnings)
-        warnings.push_back(w);
+        if (w.field != std::string_view("context"))  // the check's max_context warning says it
+            warnings.push_back(w);
     if (!weights)
         warnings.push_back(
             {weights.error().field, format("no weights estimate: {}", weights.error().message)});

@@ -428,3 +428,35 @@ TEST_CASE("check report: a pool derived from a GPU says which weights the estima
     for (const auto& w : std::as_const(given)["warnings"])
         CHECK(w["field"] != "gpu");
 }
+
+TEST_CASE("check report: SGLang's defaulted mem_fraction_static is flagged, with its 10 GB floor") {
+    // An H100 as CUDA reports it: 84,943,715,696 B = 81,008 MiB; (81,008 - 10,240) / 81,008
+    // = 0.8736 -> 0.874, below the 0.88 fallback used.
+    json r = report("Qwen/Qwen3-8B", {{"max_context", 32768}, {"gpu", "h100-80gb"}, {"engine", "sglang"}});
+    bool said = false;
+    for (const auto& w : std::as_const(r)["warnings"])
+        said |=
+            w["field"] == "mem_fraction_static" &&
+            w["message"] ==
+                "SGLang sets mem_fraction_static from the GPU's memory less its reservations (activations, "
+                "CUDA "
+                "graphs, parallelism), with at least 10 GB reserved on GPUs over 60 GB (on this GPU's 81,008 "
+                "MiB, at most 0.874 by that floor); 0.88 is its fallback: give the value your server logs";
+    CHECK(said);
+    json given = report("Qwen/Qwen3-8B", {{"max_context", 32768},
+                                          {"gpu", "h100-80gb"},
+                                          {"engine", "sglang"},
+                                          {"mem_fraction_static", "0.85"}});
+    for (const auto& w : std::as_const(given)["warnings"])
+        CHECK(w["field"] != "mem_fraction_static");
+}
+
+TEST_CASE("check report: a context above the model's max is warned about once") {
+    // Qwen3-8B's own max is 40,960: the sizing's "context" warning and the check's
+    // "max_context" one say the same, and the report keeps the check's.
+    json r = report("Qwen/Qwen3-8B", {{"max_context", 50000}, {"pool_tokens", 1000000}});
+    int about_context = 0;
+    for (const auto& w : std::as_const(r)["warnings"])
+        about_context += (w["field"] == "max_context" || w["field"] == "context") ? 1 : 0;
+    CHECK(about_context == 1);
+}
