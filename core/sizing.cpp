@@ -138,6 +138,38 @@ VllmLayout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok
     return L;
 }
 
+// vLLM's padding layers (ENGINES.md 1.7, case 4): a model with more than one kind of cached
+// layer (full, sliding or chunked per window, MLA, state) has its layers in groups of one
+// size, the smallest kind's count (the largest's when under 1.5 times it); a kind whose count
+// is not a multiple pays for whole groups. Per group of the model: the padding layers its kind
+// adds (counted on the kind's first group), given each group's layers in `count`.
+std::vector<std::uint64_t> padding_layers(const ModelSpec& m, const std::vector<std::uint64_t>& count) {
+    const std::size_t G = m.groups.size();
+    std::vector<std::uint64_t> total(G, 0), pad(G, 0);  // on the first group of each kind
+    std::size_t kinds = 0;
+    for (std::size_t i = 0; i < G; ++i) {
+        const LayerGroup& g = m.groups[i];
+        if ((!is_attention(g.kind) && g.kind != LayerKind::linear_state) || count[i] == 0) continue;
+        std::size_t first = 0;
+        while (first < i && !(total[first] && m.groups[first].kind == g.kind &&
+                              m.groups[first].window.value == g.window.value))
+            ++first;
+        if (first == i) ++kinds;
+        total[first] += count[i];
+    }
+    if (kinds < 2) return pad;
+    std::uint64_t small = 0, large = 0;
+    for (std::uint64_t n : total) {
+        if (!n) continue;
+        small = small ? std::min(small, n) : n;
+        large = std::max(large, n);
+    }
+    const std::uint64_t size = 2 * large < 3 * small ? large : small;
+    for (std::size_t i = 0; i < G; ++i)
+        if (total[i]) pad[i] = cdiv(total[i], size) * size - total[i];
+    return pad;
+}
+
 }  // namespace
 
 const char* accounting_name(Accounting a) {
@@ -337,6 +369,11 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
                                                   : b.resident;
     };
 
+    std::vector<std::uint64_t> counts(G);
+    for (std::size_t i = 0; i < G; ++i)
+        counts[i] = m.groups[i].count;
+    const std::vector<std::uint64_t> pad = padding_layers(m, counts);
+    const bool by_vllm = o.accounting == Accounting::vllm;
     opt_u64 bpt = 0, seq_n = 0, seq_r = 0, seq_v = 0, state = 0, kv = 0;
     for (std::size_t i = 0; i < G; ++i) {
         const LayerGroup& g = m.groups[i];
@@ -353,8 +390,9 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         f.state_bytes_layer_per_gpu = st_gpu[i];
         LayerBytes one = layer_bytes(i, false, 1, 0);
         LayerBytes batch = layer_bytes(i, false, N, P);
-        auto c = mul(g.count, one.naive), d = mul(g.count, one.resident), e = mul(g.count, one.vllm);
-        auto k = mul(g.count, pick(batch));
+        auto c = mul(g.count, one.naive), d = mul(g.count, one.resident),
+             e = mul(g.count + pad[i], one.vllm);  // vLLM's padding layers too
+        auto k = add(mul(g.count, pick(batch)), by_vllm ? mul(pad[i], batch.vllm) : 0);
         if (!c || !d || !e || !k)
             return overflow_error(load(format(" in the {} layers", g.name)), load_field);
         f.sequence_bytes_naive = *c;
@@ -388,11 +426,13 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         std::vector<std::uint64_t> in_stage(G, 0);  // layers of each group in this stage
         for (std::uint32_t l = first; l < first + n; ++l)
             ++in_stage[m.layer_group[l]];
+        const std::vector<std::uint64_t> stage_pad = padding_layers(m, in_stage);
         opt_u64 sb = 0, sk = 0;
         for (std::size_t gi = 0; gi < G; ++gi) {
             if (!in_stage[gi]) continue;
+            LayerBytes lb = layer_bytes(gi, true, N, P);
             sb = add(sb, mul(in_stage[gi], tok_gpu[gi]));
-            sk = add(sk, mul(in_stage[gi], pick(layer_bytes(gi, true, N, P))));
+            sk = add(sk, add(mul(in_stage[gi], pick(lb)), by_vllm ? mul(stage_pad[gi], lb.vllm) : 0));
         }
         if (!sb || !sk) return overflow_error(load(" on one GPU"), load_field);
         s.bytes_per_token_per_gpu = *sb;

@@ -460,3 +460,16 @@ TEST_CASE("check report: a context above the model's max is warned about once") 
         about_context += (w["field"] == "max_context" || w["field"] == "context") ? 1 : 0;
     CHECK(about_context == 1);
 }
+
+TEST_CASE("check report: vLLM's padding layers count in a hybrid's request") {
+    // Nemotron-H-56B with 10 GiB: pages of 2,080 tokens x 4,096 B = 8,519,680 B. Its 54 Mamba
+    // layers go in groups of its 10 attention layers: six groups, 60 state pages a request, with
+    // 10 x cdiv(8,192, 2,080) = 40 attention blocks: 100 pages = 851,968,000 B.
+    // vLLM: 10,737,418,240 // 8,519,680 // 10 = 126 blocks / (4 + 6) a request = 12.60x.
+    json r = report("nvidia/Nemotron-H-56B-Base-8K",
+                    {{"max_context", 8192},
+                     {"engine_log", "INFO [gpu_worker.py:227] Available KV cache memory: 10.00 GiB\n"}});
+    CHECK(r["fits_by"] == "bytes");
+    CHECK(r["request_bytes_per_gpu"] == 851968000);
+    CHECK(r["max_concurrency_text"] == "12.60");
+}
