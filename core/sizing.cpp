@@ -265,6 +265,19 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
     if (!dtype) return dtype.forward_error();
 
+    if (o.kv_dtype == "fp8_e5m2") {
+        // vLLM refuses it on fp8 weights ("fp8_e5m2 kv-cache is not supported with fp8 checkpoints").
+        const Json& text = m.text_path.empty() ? m.root : m.root[m.text_path];
+        for (const Json* c : {&text, &m.root}) {
+            const Json& q = (*c)["quantization_config"]["quant_method"];
+            if (q.is_string() && q.str() == "fp8") {
+                r.warnings.push_back({"kv_dtype",
+                                      "fp8_e5m2: vLLM refuses it with fp8 checkpoints, as this one "
+                                      "is (quantization_config.quant_method fp8): use fp8 (e4m3)"});
+                break;
+            }
+        }
+    }
     if (m.max_context.value > 0 && r.context > m.max_context.value)
         r.warnings.push_back({"context", format("context {} is above the model's max context {} ({})",
                                                 r.context, m.max_context.value, m.max_context.source)});

@@ -276,3 +276,15 @@ TEST_CASE("Qwen2-style windows: use_sliding_window true slides the layers from m
     // per layer per token 2 x 2 x 64 x 2 = 512 B; 2 full x 1,000 + 2 sliding x 100
     CHECK(r->sequence_bytes_resident == 512ull * (2 * 1000 + 2 * 100));
 }
+
+TEST_CASE("fp8_e5m2 on an fp8 checkpoint: sized, with vLLM's refusal as a warning") {
+    kvcalc::SizeOptions o;
+    o.context = 4096;
+    o.kv_dtype = "fp8_e5m2";
+    // DeepSeek-V3's weights are fp8 (quantization_config.quant_method "fp8"): 61 layers x 576 x 1 B.
+    auto r = size("deepseek-ai--DeepSeek-V3.json", o);
+    CHECK(r.bytes_per_token == 35136);
+    CHECK(has_warning(r, "kv_dtype", "vLLM refuses it with fp8 checkpoints"));
+    // Qwen3-8B's are bf16: no such warning.
+    CHECK_FALSE(has_warning(size("Qwen--Qwen3-8B.json", o), "kv_dtype", "refuses"));
+}
