@@ -324,7 +324,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     std::vector<Warning> same_again;  // the per-GPU layout repeats the whole model's warnings
     VllmLayout whole = vllm_layout(m, tok, st, vblock0, r.warnings);
     VllmLayout per_gpu = vllm_layout(m, tok_gpu, st_gpu, vblock0, same_again);
-    r.vllm_block_size = whole.base_block;
+    r.vllm_block_size = per_gpu.base_block;  // what vLLM sets on each GPU of this deployment
 
     // Per-layer tokens in each accounting (the same for every layer of a group).
     auto resident_tokens = [&](const LayerGroup& g) -> std::uint64_t {
@@ -397,8 +397,8 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         f.kv_heads_per_gpu = is_attention(g.kind) && g.kind != LayerKind::mla ? heads_gpu[i] : 0;
         f.resident_tokens = resident_tokens(g);
         if (f.resident_tokens) f.resident_tokens = cdiv(f.resident_tokens, rb) * rb;
-        f.vllm_block_size = is_attention(g.kind) ? whole.block[i] : 0;
-        f.vllm_blocks = vllm_blocks(g, whole.block[i] ? whole.block[i] : 1);
+        f.vllm_block_size = is_attention(g.kind) ? per_gpu.block[i] : 0;  // on each GPU, as vLLM sets it
+        f.vllm_blocks = vllm_blocks(g, per_gpu.block[i] ? per_gpu.block[i] : 1);
         f.state_bytes_layer = st[i];
         f.state_bytes_layer_per_gpu = st_gpu[i];
         LayerBytes one = layer_bytes(i, false, 1, 0);

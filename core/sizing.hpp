@@ -48,8 +48,8 @@ struct GroupFigures {
     std::uint64_t bytes_per_token_layer_per_gpu = 0;
     std::uint64_t kv_heads_per_gpu = 0;   // attention kinds
     std::uint64_t resident_tokens = 0;    // per layer, one sequence
-    std::uint64_t vllm_block_size = 0;    // after vLLM's page-size alignment
-    std::uint64_t vllm_blocks = 0;        // per layer, one request
+    std::uint64_t vllm_block_size = 0;    // after vLLM's page-size alignment, on one GPU (tp)
+    std::uint64_t vllm_blocks = 0;        // per layer, one request, at that block size
     std::uint64_t state_bytes_layer = 0;  // linear_state: one layer, one sequence
     std::uint64_t state_bytes_layer_per_gpu = 0;
     std::uint64_t sequence_bytes_naive = 0;  // all layers of the group, one sequence
@@ -71,8 +71,8 @@ struct SizeResult {
     KvDtype kv_dtype;
     Accounting accounting = Accounting::resident;
     std::uint64_t tp = 1, pp = 1;
-    std::uint64_t block_size = 0;  // 0: resident figures not block-rounded
-    std::uint64_t vllm_block_size = 0;
+    std::uint64_t block_size = 0;       // 0: resident figures not block-rounded
+    std::uint64_t vllm_block_size = 0;  // on each GPU: with tp, hybrids align to the per-GPU pages
     std::uint64_t max_num_batched_tokens = 0;
     std::uint64_t shared_prefix = 0;
     std::uint64_t bytes_per_token = 0;

@@ -288,3 +288,17 @@ TEST_CASE("fp8_e5m2 on an fp8 checkpoint: sized, with vLLM's refusal as a warnin
     // Qwen3-8B's are bf16: no such warning.
     CHECK_FALSE(has_warning(size("Qwen--Qwen3-8B.json", o), "kv_dtype", "refuses"));
 }
+
+TEST_CASE("vLLM's hybrid block size is the one each GPU aligns to") {
+    // Qwen3-Next at tp 4: a GPU holds 1 of the 2 KV heads (replicated) and a quarter of each
+    // state, so the attention block that holds one state page halves: 544 at tp 1, 272 at tp 4.
+    kvcalc::SizeOptions o;
+    o.context = 262144;
+    o.accounting = Accounting::vllm;
+    CHECK(size("Qwen--Qwen3-Next-80B-A3B-Instruct.json", o).vllm_block_size == 544);
+    o.tp = 4;
+    auto r = size("Qwen--Qwen3-Next-80B-A3B-Instruct.json", o);
+    CHECK(r.vllm_block_size == 272);
+    for (const auto& g : r.groups)
+        if (g.vllm_block_size) CHECK(g.vllm_blocks == 964);  // cdiv(262,144, 272)
+}
