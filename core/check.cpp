@@ -96,8 +96,15 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
                                    grouped(C), grouped(in.model_max_context), in.model_max_context_source)});
 
     const char* test_it = "Test it: a prompt of {} tokens must get an error (HTTP 400), not a 200.";
-    const char* set_it =
-        "Set --max-model-len {} (vLLM) / --context-length {} (SGLang), and advertise no more than {} tokens.";
+    // "Set --max-model-len N ..." after `lead` ("Set", or a reason ending in "set"), and the test.
+    auto set_it = [&](const std::string& lead) {
+        const std::uint64_t n = r.max_safe_context;
+        r.advice.push_back(
+            format("{} --max-model-len {} (vLLM) / --context-length {} (SGLang), and advertise "
+                   "no more than {} tokens.",
+                   lead, n, n, grouped(n)));
+        r.advice.push_back(format(test_it, grouped(n + 1)));
+    };
     if (r.max_safe_context == 0) {
         if (by)
             r.advice.push_back(
@@ -122,9 +129,7 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
                 format("Does not fit: one request of {} tokens needs {} blocks of {} tokens; the pool "
                        "has {}.",
                        grouped(C), grouped(r.blocks_needed), grouped(B), grouped(r.blocks_available)));
-        r.advice.push_back(
-            format(set_it, r.max_safe_context, r.max_safe_context, grouped(r.max_safe_context)));
-        r.advice.push_back(format(test_it, grouped(r.max_safe_context + 1)));
+        set_it("Set");
         if (!vllm)
             r.advice.push_back(
                 "SGLang starts anyway and caps each request at the pool; older releases truncated "
@@ -142,12 +147,7 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
                 grouped(C), grouped(r.blocks_needed), grouped(r.blocks_available), r.max_concurrency_text));
         if (above_model) {
             // The pool would hold it, but the model was not trained for it.
-            r.advice.push_back(
-                format("The model's own max context is {}, though: set --max-model-len {} (vLLM) / "
-                       "--context-length {} (SGLang), and advertise no more than {} tokens.",
-                       grouped(in.model_max_context), r.max_safe_context, r.max_safe_context,
-                       grouped(r.max_safe_context)));
-            r.advice.push_back(format(test_it, grouped(r.max_safe_context + 1)));
+            set_it(format("The model's own max context is {}, though: set", grouped(in.model_max_context)));
         } else {
             r.advice.push_back(format("Keep {} {} (the pool would allow {}).",
                                       vllm ? "--max-model-len" : "--context-length", C,
@@ -160,9 +160,9 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
         auto need = mul(N, by ? by->request : r.blocks_needed);
         const std::uint64_t have = by ? by->pool : r.blocks_available;
         r.concurrency_fits = need && *need <= have;
-        std::uint64_t ctx = r.blocks_available / N * B;
-        if (in.model_max_context) ctx = std::min(ctx, in.model_max_context);
-        if (by) ctx = by->at_concurrency.value_or(0);
+        std::uint64_t ctx = by ? by->at_concurrency.value_or(0) : r.blocks_available / N * B;
+        if (!by && in.model_max_context)
+            ctx = std::min(ctx, in.model_max_context);  // by bytes: capped already
         r.max_context_at_concurrency = ctx;
         if (*r.concurrency_fits) {
             r.advice.push_back(format(by ? "{} concurrent requests of {} tokens fit ({} of {} B per GPU)."

@@ -267,8 +267,7 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
 
     if (o.kv_dtype == "fp8_e5m2") {
         // vLLM refuses it on fp8 weights ("fp8_e5m2 kv-cache is not supported with fp8 checkpoints").
-        const Json& text = m.text_path.empty() ? m.root : m.root[m.text_path];
-        for (const Json* c : {&text, &m.root}) {
+        for (const Json* c : {&m.text, &m.root}) {
             const Json& q = (*c)["quantization_config"]["quant_method"];
             if (q.is_string() && q.str() == "fp8") {
                 r.warnings.push_back({"kv_dtype",
@@ -439,7 +438,8 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
         std::vector<std::uint64_t> in_stage(G, 0);  // layers of each group in this stage
         for (std::uint32_t l = first; l < first + n; ++l)
             ++in_stage[m.layer_group[l]];
-        const std::vector<std::uint64_t> stage_pad = padding_layers(m, in_stage);
+        const std::vector<std::uint64_t> stage_pad =
+            by_vllm ? padding_layers(m, in_stage) : std::vector<std::uint64_t>(G, 0);
         opt_u64 sb = 0, sk = 0;
         for (std::size_t gi = 0; gi < G; ++gi) {
             if (!in_stage[gi]) continue;

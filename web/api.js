@@ -28,7 +28,7 @@ const CORES = {
   check: { url: checkWasmUrl, file: 'kvcalc_check.wasm', name: 'check' },
   full: { url: wasmUrl, file: 'kvcalc_core.wasm', name: 'full' },
 };
-const pending = { full: null, check: null, table: null, size: null }; // the page's one promise per core
+const pending = {}; // core -> the page's one promise for it
 const loaded = {}; // core -> its API object, once loaded
 // The most capable core in `have` (core -> promise or API object) with every call of `core`.
 const mostCapable = (core, have) => [...ORDER].reverse().find((c) => have[c] && covers(c, core));

@@ -6,17 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assertFlatAfterBadInputs, camelDeep, cliJson, configFiles, dist, importDist } from './support.mjs';
+import { assertFlatAfterBadInputs, camelDeep, cliJson, configFiles, dist, importDist, loadFirstCore, notInCore } from './support.mjs';
 
 const kvcalc = await importDist();
 const checkBinary = readFileSync(join(dist, 'kvcalc_check.wasm'));
 const tableBinary = readFileSync(join(dist, 'kvcalc_table.wasm'));
 const fullBinary = readFileSync(join(dist, 'kvcalc_core.wasm'));
 let checkCore = null; // the check core's API promise of the first test
-const notInCheckCore = (fn) => ({
-  name: 'KvCalcError', code: 'not_loaded',
-  message: `${fn}() is not in the check core: load the full one with load() (kvcalc_core.wasm)`,
-});
+const notInCheckCore = (fn) => notInCore('check', fn);
 // A vLLM V1 startup log: 681,280 tokens in the pool, the outage's figures.
 const logText = [
   'INFO 05-01 12:00:00 [gpu_worker.py:276] Available KV cache memory: 50.32 GiB',
@@ -42,9 +39,7 @@ const outcome = (fn) => {
 
 test('the check core sizes and checks as the CLI does; table says how to get it', async () => {
   assert.equal(kvcalc.checkWasmUrl.href, new URL('kvcalc_check.wasm', new URL(`file://${dist}/`)).href);
-  checkCore = kvcalc.load({ core: 'check', wasmBinary: checkBinary });
-  assert.equal(kvcalc.load({ core: 'check' }), checkCore);  // one promise per core
-  assert.equal(kvcalc.load({ core: 'size' }), checkCore);   // it does all the size-only core does
+  checkCore = loadFirstCore(kvcalc, 'check', checkBinary);
   const kv = await checkCore;
   assert.equal(kv.core, 'check');
   // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 (head_dim) x 2 B = 147,456 B per token.

@@ -6,16 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assertFlatAfterBadInputs, configFiles, dist, importDist } from './support.mjs';
+import { assertFlatAfterBadInputs, configFiles, dist, importDist, loadFirstCore, notInCore } from './support.mjs';
 
 const kvcalc = await importDist();
 const sizeBinary = readFileSync(join(dist, 'kvcalc_size.wasm'));
 const fullBinary = readFileSync(join(dist, 'kvcalc_core.wasm'));
 let smallCore = null; // the size-only API of the second test, kept for the last one
-const notInSizeCore = (fn) => ({
-  name: 'KvCalcError', code: 'not_loaded',
-  message: `${fn}() is not in the size-only core: load the full one with load() (kvcalc_core.wasm)`,
-});
+const notInSizeCore = (fn) => notInCore('size-only', fn);
 
 test('core must be "full", "table", "check" or "size"; the bytes must be bytes', async () => {
   await assert.rejects(kvcalc.load({ core: 'small' }), {
@@ -28,10 +25,8 @@ test('core must be "full", "table", "check" or "size"; the bytes must be bytes',
 });
 
 test('the size-only core sizes; check, table and gpuPresets say how to get them', async () => {
-  const p = kvcalc.load({ core: 'size', wasmBinary: sizeBinary });
-  smallCore = p;
-  assert.equal(kvcalc.load({ core: 'size' }), p);  // one promise per core
-  const kv = await p;
+  smallCore = loadFirstCore(kvcalc, 'size', sizeBinary);
+  const kv = await smallCore;
   assert.equal(kv.core, 'size');
   // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 (head_dim) x 2 B = 147,456 B per token.
   assert.equal(kv.size('Qwen/Qwen3-8B').bytesPerToken, 147_456);

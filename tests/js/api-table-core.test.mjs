@@ -6,19 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assertFlatAfterBadInputs, cliJson, configFiles, dist, importDist } from './support.mjs';
+import { assertFlatAfterBadInputs, camelDeep, cliJson, configFiles, dist, importDist, loadFirstCore, notInCore } from './support.mjs';
 
 const kvcalc = await importDist();
 const tableBinary = readFileSync(join(dist, 'kvcalc_table.wasm'));
 const fullBinary = readFileSync(join(dist, 'kvcalc_core.wasm'));
 let tableCore = null; // the table core's API promise of the second test
-const notInTableCore = (fn) => ({
-  name: 'KvCalcError', code: 'not_loaded',
-  message: `${fn}() is not in the table core: load the full one with load() (kvcalc_core.wasm)`,
-});
-const camelDeep = (v) => (Array.isArray(v) ? v.map(camelDeep) : v && typeof v === 'object'
-  ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()), camelDeep(x)]))
-  : v);
+const notInTableCore = (fn) => notInCore('table', fn);
 
 test('core must be "full", "table", "check" or "size"', async () => {
   await assert.rejects(kvcalc.load({ core: 'tables' }), {
@@ -28,9 +22,7 @@ test('core must be "full", "table", "check" or "size"', async () => {
 });
 
 test('the table core sizes and tables as the CLI does; check and gpuPresets say how to get them', async () => {
-  tableCore = kvcalc.load({ core: 'table', wasmBinary: tableBinary });
-  assert.equal(kvcalc.load({ core: 'table' }), tableCore);  // one promise per core
-  assert.equal(kvcalc.load({ core: 'size' }), tableCore);   // it does all the size-only core does
+  tableCore = loadFirstCore(kvcalc, 'table', tableBinary);
   const kv = await tableCore;
   assert.equal(kv.core, 'table');
   // Qwen3-8B: 36 layers x 2 x 8 KV heads x 128 (head_dim) x 2 B = 147,456 B per token;

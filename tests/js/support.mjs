@@ -67,3 +67,21 @@ export function assertFlatAfterBadInputs(kv, bad) {
   assert.ok(after.heapTop - before.heapTop < 1024 * 1024, `the break rose ${after.heapTop - before.heapTop} B`);
   assert.equal(after.memoryBytes, before.memoryBytes);
 }
+
+/**
+ * load({ core, wasmBinary }) on a page where no core is loading yet: asserts it is the one
+ * promise for that core, and for the size-only core too (every core has the size calls).
+ * Returns the promise.
+ */
+export function loadFirstCore(kvcalc, core, wasmBinary) {
+  const p = kvcalc.load({ core, wasmBinary });
+  assert.equal(kvcalc.load({ core }), p);          // one promise per core
+  assert.equal(kvcalc.load({ core: 'size' }), p);  // it does all the size-only core does
+  return p;
+}
+
+/** The KvCalcError of call `fn` on a core that lacks it ('size-only', 'table' or 'check'). */
+export const notInCore = (core, fn) => ({
+  name: 'KvCalcError', code: 'not_loaded',
+  message: `${fn}() is not in the ${core} core: load the full one with load() (kvcalc_core.wasm)`,
+});
