@@ -19,7 +19,7 @@ for (const { file, raw, gzip } of files) {
 }
 for (const [view, v] of Object.entries(views)) {
   console.log(`${`view=${view} page loads`.padEnd(24)} raw ${String(v.raw).padStart(7)}  gzip ${String(v.gzip).padStart(6)}  ` +
-    `(budget 65536: ${v.gzip <= 65536 ? `${65536 - v.gzip} left` : `over by ${v.gzip - 65536}`})`);
+    `(budget ${v.budget}: ${v.gzip <= v.budget ? `${v.budget - v.gzip} left` : `over by ${v.gzip - v.budget}`})`);
 }
 
 // Cold load: a fresh process each time, from import to the resolved load() (compiling the wasm).

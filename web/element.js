@@ -1,7 +1,6 @@
 /**
  * <kv-calc>: an embeddable KV-cache calculator. Exact figures from the kvcalc core (one
- * wasm instance per page, shared by every element: the smallest core the page's views need,
- * and a larger one only when a view changes to need it), rendered as text, under a strict CSP.
+ * wasm instance per page, shared by every element), rendered as text, under a strict CSP.
  *
  * Usage: `<script type="module" src="/dist/kvcalc.js"></script>` and
  * `<kv-calc model="Qwen/Qwen2.5-7B-Instruct" view="formula">fallback text</kv-calc>`.
@@ -91,7 +90,6 @@ import { h, replace, setText } from './element/dom.js';
 import { sheetFor, styleSheet } from './element/styles.js';
 import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
 import { engine, loadedEngine } from './element/engine.js';
-import { coreFor } from './cores.js';
 import { formatterFor } from './element/format.js';
 import { Controls, INLINE, PASTED } from './element/controls.js';
 import { describeError } from './element/error-text.js';
@@ -104,9 +102,6 @@ const SECTIONS = {
   check: ['check', 'chart'],   // in this order on screen
   all: ['formula', 'chart', 'table', 'gqa', 'check'],
 };
-// The core each section needs: the table() of the table core, the check() of the check
-// core; the others size only. A page with both loads the full core (web/cores.js).
-const SECTION_CORE = { table: 'table', check: 'check' };
 
 // Each view's code is a file of its own, loaded when an element first shows it: a page loads
 // the code of the views it shows, and of no other. The chart has no file: the formula and
@@ -160,7 +155,7 @@ export class KvCalcElement extends ElementBase {
   #shadow;
   #queued = false;
   #engine = null;
-  #preparing = null;     // what is loading for the view: its core and lazy sections
+  #preparing = null;     // the sections whose code (and the wasm) is loading
   #loadError = null;
   #ui = null;
   #started = false;
@@ -523,19 +518,15 @@ export class KvCalcElement extends ElementBase {
     }
   }
 
-  // True when the view's core and section code are here; else starts loading them (the
-  // element renders again when they arrive) and returns false.
+  // True when the wasm module and the view's section code are here; else starts loading them
+  // (the element renders again when they arrive) and returns false.
   #prepared(sections) {
-    const core = coreFor(sections.map((s) => SECTION_CORE[s] ?? 'size'));
-    const best = loadedEngine();
-    if (best) this.#engine = best;  // every element moves to the most capable core loaded
-    if (this.#engine?.serves(core) && sections.every((s) => sectionModule(s))) {
-      return true;
-    }
-    const key = `${core}:${sections}`;
+    this.#engine ??= loadedEngine();
+    if (this.#engine && sections.every((s) => sectionModule(s))) return true;
+    const key = String(sections);
     if (this.#preparing !== key) {
       this.#preparing = key;
-      Promise.all([engine(core), loadSections(sections)]).then(([e]) => {
+      Promise.all([engine(), loadSections(sections)]).then(([e]) => {
         if (this.#preparing === key) this.#preparing = null;
         this.#engine = e;
         this.#queue();

@@ -393,7 +393,7 @@ export interface Preset {
 export type ErrorCode =
   | 'malformed_json' | 'missing_field' | 'invalid_value' | 'inconsistent' | 'overflow'
   | 'bad_option' | 'unknown_preset' | 'unrecognised_log'
-  /** The API was called before load() resolved, or a call a smaller core lacks (check, table, gpuPresets). */
+  /** The API was called before load() resolved. */
   | 'not_loaded'
   /** The wasm could not be fetched or compiled. */
   | 'load_failed'
@@ -412,31 +412,15 @@ export class KvCalcError extends Error {
   constructor(error: { code: ErrorCode; message: string; field?: string; line?: number; column?: number });
 }
 
-/** The wasm cores, by the calls they have (LoadOptions.core). */
-export type CoreName = 'full' | 'table' | 'check' | 'size';
-
 export interface LoadOptions {
-  /**
-   * Which core: 'full' (default, kvcalc_core.wasm) has every call; 'size' (kvcalc_size.wasm,
-   * a third smaller) has size, formula, presets and presetConfig; 'table' (kvcalc_table.wasm)
-   * has those and table; 'check' (kvcalc_check.wasm) has the size core's calls and check and
-   * gpuPresets. A call a core lacks throws KvCalcError (not_loaded). While a core that has
-   * every call of the one asked for is loaded or loading, load() returns it.
-   */
-  core?: CoreName;
-  /** The bytes of the core's wasm, instead of fetching it (Node, tests, bundlers). */
+  /** The bytes of kvcalc_core.wasm, instead of fetching it (Node, tests, bundlers). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** Where to fetch the wasm from (default: wasmUrl, tableWasmUrl, checkWasmUrl or sizeWasmUrl, beside kvcalc.js). */
+  /** Where to fetch the wasm from (default: wasmUrl, beside kvcalc.js). */
   wasmUrl?: string | URL;
 }
 
 /** The loaded API: the same calls as the module's functions. */
 export interface KvCalc {
-  /**
-   * Which core answers: 'size' has no check, table or gpuPresets, 'table' no check or
-   * gpuPresets, 'check' no table (they throw not_loaded).
-   */
-  readonly core: CoreName;
   /** Sizes the KV cache of a model. Throws KvCalcError on bad input. */
   size(config: Config, options?: SizeOptions): SizeReport;
   /** The per-token formula's terms, with values and provenance, over size(). */
@@ -451,22 +435,14 @@ export interface KvCalc {
   presets(): Preset[];
   /** A bundled model's config.json text. Throws KvCalcError (unknown_preset). */
   presetConfig(id: string): string;
-  /** The wasm heap: the allocator's break, the bytes in use, and the memory's size. */
-  heapStats(): { heapTop: number; inUse: number; memoryBytes: number };
 }
 
 /** Where kvcalc_core.wasm is: beside kvcalc.js. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
 export const wasmUrl: URL;
-/** Where kvcalc_table.wasm is: load({ core: 'table', wasmBinary: readFileSync(tableWasmUrl) }). */
-export const tableWasmUrl: URL;
-/** Where kvcalc_check.wasm is: load({ core: 'check', wasmBinary: readFileSync(checkWasmUrl) }). */
-export const checkWasmUrl: URL;
-/** Where kvcalc_size.wasm is: load({ core: 'size', wasmBinary: readFileSync(sizeWasmUrl) }). */
-export const sizeWasmUrl: URL;
 
 /**
- * Loads the wasm module, once per page and core: every call returns the same promise (the
- * first call's options win). Rejects with KvCalcError (load_failed, or bad_option for a bad
+ * Loads the wasm module, once per page (one instance): every call returns the same promise
+ * (the first call's options win). Rejects with KvCalcError (load_failed, or bad_option for a bad
  * option); a later call retries.
  */
 export function load(options?: LoadOptions): Promise<KvCalc>;
@@ -475,18 +451,16 @@ export function load(options?: LoadOptions): Promise<KvCalc>;
 export function size(config: Config, options?: SizeOptions): SizeReport;
 /** As KvCalc.formula; throws KvCalcError (not_loaded) until load() has resolved. */
 export function formula(config: Config, options?: SizeOptions): Formula;
-/** As KvCalc.check, on a loaded core that has it; throws KvCalcError (not_loaded) until load() has resolved. */
+/** As KvCalc.check; throws KvCalcError (not_loaded) until load() has resolved. */
 export function check(config: Config, options: CheckOptions): CheckReport;
-/** As KvCalc.table, on a loaded core that has it; throws KvCalcError (not_loaded) until load() has resolved. */
+/** As KvCalc.table; throws KvCalcError (not_loaded) until load() has resolved. */
 export function table(configs: Config[], options?: TableOptions): TableReport;
-/** As KvCalc.gpuPresets, on a loaded core that has it; throws KvCalcError (not_loaded) until load() has resolved. */
+/** As KvCalc.gpuPresets; throws KvCalcError (not_loaded) until load() has resolved. */
 export function gpuPresets(): GpuPreset[];
 /** As KvCalc.presets; throws KvCalcError (not_loaded) until load() has resolved. */
 export function presets(): Preset[];
 /** As KvCalc.presetConfig; throws KvCalcError (not_loaded) until load() has resolved. */
 export function presetConfig(id: string): string;
-/** As KvCalc.heapStats; throws KvCalcError (not_loaded) until load() has resolved. */
-export function heapStats(): { heapTop: number; inUse: number; memoryBytes: number };
 
 // ---- The <kv-calc> element (web/element.js; its source header documents attributes,
 // parts and custom properties). Importing kvcalc.js defines it unless the tag is taken.

@@ -1,8 +1,7 @@
 // What a page loads for its <kv-calc> elements is what web/page-loads.mjs says (and what
-// build-dist's budget figures count): kvcalc.js with its chunks, the views' own code, the
-// glue, and one wasm core: the size-only one, the table core for table views, the check core
-// for a check view, the full one for all views. A view that changes to need more loads it
-// then, and the page keeps working.
+// build-dist's budget figures count): kvcalc.js with its chunks, the views' own code, and
+// the one wasm module. A view that changes loads its code then (never a second module), and
+// the page keeps working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, DIST } from './harness.mjs';
@@ -43,18 +42,18 @@ async function switchToCheck(page, id, model) {
   return page.$eval(`#${id}`, (el) => el.checkResult);
 }
 
-test('a formula view changed to the check view loads the check core and view, and every element goes on working', async () => {
+test('a formula view changed to the check view loads the check view\'s code, and no second module', async () => {
   const { page, log } = await openPage(env, '/formula.html');
   await waitForWidgets(page);
-  assert.ok(!distRequests(env, log).includes('kvcalc_check.wasm'));
+  assert.ok(!distRequests(env, log).includes('check-view.js'));
   const check = await switchToCheck(page, 'qwen', null);
   // 1,048,576 advertised tokens on a 681,280-token pool: 681,280 / 1,048,576 = 0.65x, no fit.
   assert.equal(check.fits, false);
   assert.equal(check.maxConcurrency, 0.65);
   assert.match(await shadowText(page, '#qwen', '[role="status"]'), /does not fit/i);
   assert.deepEqual(distRequests(env, log), [...new Set([...views.formula.files, ...views.check.files])].sort());
-  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 2);
-  // Another element, on its next render, answers from the check core as it did before:
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  // Another element goes on working on the same instance:
   // DeepSeek-V3 at 65,536 tokens: 61 layers x 576 latent x 2 B = 70,272 B per token; x 65,536 = 4,605,345,792 B.
   await page.$eval('#deepseek', (el) => el.setAttribute('context', '65536'));
   await waitForWidgets(page);
@@ -63,17 +62,15 @@ test('a formula view changed to the check view loads the check core and view, an
   await page.close();
 });
 
-test('a table view changed to the check view moves the page from the table core to the full one, not the check core', async () => {
+test('a table view changed to the check view loads the check view\'s code, and no second module', async () => {
   const { page, log } = await openPage(env, '/table.html');
   await waitForWidgets(page);
-  assert.ok(!distRequests(env, log).includes('kvcalc_core.wasm'));
   const check = await switchToCheck(page, 'some', 'Qwen/Qwen3-8B');
   // Qwen3-8B, 1,048,576 advertised tokens on a 681,280-token pool: 0.65x, no fit.
   assert.equal(check.maxConcurrency, 0.65);
-  // The table needs the table core's calls, the check the check core's: only the full one has both.
-  assert.deepEqual(distRequests(env, log), [...views.table.files, 'check-view.js', 'kvcalc_core.wasm'].sort());
-  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 2);
-  // The other table, on its next render, answers from the full core as it did before:
+  assert.deepEqual(distRequests(env, log), [...new Set([...views.table.files, ...views.check.files])].sort());
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  // The other table answers on the same instance:
   // Mistral-7B at 4096 tokens: 32 layers x 2 x 8 KV heads x 128 x 2 B = 131,072 B per token; x 4096 = 512 MiB.
   await page.$eval('#presets', (el) => el.setAttribute('models', 'mistralai/Mistral-7B-v0.1'));
   await waitForWidgets(page);

@@ -5,14 +5,15 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { dist, importDist } from './support.mjs';
+import { dist, heapOf, importDist } from './support.mjs';
 
 const kvcalc = await importDist();
 const wasmBinary = readFileSync(join(dist, 'kvcalc_core.wasm'));
 
 test('calling the API before load() says what to do', () => {
   for (const call of [() => kvcalc.size('Qwen/Qwen3-8B'), () => kvcalc.formula('Qwen/Qwen3-8B'), () => kvcalc.presets(),
-    () => kvcalc.presetConfig('Qwen/Qwen3-8B'), () => kvcalc.heapStats()]) {
+    () => kvcalc.presetConfig('Qwen/Qwen3-8B'), () => kvcalc.check('Qwen/Qwen3-8B', { maxContext: 4096, poolTokens: 4096 }),
+    () => kvcalc.table(['Qwen/Qwen3-8B']), () => kvcalc.gpuPresets()]) {
     assert.throws(call, {
       name: 'KvCalcError', code: 'not_loaded',
       message: 'kvcalc is not loaded: call load() first and await it (const kv = await load(); kv.size(...))',
@@ -56,9 +57,8 @@ test('20 concurrent load() calls share one promise and one instance', async () =
   assert.equal(await kvcalc.load(), apis[0]);
   assert.equal(await kvcalc.load({ wasmBinary: new Uint8Array(1) }), apis[0]);
   assert.ok(Object.isFrozen(apis[0]));
-  // One wasm instance: a leak-free call sequence through any of them moves one heap.
-  const one = apis[0].heapStats();
-  assert.equal(apis[19].heapStats().memoryBytes, one.memoryBytes);
+  // One wasm instance: its heap, seen through any of them, is one heap.
+  assert.deepEqual(heapOf(apis[19]), heapOf(apis[0]));
 });
 
 test('after load() the module-level functions answer too', async () => {
@@ -69,11 +69,18 @@ test('after load() the module-level functions answer too', async () => {
   assert.equal(kvcalc.presets().length, kv.presets().length);
 });
 
-test('the wasm URLs are beside kvcalc.js, and the page loads nothing else', () => {
+test('load() has no other options: core, and the side cores\' URLs and heapStats, are gone', async () => {
+  const kv = await kvcalc.load({ core: 'size' });  // an unknown option is ignored, as any other
+  assert.equal(kv, await kvcalc.load());
+  for (const name of ['sizeWasmUrl', 'tableWasmUrl', 'checkWasmUrl', 'heapStats']) assert.equal(kvcalc[name], undefined, name);
+  assert.deepEqual(Object.keys(kv).sort(), ['check', 'formula', 'gpuPresets', 'presetConfig', 'presets', 'size', 'table']);
+  // The heap hook is a symbol-keyed property of its own, for the tests.
+  assert.deepEqual(Object.keys(heapOf(kv)).sort(), ['inUse', 'memoryBytes']);
+});
+
+test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => {
   assert.equal(kvcalc.wasmUrl.href, new URL('kvcalc_core.wasm', new URL(`file://${dist}/`)).href);
-  assert.equal(kvcalc.sizeWasmUrl.href, new URL('kvcalc_size.wasm', new URL(`file://${dist}/`)).href);
-  assert.equal(kvcalc.tableWasmUrl.href, new URL('kvcalc_table.wasm', new URL(`file://${dist}/`)).href);
-  assert.equal(kvcalc.checkWasmUrl.href, new URL('kvcalc_check.wasm', new URL(`file://${dist}/`)).href);
+  assert.deepEqual(readdirSync(dist).filter((f) => f.endsWith('.wasm')), ['kvcalc_core.wasm']);
   // dist/kvcalc.js is the API, the element and the Embind glue, bundled; the lazily loaded
   // views and paste panel import nothing; no file fetches, evals or writes HTML (the glue's own wasm fetch
   // goes through WebAssembly.instantiateStreaming, which the page's CSP allows for 'self').

@@ -1,8 +1,8 @@
 // Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
-import { load, size, KvCalcError, checkWasmUrl, sizeWasmUrl, tableWasmUrl, wasmUrl } from 'kvcalc';
+import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, table } from 'kvcalc';
-import type { CheckOptions, CheckReport, CoreName, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
+import type { CheckOptions, CheckReport, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
   TableReport, Term } from 'kvcalc';
 
 declare const caught: KvCalcError;
@@ -13,12 +13,7 @@ async function main(): Promise<void> {
   await load({ wasmBinary: new ArrayBuffer(8) });
   await load({ wasmUrl: '/static/kvcalc_core.wasm' });
   await load();
-  const small: KvCalc = await load({ core: 'size', wasmBinary: readBytes(sizeWasmUrl) });
-  const which: 'full' | 'table' | 'check' | 'size' = small.core;
-  const tables: KvCalc = await load({ core: 'table', wasmBinary: readBytes(tableWasmUrl) });
-  const rows: number = tables.table(['Qwen/Qwen3-8B']).rows.length;
-  const checks: KvCalc = await load({ core: 'check', wasmBinary: readBytes(checkWasmUrl) });
-  const named: CoreName = checks.core;
+  const rows: number = kv.table(['Qwen/Qwen3-8B']).rows.length;
 
   const options: SizeOptions = { context: 4096, batch: 8, kvDtype: 'fp8', tp: 2, accounting: 'vllm', blockSize: 16,
     maxNumBatchedTokens: 8192, sharedPrefix: 512 };
@@ -62,8 +57,7 @@ async function main(): Promise<void> {
       if (e.code === 'malformed_json' || e.code === 'not_loaded') console.log(where, e.message);
     }
   }
-  const { heapTop, inUse, memoryBytes }: { heapTop: number; inUse: number; memoryBytes: number } = kv.heapStats();
-  console.log(perGpu, max, total, rendered, window, text, heapTop + inUse + memoryBytes);
+  console.log(perGpu, max, total, rendered, window, text, rows);
 
   // What the types refuse:
   // @ts-expect-error kv_dtype is kvDtype in JS
@@ -80,9 +74,10 @@ async function main(): Promise<void> {
   kv.size(7);
   // @ts-expect-error reports are camelCase
   console.log(report.bytes_per_token);
-  // @ts-expect-error 'tiny' is no core
-  await load({ core: 'tiny' });
-  console.log(which);
+  // @ts-expect-error there is one wasm module: no core to choose
+  await load({ core: 'size' });
+  // @ts-expect-error the heap is not public API
+  kv.heapStats();
   // @ts-expect-error an error code the API never uses
   if (caught.code === 'oops') console.log();
 }

@@ -129,8 +129,7 @@ export class CheckView {
 
   // The pool inputs as the API's check options, or { error } for a bad one.
   // The check of the element's config against the pool these inputs give: { check, message }
-  // (message says what is missing or what the core refused). e runs on the full core: the
-  // element loads it before it shows this view.
+  // (message says what is missing or what the core refused).
   run(e, config, state, r) {
     const pool = this.poolOptions(state);
     if (pool.missing) return { check: null, message: pool.missing };

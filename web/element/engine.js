@@ -1,45 +1,24 @@
-// The element's one door to the JS API: every <kv-calc> on a page shares one core (one
-// wasm instance), and a small memo of results, since views ask for the same sizes again on
-// every re-render (the table, the chart, the GQA points).
-//
-// Which core (web/cores.js): formula, chart and GQA views need only the size-only core (a
-// third smaller); the table view the table core (size and table); the check view the check
-// core (size and check); a page with a table and a check the full one. The elements a page's
-// parse connects ask in the same task, and one core serves them all: the smallest that has
-// every call any of them needs. An element that needs another call later (its view changed
-// to check) loads the smallest core with that call and every call of the one loaded, and
-// every element moves to it at its next render.
+// The element's one door to the JS API: every <kv-calc> on a page shares one wasm instance
+// (load() is idempotent) and one Engine, with a small memo of results, since views ask for
+// the same sizes again on every re-render (the table, the chart, the GQA points).
 
 import { load } from '../api.js';
-import { coreFor, covers } from '../cores.js';
 
-let batch = null;          // this task's askers: { core, promise }
-let asked = 'size';        // the smallest core with every call asked for so far
-const engines = new Map(); // the API object of a core -> its Engine
-let best = null;           // the Engine of the most capable core loaded so far
+let shared = null; // the page's promise of its Engine
+let ready = null;  // the Engine, once loaded
 
-// Resolves to the page's Engine for a core. load() answers with a more capable core when one
-// is loaded or loading, and one Engine serves each core's API object.
-export function engine(core = 'full') {
-  if (!batch) {
-    const b = (batch = { core: asked });
-    b.promise = Promise.resolve().then(() => {
-      batch = null;
-      return load({ core: b.core }).then((kv) => {
-        if (!engines.has(kv)) engines.set(kv, new Engine(kv));
-        const e = engines.get(kv);
-        if (!best || e.serves(best.kv.core)) best = e;
-        return e;
-      });
-    });
-  }
-  batch.core = asked = coreFor([batch.core, core]);
-  return batch.promise;
+// Resolves to the page's Engine; a failed load is retried by the next call.
+export function engine() {
+  shared ??= load().then((kv) => (ready = new Engine(kv)), (err) => {
+    shared = null;
+    throw err;
+  });
+  return shared;
 }
 
-// The Engine of the most capable core loaded so far, else null.
+// The page's Engine once loaded, else null.
 export function loadedEngine() {
-  return best;
+  return ready;
 }
 
 const MEMO_LIMIT = 2000;
@@ -59,7 +38,7 @@ export class Engine {
   }
 
   get gpuList() {
-    return (this.lists.gpus ??= this.serves('check') ? this.kv.gpuPresets() : []);
+    return (this.lists.gpus ??= this.kv.gpuPresets());
   }
 
   configKey(config) {
@@ -112,10 +91,5 @@ export class Engine {
   // The text of a bundled preset's config.json.
   presetConfig(id) {
     return this.kv.presetConfig(id);
-  }
-
-  // True when this Engine's core has every call of `core`.
-  serves(core) {
-    return covers(this.kv.core, core);
   }
 }
