@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build, transform } from 'esbuild';
 import { minify } from 'terser';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
@@ -25,7 +25,7 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 
 // The one wasm module, copied as built; its Embind glue (kvcalc_core.mjs) is bundled into
-// kvcalc.js below. It runs under a CSP without 'unsafe-eval'.
+// api-calls.js below. It runs under a CSP without 'unsafe-eval'.
 for (const file of ['kvcalc_core.wasm', 'kvcalc_core.mjs']) {
   if (!existsSync(join(wasmBuild, file))) fail(`${relative(root, join(wasmBuild, file))} is missing: build the wasm first`);
 }
@@ -39,12 +39,17 @@ const refuseDynamicCode = (text, file, hint) => {
 };
 refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTION=0');
 
-// The JS: kvcalc.js is web/kvcalc.js with everything it imports, the glue included, bundled
-// and minified by esbuild (no comments, short local names), then by terser: one file, one
-// request. Each view (formula, table, GQA, check; the formula and check views with the
-// chart), which web/element.js imports dynamically, is a file of its own (bundled with the
-// few helpers it shares with kvcalc.js: a copy costs less than the shared chunks code
-// splitting makes), fetched when an element first shows it. The sources in web/ stay readable and are what the tests lint and the
+// The JS: kvcalc.js is web/kvcalc.js with everything it imports statically, bundled and
+// minified by esbuild (no comments, short local names), then by terser: what every page
+// fetches, kept small (DESIGN.md: at most 8 KiB gzip before an element is near the
+// viewport). Each file web/ imports dynamically is a file of its own, fetched when needed:
+// api-calls.js (the API's calls and the Embind glue) at load(), live.js (the element's code)
+// when an element goes live, each view's code (formula, table, GQA, check; the formula and
+// check views with the chart) when an element first shows it, config-input.js when a reader
+// opens the paste panel. A lazy file is bundled with the few helpers it needs (a copy costs
+// less than the chunks code splitting makes); what must exist once per page (load() and its
+// one module promise, the KvCalcError class, the change event) it imports from kvcalc.js,
+// the same module the page loaded. The sources in web/ stay readable and are what the
 // site's reference page reads. The element's styles are CSS texts in template literals
 // (web/element/styles.js, the tables' table-styles.js, and each view's own): minified as CSS
 // here, which the JS minifier cannot do in a string.
@@ -63,26 +68,34 @@ const cssText = {
     });
   },
 };
-// What web/element.js imports dynamically (the views, each with its CSS, and the paste panel's
-// input), as esbuild finds it while bundling kvcalc.js: each is then bundled on its own.
-const lazyFiles = new Set();
+// The files web/ imports dynamically (source path -> its file in dist/), as esbuild finds
+// them while bundling: each is then bundled on its own.
+const lazyFiles = new Map();
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
-const layout = {
+// The modules that hold what exists once per page: in a lazy file, importing them is
+// importing kvcalc.js, whose exports they are.
+const ONCE_PER_PAGE = ['api.js', 'errors.js', 'element.js'].map((f) => join(web, f));
+const layout = (lazy) => ({
   name: 'dist-layout',
   setup(b) {
-    // The dynamic imports stay imports, of the files' own bundles beside kvcalc.js.
-    b.onResolve({ filter: /^\.\/element\/[a-z-]+\.js$/ }, (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      const file = args.path.slice('./element/'.length);
-      lazyFiles.add(file);
-      return { path: `./${file}`, external: true };
+    b.onResolve({ filter: /^\./ }, (args) => {
+      const path = join(args.resolveDir, args.path);
+      // The glue is bundled in, from the wasm build.
+      if (args.path === './kvcalc_core.mjs') return { path: glueInBuild };
+      // A dynamic import stays one, of the file's own bundle beside kvcalc.js.
+      if (args.kind === 'dynamic-import') {
+        const file = basename(path);
+        for (const [other, f] of lazyFiles) if (f === file && other !== path) fail(`${file}: two lazy files of that name`);
+        lazyFiles.set(path, file);
+        return { path: `./${file}`, external: true };
+      }
+      if (lazy && ONCE_PER_PAGE.includes(path)) return { path: './kvcalc.js', external: true };
+      return undefined;
     });
-    // web/api.js imports the glue at load(): it is bundled in, from the wasm build.
-    b.onResolve({ filter: /^\.\/kvcalc_core\.mjs$/ }, () => ({ path: glueInBuild }));
   },
-};
-const bundle = (entries) => build({
-  plugins: [cssText, layout],
+});
+const bundle = (entries, lazy) => build({
+  plugins: [cssText, layout(lazy)],
   entryPoints: entries,
   bundle: true,
   format: 'esm',
@@ -96,10 +109,21 @@ const bundle = (entries) => build({
   absWorkingDir: root,
   logLevel: 'silent',
 }).catch((e) => fail(`bundling ${entries.map((f) => relative(root, f)).join(', ')}: ${e.message}`));
-const main = await bundle([join(web, 'kvcalc.js')]);
-const builds = [main, await bundle([...lazyFiles].sort().map((f) => join(web, 'element', f)))];
+const builds = [await bundle([join(web, 'kvcalc.js')], false)];
+// Each lazy file, as it is found (a lazy file may import others lazily: the views import
+// nothing, live.js imports the views and the paste panel).
+for (let done = new Set(); done.size < lazyFiles.size;) {
+  const next = [...lazyFiles.keys()].filter((f) => !done.has(f));
+  for (const f of next) {
+    done.add(f);
+    builds.push(await bundle([f], true));
+  }
+}
 const inputs = [...new Set(builds.flatMap((r) => Object.keys(r.metafile.inputs)))];
 const outside = inputs.filter((f) => !f.startsWith('web/') && join(root, f) !== glueInBuild);
+for (const f of ONCE_PER_PAGE) {
+  if (builds.slice(1).some((r) => r.metafile.inputs[relative(root, f)])) fail(`a lazy file bundles ${relative(root, f)}: it must import it from kvcalc.js`);
+}
 if (outside.length) fail(`web/kvcalc.js imports files outside web/: ${outside.join(', ')}`);
 const outputs = builds.flatMap((r) => r.outputFiles);
 const gz = (t) => gzipSync(t, { level: 9 }).length;
@@ -114,7 +138,7 @@ for (const out of outputs) {
   writeFileSync(join(dist, file), squeezed.code);
   refuseDynamicCode(squeezed.code, file, ', which a strict CSP refuses');
 }
-if (!builds[0].metafile.inputs[relative(root, glueInBuild)]) fail('kvcalc.js no longer bundles the glue');
+if (builds[0].metafile.inputs[relative(root, glueInBuild)]) fail('kvcalc.js bundles the glue: it belongs in api-calls.js, fetched at load()');
 // web/page-loads.mjs reads the import graph back from the files: it must be esbuild's.
 for (const r of builds) {
   for (const [path, out] of Object.entries(r.metafile.outputs)) {
@@ -136,10 +160,12 @@ console.log(`build-dist: bundled ${inputs.length} modules into ${outputs.length}
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // Sizes. gzip -9, as a server would send them.
-const { files, views } = pageLoads(dist);
+const { files, views, beforeViewport: early } = pageLoads(dist);
 const pad = (v, n) => String(v).padStart(n);
 console.log('dist/                    raw     gzip');
 for (const r of files) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.file.endsWith('.d.ts') ? '  (types, not loaded)' : ''}`);
+console.log(`before any <kv-calc> is near the viewport, a page loads ${early.files.join(' ')}: ${early.gzip} gzip, ` +
+  (early.gzip <= early.budget ? `${early.budget - early.gzip} left of ${early.budget}` : `OVER ${early.budget} by ${early.gzip - early.budget}`));
 console.log('a page with one <kv-calc> loads (gzip, against the budget of web/page-loads.mjs):');
 for (const [view, v] of Object.entries(views)) {
   console.log(`  view=${view.padEnd(15)} ${pad(v.raw, 8)} ${pad(v.gzip, 8)}  ` +

@@ -4,8 +4,14 @@
  *
  * Usage: `<script type="module" src="/dist/kvcalc.js"></script>` and
  * `<kv-calc model="Qwen/Qwen2.5-7B-Instruct" view="formula">fallback text</kv-calc>`.
- * The light-DOM content is the no-JS fallback (shown until the first result). An inline
- * config goes in a child `<script type="application/json">{...}</script>`.
+ * The light-DOM content is the no-JS fallback: it stays on screen until the live element,
+ * fully drawn, replaces it in one step. An inline config goes in a child
+ * `<script type="application/json">{...}</script>`.
+ *
+ * A page fetches only kvcalc.js until an element comes near the viewport (`loading="lazy"`,
+ * the default, as `<img>` and `<model-viewer>` do): then the wasm module, the element's code
+ * and its view's code, once per page whatever the number of elements. `loading="eager"`
+ * fetches them at once.
  *
  * @summary KV-cache size: formula, per-model table, GQA demo, context-versus-pool check.
  * @tag kv-calc
@@ -20,9 +26,10 @@
  * @attr pool-tokens - The engine's KV pool in tokens, for the check and the chart's pool line.
  * @attr max-context - The advertised max context the check tests. Default: the model's max context.
  * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
+ * @attr loading - `lazy` (default): fetch the wasm and the view's code when the element comes within a screen's height of the viewport; until then the fallback shows. `eager`: fetch at once.
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
- * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (the view's first section does when kvcalc-change fires; the chart, table and GQA rows may follow a task later).
+ * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (the view's first section does when kvcalc-change fires; the chart, table and GQA rows may follow a task later). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
  * @prop {object|null} checkResult - The last check result, read-only.
  * @prop {string|object|null} config - A config.json (text or object) to use instead of the model; `null` clears it.
  *
@@ -65,6 +72,8 @@
  * @part chart-svg - The chart itself.
  * @part legend - The chart's legend.
  *
+ * @cssstate live - The live element has replaced the fallback (`kv-calc:state(live)`); style the fallback's box with `kv-calc:not(:state(live))`.
+ *
  * @cssprop --kv-color - Text colour.
  * @cssprop --kv-background - Background.
  * @cssprop --kv-surface - Panels, table heads, highlighted rows.
@@ -86,49 +95,14 @@
  * @cssprop --kv-font-size - Base font size.
  */
 
-import { h, replace, setText } from './element/dom.js';
-import { sheetFor, styleSheet } from './element/styles.js';
-import { ATTRIBUTES, DEFAULT_MODEL, readAttributes, readHash, writeHash } from './element/state.js';
-import { engine, loadedEngine } from './element/engine.js';
-import { formatterFor } from './element/format.js';
-import { Controls, INLINE, PASTED } from './element/controls.js';
-import { describeError } from './element/error-text.js';
+import { h, replace } from './element/dom.js';
+import { ATTRIBUTES } from './element/state.js';
+import { loadSections, SECTIONS } from './element/sections.js';
+import { load } from './api.js';
 
-// Which sections each view shows.
-const SECTIONS = {
-  formula: ['formula', 'chart'],
-  table: ['table'],
-  gqa: ['gqa'],
-  check: ['check', 'chart'],   // in this order on screen
-  all: ['formula', 'chart', 'table', 'gqa', 'check'],
-};
-
-// Each view's code is a file of its own, loaded when an element first shows it: a page loads
-// the code of the views it shows, and of no other. The chart has no file: the formula and
-// check views, which show it, each carry it (their `chart` export).
-const SECTION_CODE = {
-  formula: () => import('./element/formula-view.js'),
-  table: () => import('./element/table-view.js'),
-  gqa: () => import('./element/gqa-view.js'),
-  check: () => import('./element/check-view.js'),
-};
-const lazyLoads = {};   // section -> Promise of its module
-const lazyModules = {}; // section -> its module, once loaded
-const loadSections = (names) => Promise.all(names.filter((n) => SECTION_CODE[n]).map((n) =>
-  (lazyLoads[n] ??= SECTION_CODE[n]().then((m) => (lazyModules[n] = m), (err) => {
-    delete lazyLoads[n];  // a later render retries
-    throw err;
-  }))));
-// A section's module: the chart's is in whichever file of its views came first.
-const sectionModule = (name) => (name === 'chart' ? (lazyModules.formula ?? lazyModules.check)?.chart : lazyModules[name]);
-
-// Attributes the reader can change, written to the URL hash after an edit.
-const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
-
-const HASH_DELAY_MS = 250;
-
-// The option fields of size() that a bad attribute can name.
-const OPTION_ATTRIBUTE = { context: 'context', batch: 'batch', kv_dtype: 'kv-dtype', kvDtype: 'kv-dtype', tp: 'tp', accounting: 'accounting' };
+// How near the viewport a lazy element starts loading: a screen's height ahead, so that on
+// a page read from the top it is drawn before it scrolls into view.
+const NEAR = '100% 0px';
 
 /** The `kvcalc-change` event: a new result is on screen. */
 export class KvCalcChangeEvent extends Event {
@@ -144,6 +118,13 @@ export class KvCalcChangeEvent extends Event {
 // the class still exists, and define() does nothing.
 const ElementBase = globalThis.HTMLElement ?? class {};
 
+// The element's code beyond this file (web/element/live.js), loaded once per page.
+let liveCode = null;
+const loadLive = () => (liveCode ??= import('./element/live.js').catch((err) => {
+  liveCode = null;  // an element that starts later retries
+  throw err;
+}));
+
 export class KvCalcElement extends ElementBase {
   static observedAttributes = Object.keys(ATTRIBUTES);
 
@@ -152,445 +133,107 @@ export class KvCalcElement extends ElementBase {
     return define(tag, registry);
   }
 
+  // One observer for every lazy element of the page, made when the first one connects.
+  static #nearby = null;
+
   #shadow;
-  #queued = false;
-  #engine = null;
-  #preparing = null;     // the sections whose code (and the wasm) is loading
-  #loadError = null;
-  #ui = null;
-  #started = false;
-  #inline = null;        // text of the child <script type="application/json">
-  #pasted = null;        // text of a pasted / dropped / hash config
-  #source = null;        // 'pasted' | 'inline' | 'preset' (null: inline if present)
-  #userEdited = false;   // write the hash only after the reader changed something
-  #lastKey = '';
-  #result = null;
-  #check = null;
-  #options = {};         // the size() options of the last render
-  #hashTimer = 0;
-  #deferTimer = 0;       // the secondary sections' task
-  #settled = null;       // updateComplete's promise while work is pending
-  #resolveSettled = null;
-  #observer = null;
-  #onHashChange = () => this.#readHash();
+  #internals = null;
+  #live = null;         // the live element (web/element/live.js), once its code is here
+  #started = false;     // its code and the wasm are loading, or here
+  #config = null;       // a config the page set before the element went live
+  #whenLive;            // resolves to the live element (or null if its code did not load)
+  #resolveLive;
 
   constructor() {
     super();
     this.#shadow = this.attachShadow({ mode: 'open' });
-    this.#shadow.adoptedStyleSheets = [styleSheet()];
-    // Until the first result, the light-DOM fallback shows through.
+    // Until the live element replaces it, the light-DOM fallback shows through, unstyled
+    // by the element: its box is the page's.
     this.#shadow.append(h('slot'));
+    try {
+      this.#internals = this.attachInternals();
+    } catch {
+      // no ElementInternals: no :state(live) for the page's style sheet
+    }
+    this.#whenLive = new Promise((ok) => { this.#resolveLive = ok; });
   }
 
-  /** Resolves when every section shows the current state (the first section shows it as
-   * soon as kvcalc-change fires; the chart, table and GQA figures may follow a task later). */
+  /** Resolves once every section shows the current state (after the element went live). */
   get updateComplete() {
-    return this.#settled ?? Promise.resolve(true);
+    return this.#live ? this.#live.updateComplete : this.#whenLive.then((live) => (live ? live.updateComplete : true));
   }
 
-  get result() { return this.#result; }
-  get checkResult() { return this.#check; }
+  get result() { return this.#live?.result ?? null; }
+  get checkResult() { return this.#live?.checkResult ?? null; }
 
   get config() {
-    return this.#pasted ?? this.#inline;
+    if (this.#live) return this.#live.config;
+    const inline = [...this.children].find((c) => c.localName === 'script' && c.type === 'application/json');
+    return this.#config ?? (inline ? inline.textContent : null);
   }
 
   set config(value) {
-    this.#pasted = value === null || value === undefined ? null
-      : typeof value === 'string' ? value : JSON.stringify(value);
-    this.#source = this.#pasted !== null ? 'pasted' : null;
-    this.#queue();
+    if (this.#live) this.#live.config = value;
+    else this.#config = value ?? null;
   }
 
   connectedCallback() {
-    if (!this.#started) {
-      this.#started = true;
-      this.#readHash();
-      this.#readInline();
-      // The first Intl.NumberFormat costs milliseconds (locale data): build it while the
-      // wasm module compiles, not after.
-      formatterFor(this);
-    }
-    window.addEventListener('hashchange', this.#onHashChange);
-    this.#observer ??= new MutationObserver(() => {
-      if (this.#readInline()) this.#queue();
-    });
-    this.#observer.observe(this, { childList: true, subtree: true, characterData: true });
-    this.#queue();
+    if (this.#live) this.#live.connected();
+    else this.#watch();
   }
 
   disconnectedCallback() {
-    window.removeEventListener('hashchange', this.#onHashChange);
-    this.#observer?.disconnect();
+    this.#live?.disconnected();
+    KvCalcElement.#nearby?.unobserve(this);
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue !== newValue) this.#queue();
+    if (this.#live) this.#live.attributeChanged(name, oldValue, newValue);
+    else if (name === 'loading') this.#watch();
   }
 
-  // Several attribute changes in one task become one render.
-  #queue() {
-    this.#settled ??= new Promise((ok) => { this.#resolveSettled = ok; });
-    if (this.#queued) return;
-    this.#queued = true;
-    queueMicrotask(() => {
-      this.#queued = false;
-      if (this.isConnected) this.#render();
-      else this.#settle();
-    });
-  }
-
-  // Nothing left to draw: updateComplete resolves (unless the module is still loading).
-  #settle() {
-    if (this.#queued || this.#deferTimer || this.#preparing || (!this.#engine && !this.#loadError)) return;
-    const ok = this.#resolveSettled;
-    this.#settled = null;
-    this.#resolveSettled = null;
-    ok?.(true);
-  }
-
-  #hashPrefix() {
-    if (this.id) return this.id;
-    const all = [...document.querySelectorAll(this.localName)];
-    const i = all.indexOf(this);
-    return i > 0 ? `${this.localName}-${i + 1}` : this.localName;
-  }
-
-  #readHash() {
-    const { attributes, config } = readHash(this.#hashPrefix());
-    for (const [name, value] of Object.entries(attributes)) {
-      if (this.getAttribute(name) !== value) this.setAttribute(name, value);
-    }
-    if (config !== null && config !== this.#pasted) {
-      this.#pasted = config;
-      this.#source = 'pasted';
-      this.#queue();
-    }
-  }
-
-  // Returns true when the inline config changed.
-  #readInline() {
-    const script = [...this.children].find((c) => c.localName === 'script' && c.type === 'application/json');
-    const text = script ? script.textContent : null;
-    if (text === this.#inline) return false;
-    this.#inline = text;
-    return true;
-  }
-
-  // The reader changed an input: it becomes the attribute, and the hash remembers it.
-  #userSet(attribute, value) {
-    this.#userEdited = true;
-    if (attribute === 'model') {
-      if (value === PASTED) this.#source = 'pasted';
-      else if (value === INLINE) this.#source = 'inline';
-      else {
-        this.#source = 'preset';
-        this.setAttribute('model', value);
-      }
-      this.#queue();
+  // Starts now when eager (or where nothing can tell when the element is seen), else when
+  // it comes near the viewport.
+  #watch() {
+    if (this.#started || !this.isConnected) return;
+    if (this.getAttribute('loading')?.trim() === 'eager' || typeof IntersectionObserver !== 'function') {
+      this.#start();
       return;
     }
-    if (this.getAttribute(attribute) !== value) this.setAttribute(attribute, value);
-    else this.#queue();
+    KvCalcElement.#nearby ??= new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) entry.target.#start();
+      }
+    }, { rootMargin: NEAR });
+    KvCalcElement.#nearby.observe(this);
   }
 
-  // The config is tried with the element's current options (its context, dtype...), so an
-  // error shows next to the config input before anything else changes.
-  #usePastedConfig(text) {
-    const e = this.#engine;
-    try {
-      e.size(text, this.#options);
-    } catch (err) {
-      return err;
-    }
-    this.#pasted = text;
-    this.#source = 'pasted';
-    this.#userEdited = true;
-    this.#queue();
-    return null;
-  }
-
-  #build() {
-    const ui = {};
-    ui.modelName = h('span', { class: 'model-name', part: 'model-name' });
-    ui.modelFacts = h('span', { class: 'muted' });
-    ui.header = h('div', { class: 'model-line', part: 'header' }, ui.modelName, ui.modelFacts);
-    ui.error = h('div', { class: 'error', role: 'alert', part: 'error' });
-    ui.controls = new Controls((a, v) => this.#userSet(a, v));
-    // The paste panel's input is built (and its code loaded) when it is first opened.
-    ui.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json'));
-    ui.configPanel.addEventListener('toggle', () => {
-      if (ui.configPanel.open) this.#configInput().catch(() => {});
-    });
-    ui.controls.root.append(ui.configPanel);
-    ui.sections = {};  // built when a view first shows them
-    ui.base = h('div', { class: 'kv', part: 'base' }, ui.header, ui.error, ui.controls.root);
-    replace(this.#shadow, ui.base);
-    this.#ui = ui;
-  }
-
-  // Resolves to the paste panel's ConfigInput, loading its code the first time.
-  #configInput() {
-    const ui = this.#ui;
-    ui.configInput ??= import('./element/config-input.js').then(
-      ({ ConfigInput }) => new ConfigInput(ui.configPanel, (text) => this.#usePastedConfig(text)),
-      (err) => {
-        ui.configInput = null;  // opening the panel again retries
-        replace(ui.configPanel, ui.configPanel.firstChild, h('p', { class: 'field-error', role: 'alert' },
-          `kvcalc could not load the config input: ${describeError(err)}`));
-        throw err;
+  // Fetches, all at once, the wasm, the element's code and its view's code; the live
+  // element then draws, and replaces the fallback when it is done.
+  #start() {
+    if (this.#started) return;
+    this.#started = true;
+    KvCalcElement.#nearby?.unobserve(this);
+    load().catch(() => {});  // the live element reports a failed load
+    loadSections(SECTIONS[this.getAttribute('view')?.trim()] ?? SECTIONS.formula).catch(() => {});
+    loadLive().then(({ Live }) => {
+      this.#live = new Live(this, this.#shadow, {
+        config: this.#config,
+        onShow: () => {
+          try {
+            this.#internals?.states.add('live');
+          } catch {
+            // an older engine that only takes dashed state names
+          }
+        },
       });
-    return ui.configInput;
-  }
-
-  #section(name) {
-    const ui = this.#ui;
-    if (!ui.sections[name]) {
-      const make = {
-        formula: () => new lazyModules.formula.FormulaView(),
-        chart: () => new (sectionModule('chart').ChartView)(),
-        table: () => Object.assign(new lazyModules.table.TableView(), { onSort: () => this.#queue() }),
-        gqa: () => new lazyModules.gqa.GqaView(() => this.#queue()),
-        check: () => new lazyModules.check.CheckView((a, v) => this.#userSet(a, v), () => this.#queue()),
-      };
-      ui.sections[name] = make[name]();
-      ui.base.append(ui.sections[name].root);
-      // The view's own styles, each sheet adopted once.
-      for (const css of sectionModule(name).styles) {
-        const sheet = sheetFor(css);
-        if (!this.#shadow.adoptedStyleSheets.includes(sheet)) this.#shadow.adoptedStyleSheets = [...this.#shadow.adoptedStyleSheets, sheet];
-      }
-    }
-    return ui.sections[name];
-  }
-
-  #render() {
-    if (this.#loadError) {
-      replace(this.#shadow, h('div', { class: 'error', role: 'alert', part: 'error' },
-        `kvcalc could not load: ${describeError(this.#loadError)}`), h('slot'));
-      this.#settle();
-      return;
-    }
-    const { values, errors } = readAttributes(this);
-    if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
-    clearTimeout(this.#deferTimer);
-    this.#deferTimer = 0;
-    if (!this.#ui) this.#build();
-    const e = this.#engine;
-    const ui = this.#ui;
-    const fmt = formatterFor(this);
-    const messages = errors.map((x) => x.message);
-
-    // The config: pasted, else inline, else the preset the model attribute names.
-    let source = this.#source;
-    if (source === 'pasted' && this.#pasted === null) source = null;
-    if (source === 'inline' && this.#inline === null) source = null;
-    if (source === null) source = this.#inline !== null ? 'inline' : 'preset';
-    let presetId = values.model ?? DEFAULT_MODEL;
-    if (/^\s*[{["]/.test(presetId)) {
-      // The core would read JSON text as a config; the attribute names a preset only.
-      messages.push(`model: "${presetId}" is not a bundled preset id (a config goes in a <script type="application/json"> child); showing ${DEFAULT_MODEL}`);
-      presetId = DEFAULT_MODEL;
-    }
-    const configFor = (s) => (s === 'pasted' ? this.#pasted : s === 'inline' ? this.#inline : presetId);
-    let config = configFor(source);
-
-    const options = {};
-    if (values.context !== undefined) options.context = values.context;
-    if (values.batch !== undefined) options.batch = values.batch;
-    if (values.kvDtype !== undefined) options.kvDtype = values.kvDtype;
-    if (values.tp !== undefined) options.tp = values.tp;
-    if (values.accounting !== undefined) options.accounting = values.accounting;
-
-    // Size; an option the core rejects is reported and left out, a config it cannot read is
-    // reported and the preset used instead: always said, never silent.
-    let r = null;
-    let formula = null;
-    for (let attempt = 0; attempt < 4 && !r; attempt += 1) {
-      try {
-        formula = e.formula(config, options);
-        r = formula.report;
-      } catch (err) {
-        const attr = OPTION_ATTRIBUTE[err.field];
-        if (attr && options[ATTRIBUTES[attr].prop] !== undefined) {
-          // The core's message starts with the option's API name; the reader set an attribute.
-          const text = err.message.replace(new RegExp(`^${err.field}:? `), '');
-          messages.push(`${attr}: ${text}; not applied`);
-          delete options[ATTRIBUTES[attr].prop];
-        } else if (source === 'preset' && err.code === 'unknown_preset' && config !== DEFAULT_MODEL) {
-          messages.push(`model: "${presetId}" is not a bundled preset; showing ${DEFAULT_MODEL}`);
-          presetId = DEFAULT_MODEL;
-          config = presetId;
-        } else if (source !== 'preset') {
-          messages.push(`${source === 'inline' ? 'inline config' : 'config'}: ${describeError(err)}; showing ${presetId}`);
-          source = 'preset';
-          config = presetId;
-        } else {
-          messages.push(describeError(err));
-          break;
-        }
-      }
-    }
-    replace(ui.error, messages.length > 1 ? h('ul', null, messages.map((m) => h('li', null, m))) : messages[0] ?? '');
-    if (!r) {
-      this.#settle();
-      return;
-    }
-
-    this.#options = options;
-    const configText = source === 'preset' ? e.presetConfig(presetId) : config;
-    // What is in use: the attributes, less the options the core refused.
-    const applied = { ...values };
-    for (const prop of ['context', 'batch', 'kvDtype', 'tp', 'accounting']) {
-      if (options[prop] === undefined) delete applied[prop];
-    }
-    const state = { ...applied, view: values.view ?? 'formula', source, presetId };
-    const isMla = r.groups.some((g) => g.kind === 'mla');
-
-    // Header and controls.
-    setText(ui.modelName, r.model);
-    setText(ui.modelFacts, `${r.attentionKind} · ${fmt.int(r.numLayers.value)} layers` +
-      `${r.maxContext ? ` · max context ${fmt.int(r.maxContext.value)}` : ''}`);
-    const extra = [];
-    if (this.#pasted !== null) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
-    if (this.#inline !== null) extra.push({ value: INLINE, label: `This page's config${source === 'inline' ? `: ${r.model}` : ''}` });
-    // The full preset list fills the select after the first result is on screen.
-    const selected = source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId;
-    const presetsReady = e.lists.presets !== undefined;
-    ui.controls.setModels(presetsReady ? e.presetList : [{ id: presetId }], extra, selected);
-    ui.controls.update({ state, result: r, fmt, isMla });
-    if (source === 'pasted') {
-      const text = this.#pasted;
-      this.#configInput().then((input) => input.show(text), () => {});
-    }
-
-    const sections = SECTIONS[state.view];
-    // The table names its own rows; its header would name a model it may not show.
-    const tableOnly = state.view === 'table';
-    ui.header.hidden = tableOnly;
-    ui.controls.fields.model.el.hidden = tableOnly;
-    // The table is one sequence of the whole model, as `kvcalc table` bakes it.
-    ui.controls.fields.batch.el.hidden = tableOnly;
-    ui.controls.fields.tp.el.hidden = tableOnly;
-    if (ui.order !== state.view) {
-      // The view's sections, in its order (moving nodes keeps their state); others hidden.
-      ui.order = state.view;
-      for (const view of Object.values(ui.sections)) view.root.hidden = true;
-      for (const name of sections) {
-        const view = this.#section(name);
-        view.root.hidden = false;
-        ui.base.append(view.root);
-      }
-    }
-
-    // The check is one core call; its result goes with the event, so it is run now.
-    let check = null;
-    let checkMessage = '';
-    if (sections.includes('check')) {
-      ({ check, message: checkMessage } = this.#section('check').run(e, config, state, r));
-    }
-    const ctx = {
-      e, fmt, r, formula, state, options, config, configText, source, presetId, isMla, check, checkMessage,
-      models: values.models, sizeOpts: (extra) => ({ ...options, ...extra }),
-    };
-    // The view's first section is drawn now; the others (the chart, the table, the GQA rows:
-    // many core calls) in a task of their own, so an edit shows its main figures at once.
-    const [first, ...rest] = sections;
-    this.#renderSection(first, ctx);
-
-    this.#result = r;
-    this.#check = check;
-    if (this.#userEdited) this.#scheduleHash(source);
-    const key = JSON.stringify([source, config.length, options, state.view, check && [check.poolTokens, check.maxContext], r.kvBytes]);
-    if (key !== this.#lastKey) {
-      this.#lastKey = key;
-      this.dispatchEvent(new KvCalcChangeEvent(r, check, state));
-    }
-    if (rest.length || !presetsReady) {
-      this.#deferTimer = setTimeout(() => {
-        this.#deferTimer = 0;
-        if (!presetsReady) ui.controls.setModels(e.presetList, extra, selected);
-        for (const name of rest) this.#renderSection(name, ctx);
-        this.#settle();
-      }, 0);
-    } else {
-      this.#settle();
-    }
-  }
-
-  // True when the wasm module and the view's section code are here; else starts loading them
-  // (the element renders again when they arrive) and returns false.
-  #prepared(sections) {
-    this.#engine ??= loadedEngine();
-    if (this.#engine && sections.every((s) => sectionModule(s))) return true;
-    const key = String(sections);
-    if (this.#preparing !== key) {
-      this.#preparing = key;
-      Promise.all([engine(), loadSections(sections)]).then(([e]) => {
-        if (this.#preparing === key) this.#preparing = null;
-        this.#engine = e;
-        this.#queue();
-      }, (err) => {
-        if (this.#preparing === key) this.#preparing = null;
-        this.#loadError = err;
-        this.#queue();
-      });
-    }
-    return false;
-  }
-
-  #renderSection(name, c) {
-    const view = this.#section(name);
-    const { e, fmt, r, state } = c;
-    if (name === 'formula') view.update({ result: r, formula: c.formula, fmt });
-    else if (name === 'check') {
-      view.setGpus(e.gpuList);
-      view.update({ r, state, check: c.check, message: c.checkMessage, fmt });
-    } else if (name === 'chart') this.#renderChart(e, c.config, r, state, c.check, fmt, c.sizeOpts);
-    else if (name === 'table') view.render(c);
-    else if (name === 'gqa') {
-      view.update({ result: r, configText: c.configText, fmt, size: (cfg) => e.size(cfg, c.sizeOpts({ context: r.context })) });
-    }
-  }
-
-  // The hash is written a moment after the last edit: history.replaceState is slow and
-  // rate-limited in browsers, and typing a number is many edits.
-  #scheduleHash(source) {
-    clearTimeout(this.#hashTimer);
-    this.#hashTimer = setTimeout(() => {
-      const attrs = {};
-      for (const a of SHARED_ATTRIBUTES) attrs[a] = this.getAttribute(a);
-      if (source !== 'preset') attrs.model = null;
-      writeHash(this.#hashPrefix(), attrs, source === 'pasted' && this.#pasted.length <= 32768 ? this.#pasted : null);
-    }, HASH_DELAY_MS);
-  }
-
-  #renderChart(e, config, r, state, check, fmt, sizeOpts) {
-    const poolTokens = check ? check.poolTokens : state.poolTokens;
-    const { sampleContexts, chartDtypes } = sectionModule('chart');
-    const contexts = sampleContexts(r, [poolTokens, check && check.maxContext].filter(Boolean));
-    const chosen = state.kvDtype ?? 'auto';
-    const series = [];
-    for (const dtype of chartDtypes(r, chosen)) {
-      try {
-        const points = contexts.map((c) => ({ context: c, bytes: e.size(config, sizeOpts({ context: c, kvDtype: dtype })).kvBytes }));
-        const probe = e.size(config, sizeOpts({ context: contexts[0], kvDtype: dtype }));  // per token: any context
-        series.push({ dtype, points, current: dtype === chosen, label: `${dtype === 'auto' ? `auto (${probe.kvDtype})` : dtype}: ${fmt.bytes(probe.bytesPerToken)} per token` });
-      } catch {
-        // a dtype this model cannot use is left out of the chart
-      }
-    }
-    let pool = null;
-    // The pool's tokens at this model's bytes per token, against the whole model's cache.
-    if (poolTokens) {
-      const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
-      if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
-        pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}`, short: `pool ${fmt.binary(bytes)}` };
-      }
-    }
-    const markers = [{ context: r.context, label: `context ${fmt.shortTokens(r.context)}` }];
-    if (check && check.maxContext !== r.context) markers.push({ context: check.maxContext, label: `advertised ${fmt.shortTokens(check.maxContext)}` });
-    this.#section('chart').update({ r, series, pool, fmt, markers });
+      this.#resolveLive(this.#live);
+    }, (err) => {
+      // The fallback stays, with the reason above it.
+      replace(this.#shadow, h('div', { role: 'alert', part: 'error' }, `kvcalc could not load: ${err?.message ?? err}`), h('slot'));
+      this.#started = false;
+      this.#resolveLive(null);
+    });
   }
 }
 

@@ -1,11 +1,11 @@
 // The element's reference, generated from the one place it is documented: the doc comment at
-// the top of web/element.js (@summary, @tag, @attr, @prop, @event, @part, @cssprop, in the
+// the top of web/element.js (@summary, @tag, @attr, @prop, @event, @part, @cssstate, @cssprop, in the
 // manner of custom-elements documentation headers). A tag's text may continue on the lines
 // after it; `code` spans become <code>. Everything is escaped.
 
 import { escapeText, inlineCode } from './html.mjs';
 
-const TAGS = ['summary', 'tag', 'attr', 'prop', 'event', 'part', 'cssprop'];
+const TAGS = ['summary', 'tag', 'attr', 'prop', 'event', 'part', 'cssstate', 'cssprop'];
 
 // Reads the header comment: { intro: [paragraph text], summary, tag, attr: [{name, type, text}], ... }
 export function parseElementHeader(source, file = 'web/element.js') {
@@ -95,6 +95,12 @@ export function renderReference(doc, sourceName = 'web/element.js') {
   out.push('<p>Style the inside of the element from your own style sheet with <code>kv-calc::part(name)</code>.</p>');
   out.push(table('Shadow parts', ['Part', 'What it is'], doc.part.map((p) => row(p.name, inlineCode(p.text))), 'ref-part'));
 
+  if (doc.cssstate.length) {
+    out.push('<h2 id="custom-states">Custom states</h2>');
+    out.push('<p>Match the element\'s state from your own style sheet with <code>kv-calc:state(name)</code>.</p>');
+    out.push(table('Custom states', ['State', 'When it holds'], doc.cssstate.map((c) => row(c.name, inlineCode(c.text))), 'ref-cssstate'));
+  }
+
   out.push('<h2 id="custom-properties">Custom properties</h2>');
   out.push('<p>Set these on the element or any ancestor; each has a default for light and for dark colour schemes.</p>');
   out.push(table('CSS custom properties', ['Property', 'What it sets'], doc.cssprop.map((c) => row(c.name, inlineCode(c.text))), 'ref-cssprop'));
@@ -103,6 +109,6 @@ export function renderReference(doc, sourceName = 'web/element.js') {
 
 // For the tests: the names the reference must list.
 export function referenceNames(doc) {
-  return Object.fromEntries(['attr', 'prop', 'event', 'part', 'cssprop'].map((k) => [k, doc[k].map((e) => e.name)]));
+  return Object.fromEntries(['attr', 'prop', 'event', 'part', 'cssstate', 'cssprop'].map((k) => [k, doc[k].map((e) => e.name)]));
 }
 

@@ -89,10 +89,28 @@ export function foreignRequests(env, log, allowed) {
   });
 }
 
+// Scrolls, as a reader would, to each <kv-calc> (or each matching selector) that has not
+// gone live (loading="lazy" waits to be near the viewport), waits for it to draw, and
+// scrolls back to where the page was.
+export async function bringIntoView(page, selector = 'kv-calc') {
+  if (!(await page.$(selector))) return;
+  await page.waitForFunction(() => customElements.get('kv-calc'));
+  await page.$$eval(selector, async (els) => {
+    const [x, y] = [scrollX, scrollY];
+    for (const el of els) {
+      if (el.matches(':state(live)')) continue;
+      el.scrollIntoView({ block: 'center' });
+      await el.updateComplete;
+    }
+    scrollTo(x, y);
+  });
+}
+
 // Waits until every <kv-calc> on the page (or those matching selector) is defined and has
-// drawn every section (updateComplete).
+// drawn every section (updateComplete), bringing the lazy ones into view.
 export async function waitForWidgets(page, selector = 'kv-calc') {
   await page.waitForFunction(() => customElements.get('kv-calc'));
+  await bringIntoView(page, selector);
   await page.$$eval(selector, (els) => Promise.all(els.map((el) => el.updateComplete)));
 }
 

@@ -96,3 +96,67 @@ test('a view file that does not arrive is named in every element\'s alert, and t
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
+
+// Scrolls #id into view and waits until it has drawn every section.
+async function scrollTo(page, id) {
+  await page.$eval(`#${id}`, async (el) => {
+    el.scrollIntoView({ block: 'center' });
+    await el.updateComplete;
+  });
+}
+
+test('a lazy page fetches kvcalc.js alone until an element nears the viewport, then the module once', async () => {
+  const { beforeViewport } = pageLoads(DIST);
+  assert.deepEqual(beforeViewport.files, ['kvcalc.js']);
+  assert.ok(beforeViewport.gzip <= 8 * 1024, `kvcalc.js is ${beforeViewport.gzip} B gzip`);
+  const { page, log } = await openPage(env, '/lazy.html');
+  await page.waitForFunction(() => customElements.get('kv-calc'));
+  await page.waitForLoadState('networkidle');
+  // Three screens of text above the first element: nothing but the entry module, no wasm.
+  assert.deepEqual(distRequests(env, log), ['kvcalc.js']);
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 0);
+  assert.equal(await page.$eval('#formula', (el) => el.result), null);
+  // The fallback is on screen, the element not live.
+  assert.equal(await page.$eval('#formula', (el) => el.matches(':state(live)')), false);
+  assert.match(await page.locator('#formula').innerText(), /131,072 bytes of KV cache per token/);
+
+  await scrollTo(page, 'formula');
+  assert.deepEqual(distRequests(env, log), [...views.formula.files].sort());
+  assert.equal(log.requests.filter((u) => u.endsWith('/kvcalc_core.wasm')).length, 1);
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  // Mistral-7B at 4,096 tokens: 32 layers x 2 x 8 KV heads x 128 x 2 B = 131,072 B per token; x 4096 = 536,870,912 B.
+  assert.equal(await page.$eval('#formula', (el) => el.result.kvBytes), 536_870_912);
+  assert.equal(await page.$eval('#formula', (el) => el.matches(':state(live)')), true);
+  assert.equal(await page.$eval('#table', (el) => el.result), null);  // still three screens further down
+
+  await scrollTo(page, 'table');
+  // The table view's code, and nothing else: the module is the one already there.
+  assert.deepEqual(distRequests(env, log), [...new Set([...views.formula.files, ...views.table.files])].sort());
+  assert.equal(log.requests.filter((u) => u.endsWith('/kvcalc_core.wasm')).length, 1);
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  // Qwen3-8B at 4,096 tokens: 36 layers x 2 x 8 KV heads x 128 x 2 B = 147,456 B per token; x 4096 = 603,979,776 B.
+  assert.equal(await page.$eval('#table', (el) => el.result.kvBytes), 603_979_776);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
+
+test('loading="eager" fetches at once, three screens down; its lazy neighbour waits', async () => {
+  const { page, log } = await openPage(env, '/eager.html');
+  await page.waitForFunction(() => document.getElementById('formula').result !== null);
+  await page.$eval('#formula', (el) => el.updateComplete);
+  assert.equal(await page.evaluate(() => scrollY), 0);
+  assert.deepEqual(distRequests(env, log), [...views.formula.files].sort());
+  // Mistral-7B at 4,096 tokens: 131,072 B per token x 4096 = 536,870,912 B.
+  assert.equal(await page.$eval('#formula', (el) => el.result.kvBytes), 536_870_912);
+  assert.equal(await page.$eval('#table', (el) => el.result), null);
+  // Switched to eager, the other one goes live where it is.
+  await page.$eval('#table', async (el) => {
+    el.loading = 'eager';
+    await el.updateComplete;
+  });
+  assert.equal(await page.evaluate(() => scrollY), 0);
+  assert.equal(await page.$eval('#table', (el) => el.result.kvBytes), 603_979_776);
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});

@@ -278,15 +278,19 @@ test('the reference page lists what web/element.js documents, and the element re
   const { page } = await openPage(browser, `${base}/reference.html`);
   await waitForWidgets(page);
   const listed = await page.evaluate(() => Object.fromEntries(
-    ['attr', 'prop', 'event', 'part', 'cssprop'].map((k) => [k,
+    ['attr', 'prop', 'event', 'part', 'cssstate', 'cssprop'].map((k) => [k,
       [...document.querySelectorAll(`#ref-${k}-caption ~ tbody th[scope="row"] code`)].map((c) => c.textContent)])));
   assert.deepEqual(listed, {
     attr: doc.attr.map((e) => e.name),
     prop: doc.prop.map((e) => e.name),
     event: doc.event.map((e) => e.name),
     part: doc.part.map((e) => e.name),
+    cssstate: doc.cssstate.map((e) => e.name),
     cssprop: doc.cssprop.map((e) => e.name),
   });
+  // The documented states are the element's: live once it has replaced the fallback.
+  assert.deepEqual(doc.cssstate.map((e) => e.name), ['live']);
+  assert.equal(await page.$eval('kv-calc[view="all"]', (el) => el.matches(':state(live)')), true);
   // The documented attributes are the ones the element observes.
   const observed = await page.evaluate(() => customElements.get('kv-calc').observedAttributes);
   assert.deepEqual([...doc.attr.map((e) => e.name)].sort(), [...observed].sort());

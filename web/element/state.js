@@ -1,9 +1,10 @@
-// The element's state: what its attributes (or the URL hash) say, read and checked in one
-// place. A bad value is reported with the attribute's name and is not used; it never turns
-// silently into a default.
+// The element's state: what its attributes say, read and checked in one place. A bad value
+// is reported with the attribute's name and is not used; it never turns silently into a
+// default. (The URL hash, which can set them too, is hash.js.)
 
 export const VIEWS = ['formula', 'table', 'gqa', 'check', 'all'];
 export const ACCOUNTINGS = ['resident', 'naive', 'vllm'];
+export const LOADINGS = ['lazy', 'eager'];
 export const CONTEXT_SHORTCUTS = [['4K', 4096], ['32K', 32768], ['128K', 131072], ['1M', 1048576]];
 export const DEFAULT_MODEL = 'Qwen/Qwen2.5-7B-Instruct';
 
@@ -19,6 +20,7 @@ export const ATTRIBUTES = {
   'pool-tokens': { prop: 'poolTokens', read: readTokens },
   'max-context': { prop: 'maxContext', read: readTokens },
   accounting: { prop: 'accounting', read: (v) => readChoice(v, ACCOUNTINGS) },
+  loading: { prop: 'loading', read: (v) => readChoice(v, LOADINGS) },
 };
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -70,45 +72,4 @@ export function readAttributes(el) {
     else values[prop] = r.value;
   }
   return { values, errors };
-}
-
-// --- URL hash -------------------------------------------------------------------------
-// The hash holds URLSearchParams; each element's keys carry its prefix ("kv-calc.context"),
-// so several elements on one page keep separate state and other keys are left alone.
-
-const HASH_KEYS = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens',
-  'max-context', 'config'];
-
-function hashParams() {
-  const raw = location.hash.replace(/^#/, '');
-  return new URLSearchParams(raw.includes('=') ? raw : '');
-}
-
-// { attributes: {name: value}, config: text|null } for one element's prefix.
-export function readHash(prefix) {
-  const params = hashParams();
-  const attributes = {};
-  let config = null;
-  for (const key of HASH_KEYS) {
-    const v = params.get(`${prefix}.${key}`);
-    if (v === null) continue;
-    if (key === 'config') config = v;
-    else attributes[key] = v;
-  }
-  return { attributes, config };
-}
-
-// Writes the element's state into the hash without a navigation or a history entry.
-export function writeHash(prefix, attributes, config) {
-  const params = hashParams();
-  for (const key of HASH_KEYS) params.delete(`${prefix}.${key}`);
-  for (const [key, v] of Object.entries(attributes)) {
-    if (v !== null && v !== undefined && v !== '') params.set(`${prefix}.${key}`, String(v));
-  }
-  if (config) params.set(`${prefix}.config`, config);
-  const text = params.toString();
-  const url = `${location.pathname}${location.search}${text ? `#${text}` : ''}`;
-  if (url !== `${location.pathname}${location.search}${location.hash}`) {
-    history.replaceState(history.state, '', url);
-  }
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, axeViolations } from '../harness.mjs';
+import { CHROMIUM_ARGS, axeViolations, bringIntoView } from '../harness.mjs';
 import { PAGES } from '../../../site/tools/layout.mjs';
 import { DEFAULT_MODEL, readTokens } from '../../../site/tools/bake.mjs';
 
@@ -86,6 +86,7 @@ export async function openPage(browser, url, { viewport, colorScheme } = {}) {
 // Waits until every <kv-calc> has a result (and a check result for check views); says which
 // did not when they do not.
 export async function waitForWidgets(page) {
+  await bringIntoView(page);
   try {
     await page.waitForFunction(() => [...document.querySelectorAll('kv-calc')].every((el) =>
       el.result && (el.getAttribute('view') !== 'check' || el.checkResult)), null, { timeout: 20000 });
