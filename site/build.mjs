@@ -16,6 +16,7 @@ import { escapeText, parseAttributes, slug } from './tools/html.mjs';
 import { Kvcalc, bakeFallbacks, groupThousands, insertCliRuns } from './tools/bake.mjs';
 import { parseElementHeader, renderReference } from './tools/reference.mjs';
 import { writeServiceWorker } from './tools/service-worker.mjs';
+import { measureLiveHeights, reserveCss } from './tools/reserve.mjs';
 import { faviconIco } from './tools/favicon.mjs';
 import { pageLoads } from '../web/page-loads.mjs';
 
@@ -122,7 +123,7 @@ function focusablePre(body) {
   return body.replace(/<pre(?![^>]*\btabindex=)/g, '<pre tabindex="0"');
 }
 
-export function build() {
+export async function build() {
   if (!existsSync(join(DIST, 'kvcalc.js'))) {
     throw new Error('dist/kvcalc.js is missing: the site embeds the package (run bash scripts/build.sh, which runs web/build-dist.mjs first)');
   }
@@ -134,6 +135,7 @@ export function build() {
   mkdirSync(OUT, { recursive: true });
 
   let baked = 0;
+  const withElements = [];
   for (const { file } of PAGES) {
     const { meta, body: source } = readPage(file);
     let body = includeSnippets(insertSnippets(source, file), file);
@@ -148,9 +150,9 @@ export function build() {
     if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {
       throw new Error(`site/pages/${file}: inline style or script (the strict CSP refuses both)`);
     }
-    writeFileSync(join(OUT, file), renderPage({
-      file, title: meta.title, description: meta.description, body, usesElement: /<kv-calc\b/.test(body),
-    }));
+    const usesElement = /<kv-calc\b/.test(body);
+    if (usesElement) withElements.push(file);
+    writeFileSync(join(OUT, file), renderPage({ file, title: meta.title, description: meta.description, body, usesElement }));
   }
 
   // The plain-HTML snippet of the embedding guide, as a page that runs.
@@ -163,14 +165,19 @@ export function build() {
   writeFileSync(join(OUT, 'favicon.ico'), faviconIco());
   cpSync(DIST, join(OUT, 'dist'), { recursive: true });
 
+  // The live elements' heights, reserved for their fallbacks (site/tools/reserve.mjs).
+  const measured = await measureLiveHeights(OUT, withElements);
+  if (measured) writeFileSync(join(OUT, 'site.css'), readFileSync(join(OUT, 'site.css'), 'utf8') + reserveCss(measured));
+
   const sw = writeServiceWorker({ template: join(SITE, 'sw.js'), outDir: OUT });
-  return { out: OUT, pages: PAGES.length, baked, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version };
+  return { out: OUT, pages: PAGES.length, baked, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version,
+    reserved: measured ? `the live heights of ${measured.length} elements reserved` : 'no Chromium: no space reserved for the live elements' };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const r = build();
-    console.log(`site: ${r.pages} pages, ${r.baked} baked fallbacks (${r.kvcalcCalls} kvcalc runs), ` +
+    const r = await build();
+    console.log(`site: ${r.pages} pages, ${r.baked} baked fallbacks (${r.kvcalcCalls} kvcalc runs), ${r.reserved}, ` +
       `${r.files} files cached by the service worker (version ${r.version}) in ${r.out}`);
   } catch (e) {
     console.error(`site build failed: ${e.message}`);

@@ -63,16 +63,24 @@ export function uid(prefix) {
 
 // Calls redraw() when el's content width changes by more than a few pixels; width() is
 // the last width seen. SVG pictures are drawn at their real width so their text keeps
-// its size on a phone (a scaled viewBox would shrink it).
+// its size on a phone (a scaled viewBox would shrink it). fit() reads the width now (a
+// view first drawn before it was on the page calls it once it is, in the same task, so
+// no frame shows it at the guessed width).
 export function watchWidth(el, redraw, initial = 640) {
   let width = initial;
-  const observer = new ResizeObserver((entries) => {
-    const w = Math.round(entries[0].contentRect.width);
+  const use = (w) => {
     if (w > 0 && Math.abs(w - width) > 8) {
       width = w;
       redraw();
     }
-  });
+  };
+  const observer = new ResizeObserver((entries) => use(Math.round(entries[0].contentRect.width)));
   observer.observe(el);
-  return { width: () => width };
+  return {
+    width: () => width,
+    fit() {
+      const cs = getComputedStyle(el);
+      use(Math.round(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)));
+    },
+  };
 }

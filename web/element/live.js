@@ -212,6 +212,9 @@ export class Live {
     this.#shown = true;
     this.#shadow.adoptedStyleSheets = [styleSheet(), ...this.#shadow.adoptedStyleSheets];
     replace(this.#shadow, this.#ui.base);
+    // The pictures (chart, GQA heads, check bar) were drawn at a guessed width: now on the
+    // page, they are drawn again at their own, before any frame shows them.
+    for (const view of Object.values(this.#ui.sections)) view.size?.fit();
     this.#onShow();
   }
 
