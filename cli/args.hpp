@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "result.hpp"
 
 namespace kvcalc::cli {

@@ -28,9 +28,9 @@ Result<std::string> read_text_file(const std::string& path, const char* field) {
 
 Error error_of(const json& r) {
     Error e;
-    e.code = r["error"]["code"].str();
-    e.message = r["error"]["message"].str();
-    e.field = r["error"]["field"].str();
+    e.code = r["error"]["code"].get<std::string>();
+    e.message = r["error"]["message"].get<std::string>();
+    e.field = r["error"]["field"].get<std::string>();
     if (r["error"].contains("line")) {
         e.line = r["error"]["line"].get<int>();
         e.column = r["error"]["column"].get<int>();

@@ -38,7 +38,8 @@ void print_plain(const json& r) {
                       << " B\n"
                       << "      latent " << g["latent_dim"]["source"].get<std::string>() << "\n";
         } else if (g.contains("kv_heads")) {
-            std::uint64_t k = g["head_dim"]["value"].as_uint(), v = g["v_head_dim"]["value"].as_uint();
+            std::uint64_t k = g["head_dim"]["value"].get<std::uint64_t>(),
+                          v = g["v_head_dim"]["value"].get<std::uint64_t>();
             std::cout << (k == v ? "2 (K and V) x " : "") << n << " layers x "
                       << g["kv_heads"]["value"].get<std::uint64_t>() << " KV heads x ";
             if (k == v)
@@ -54,8 +55,8 @@ void print_plain(const json& r) {
                           << group_thousands(g["window"]["value"].get<std::uint64_t>()) << " tokens ("
                           << g["window"]["source"].get<std::string>() << ")\n";
         } else if (kind == "linear_state") {
-            std::cout << "no per-token cache; fixed state " << bytes(g["state_bytes_layer"].as_uint())
-                      << " per layer per sequence\n"
+            std::cout << "no per-token cache; fixed state "
+                      << bytes(g["state_bytes_layer"].get<std::uint64_t>()) << " per layer per sequence\n"
                       << "      " << g["state_source"].get<std::string>() << "\n";
         } else {
             std::cout << "no cache\n";
@@ -103,9 +104,9 @@ int run_size(int argc, char** argv, int first) {
     const json& r = *out;
     if (r.contains("error")) {
         Error e;
-        e.code = r["error"]["code"].str();
-        e.message = r["error"]["message"].str();
-        e.field = r["error"]["field"].str();
+        e.code = r["error"]["code"].get<std::string>();
+        e.message = r["error"]["message"].get<std::string>();
+        e.field = r["error"]["field"].get<std::string>();
         if (r["error"].contains("line")) {
             e.line = r["error"]["line"].get<int>();
             e.column = r["error"]["column"].get<int>();

@@ -41,9 +41,9 @@ int run_table(int argc, char** argv, int first) {
     const json& r = *out;
     if (r.contains("error")) {
         Error e;
-        e.code = r["error"]["code"].str();
-        e.message = r["error"]["message"].str();
-        e.field = r["error"]["field"].str();
+        e.code = r["error"]["code"].get<std::string>();
+        e.message = r["error"]["message"].get<std::string>();
+        e.field = r["error"]["field"].get<std::string>();
         return report_error(e, false);
     }
     std::cout << r["text"].get<std::string>();

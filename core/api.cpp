@@ -81,15 +81,15 @@ std::string presets_json() {
         auto m = load_config(p.id);
         if (!m) continue;  // every bundled config is tested to load; skip rather than abort
         json entry;
-        entry.set("id", p.id)
-            .set("name", m->name)
-            .set("attention_kind", attention_kind(*m))
-            .set("max_context", m->max_context.value ? json(m->max_context.value) : json(nullptr))
-            .set("layers", m->num_layers.value);
+        entry["id"] = p.id;
+        entry["name"] = m->name;
+        entry["attention_kind"] = attention_kind(*m);
+        entry["max_context"] = m->max_context.value ? json(m->max_context.value) : json(nullptr);
+        entry["layers"] = m->num_layers.value;
         SizeOptions o;
         o.context = 1;
         auto r = size_model(*m, o);
-        entry.set("bytes_per_token", r ? json(r->bytes_per_token) : json(nullptr));
+        entry["bytes_per_token"] = r ? json(r->bytes_per_token) : json(nullptr);
         list.push_back(std::move(entry));
     }
     return to_text(list);

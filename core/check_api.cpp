@@ -30,13 +30,13 @@ Result<std::string> option_text(const json& v, const std::string& key) {
 
 // A size: a whole number of bytes, or text like "1.5GiB".
 Result<std::uint64_t> option_size(const json& v, const std::string& key) {
-    if (v.is_string()) return parse_byte_size(v.str(), key);
+    if (v.is_string()) return parse_byte_size(v.get_ref<const std::string&>(), key);
     return option_int(v, key, true);
 }
 
 // A fraction: a JSON number (read back as the decimal it was written as) or text.
 Result<Fraction> option_fraction(const json& v, const std::string& key) {
-    if (v.is_string()) return parse_fraction(v.str(), key);
+    if (v.is_string()) return parse_fraction(v.get_ref<const std::string&>(), key);
     if (v.is_number()) return parse_fraction(to_text(v), key);
     return field_error(code::bad_option, key, "must be a decimal like 0.9, got {}", described(v));
 }
@@ -80,9 +80,9 @@ Result<CheckOptions> read_check_options(const json& o) {
     std::optional<std::string>* const texts[] = {&c.engine_log, &c.gpu, &c.kv_dtype, &c.weight_dtype,
                                                  &c.accounting};
     std::optional<Fraction>* const fractions[] = {&c.utilization, &c.mem_fraction};
-    for (const auto& it : o.members()) {
-        const std::string& k = it.key;
-        const json& v = it.value;
+    for (const auto& it : o.items()) {
+        const std::string& k = it.key();
+        const json& v = it.value();
         if (v.is_null()) continue;
         std::size_t i = 0;
         while (i < 19 && k != keys[i])
@@ -116,22 +116,24 @@ json log_json(const EngineLog& log) {
     json understood = json::array();
     for (const auto& f : log.understood) {
         json u;
-        u.set("line", f.line).set("what", f.what).set("text", f.text);
+        u["line"] = f.line;
+        u["what"] = f.what;
+        u["text"] = f.text;
         understood.push_back(std::move(u));
     }
     json j;
-    j.set("engine", log.engine)
-        .set("pool_tokens", log.pool_tokens)
-        .set("gpu_blocks", log.gpu_blocks)
-        .set("kv_memory_bytes", log.kv_memory_bytes)
-        .set("kv_memory_text", log.kv_memory_text)
-        .set("max_model_len", log.max_model_len)
-        .set("max_concurrency_text",
-             log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr))
-        .set("full_layer_tokens", log.full_layer_tokens)
-        .set("swa_layer_tokens", log.swa_layer_tokens)
-        .set("mamba_cache_size", log.mamba_cache_size)
-        .set("understood", std::move(understood));
+    j["engine"] = log.engine;
+    j["pool_tokens"] = or_null(log.pool_tokens);
+    j["gpu_blocks"] = or_null(log.gpu_blocks);
+    j["kv_memory_bytes"] = or_null(log.kv_memory_bytes);
+    j["kv_memory_text"] = log.kv_memory_text;
+    j["max_model_len"] = or_null(log.max_model_len);
+    j["max_concurrency_text"] =
+        log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr);
+    j["full_layer_tokens"] = or_null(log.full_layer_tokens);
+    j["swa_layer_tokens"] = or_null(log.swa_layer_tokens);
+    j["mamba_cache_size"] = or_null(log.mamba_cache_size);
+    j["understood"] = std::move(understood);
     return j;
 }
 
@@ -357,24 +359,24 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
         P = derived->pool_tokens;
         pool_bytes = derived->pool_bytes_per_gpu;
         p_source = format("derived from {} (see pool.steps)", in.gpu_source);
-        pool.set("engine", engine_name(engine))
-            .set("gpu_memory_bytes", in.gpu_memory_bytes)
-            .set("gpu_source", in.gpu_source)
-            .set("fraction", in.fraction.text)
-            .set("fraction_source", in.fraction_source)
-            .set("requested_bytes", derived->requested_bytes)
-            .set("weight_bytes_per_gpu", in.weight_bytes_per_gpu)
-            .set("activation_peak_bytes", vllm ? json(in.activation_peak_bytes) : json(nullptr))
-            .set("activation_peak_source", vllm ? json(in.activation_source) : json(nullptr))
-            .set("non_torch_bytes", in.non_torch_bytes)
-            .set("non_torch_source", in.non_torch_source)
-            .set("pool_bytes_per_gpu", derived->pool_bytes_per_gpu)
-            .set("memory_left", derived->memory_left)
-            .set("bytes_per_token_per_gpu", per_token)
-            .set("block_size", block)
-            .set("pool_blocks", derived->pool_blocks)
-            .set("pool_tokens", derived->pool_tokens)
-            .set("steps", json(derived->steps));
+        pool["engine"] = engine_name(engine);
+        pool["gpu_memory_bytes"] = in.gpu_memory_bytes;
+        pool["gpu_source"] = in.gpu_source;
+        pool["fraction"] = in.fraction.text;
+        pool["fraction_source"] = in.fraction_source;
+        pool["requested_bytes"] = derived->requested_bytes;
+        pool["weight_bytes_per_gpu"] = in.weight_bytes_per_gpu;
+        pool["activation_peak_bytes"] = vllm ? json(in.activation_peak_bytes) : json(nullptr);
+        pool["activation_peak_source"] = vllm ? json(in.activation_source) : json(nullptr);
+        pool["non_torch_bytes"] = in.non_torch_bytes;
+        pool["non_torch_source"] = in.non_torch_source;
+        pool["pool_bytes_per_gpu"] = derived->pool_bytes_per_gpu;
+        pool["memory_left"] = derived->memory_left;
+        pool["bytes_per_token_per_gpu"] = per_token;
+        pool["block_size"] = block;
+        pool["pool_blocks"] = derived->pool_blocks;
+        pool["pool_tokens"] = derived->pool_tokens;
+        pool["steps"] = json(derived->steps);
         if (!vllm && !o.mem_fraction) {
             // SGLang sizes the fraction itself: (memory - reserved) / memory, to 3 decimals, with
             // at least 10 GB reserved on a GPU over 60 GB. 0.88 is its fallback when it cannot.
@@ -495,48 +497,49 @@ Result<json> check_report(const ModelSpec& m, const json& options) {
                             "pool_bytes_per_gpu where the pool's bytes are known"});
 
     json j;
-    j.set("model", m.name);
-    j.set("engine", engine_name(engine));
-    j.set("pool_tokens", P);
-    j.set("pool_source", p_source);
-    j.set("max_context", C);
-    j.set("max_context_source", c_source);
-    j.set("model_max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr));
-    j.set("block_size", block);
-    j.set("block_size_source", block_source);
-    j.set("fits", cr.fits);
-    j.set("fits_by", cr.fits_by);
-    j.set("blocks_needed", cr.blocks_needed);
-    j.set("blocks_available", cr.blocks_available);
-    j.set("max_concurrency", json::hundredths(cr.max_concurrency_hundredths));  // prints as its 2 decimals
-    j.set("max_concurrency_text", cr.max_concurrency_text);
-    j.set("max_concurrency_hundredths", cr.max_concurrency_hundredths);
-    j.set("max_safe_context", cr.max_safe_context);
-    j.set("max_safe_context_source", cr.max_safe_context_source);
-    j.set("concurrency", o.concurrency);
-    j.set("concurrency_fits", cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr));
-    j.set("max_context_at_concurrency", cr.max_context_at_concurrency);
-    j.set("advice", cr.advice);
-    j.set("tp", tp);
-    j.set("pp", pp);
-    j.set("kv_dtype", sr.kv_dtype.name);
-    j.set("bytes_per_token_per_gpu", per_token);
-    j.set("accounting", accounting_name(so.accounting));
-    j.set("request_bytes_per_gpu", sr.kv_bytes_per_gpu);
-    j.set("pool_bytes_per_gpu", pool_bytes);
-    j.set("param_count", weights ? json(weights->param_count) : json(nullptr));
-    j.set("weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
-    j.set("weight_bytes_per_gpu", weights_per_gpu);
-    j.set("weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
-    j.set("pool", std::move(pool));
-    j.set("log", o.engine_log ? log_json(log) : json(nullptr));
+    j["model"] = m.name;
+    j["engine"] = engine_name(engine);
+    j["pool_tokens"] = P;
+    j["pool_source"] = p_source;
+    j["max_context"] = C;
+    j["max_context_source"] = c_source;
+    j["model_max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
+    j["block_size"] = block;
+    j["block_size_source"] = block_source;
+    j["fits"] = cr.fits;
+    j["fits_by"] = cr.fits_by;
+    j["blocks_needed"] = cr.blocks_needed;
+    j["blocks_available"] = cr.blocks_available;
+    j["max_concurrency"] = hundredths_json(cr.max_concurrency_hundredths);
+    // prints as its 2 decimals
+    j["max_concurrency_text"] = cr.max_concurrency_text;
+    j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
+    j["max_safe_context"] = cr.max_safe_context;
+    j["max_safe_context_source"] = cr.max_safe_context_source;
+    j["concurrency"] = or_null(o.concurrency);
+    j["concurrency_fits"] = cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr);
+    j["max_context_at_concurrency"] = or_null(cr.max_context_at_concurrency);
+    j["advice"] = cr.advice;
+    j["tp"] = tp;
+    j["pp"] = pp;
+    j["kv_dtype"] = sr.kv_dtype.name;
+    j["bytes_per_token_per_gpu"] = per_token;
+    j["accounting"] = accounting_name(so.accounting);
+    j["request_bytes_per_gpu"] = sr.kv_bytes_per_gpu;
+    j["pool_bytes_per_gpu"] = or_null(pool_bytes);
+    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
+    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
+    j["weight_bytes_per_gpu"] = or_null(weights_per_gpu);
+    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
+    j["pool"] = std::move(pool);
+    j["log"] = o.engine_log ? log_json(log) : json(nullptr);
     for (const auto& w : sr.warnings)
         if (w.field != std::string_view("context"))  // the check's max_context warning says it
             warnings.push_back(w);
     if (!weights)
         warnings.push_back(
             {weights.error().field, format("no weights estimate: {}", weights.error().message)});
-    j.set("warnings", warnings_json(warnings));
+    j["warnings"] = warnings_json(warnings);
     return j;
 }
 
@@ -566,7 +569,7 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
     for (std::size_t i = 0; i < configs->size(); ++i) {
         const json& c = (*configs)[i];
         Result<ModelSpec> m =
-            c.is_string() ? load_config(c.str())
+            c.is_string() ? load_config(c.get_ref<const std::string&>())
             : c.is_object()
                 ? read_model(c)
                 : Result<ModelSpec>(fail(code::bad_option, "", "must be a preset id or a config object"));
@@ -591,8 +594,8 @@ std::string table_json(std::string_view configs_json, std::string_view options_j
                                           described(f)));
         auto text = render_table(*t, f.get<std::string>());
         if (!text) return error_text(text.error());
-        out.set("format", f);
-        out.set("text", *text);
+        out["format"] = f;
+        out["text"] = *text;
     }
     return to_text(out);
 }
@@ -602,13 +605,13 @@ std::string gpu_presets_json() {
     for (std::size_t i = 0; i < gpu_preset_count(); ++i) {
         const GpuPreset& g = gpu_preset_at(i);
         json o;
-        o.set("id", g.id)
-            .set("name", g.name)
-            .set("nominal", g.nominal)
-            .set("memory_bytes", gpu_memory_bytes(g))
-            .set("memory_gib", fixed_point(g.memory_gib_hundredths, 2))
-            .set("measured", g.measured)
-            .set("source", g.source);
+        o["id"] = g.id;
+        o["name"] = g.name;
+        o["nominal"] = g.nominal;
+        o["memory_bytes"] = gpu_memory_bytes(g);
+        o["memory_gib"] = fixed_point(g.memory_gib_hundredths, 2);
+        o["measured"] = g.measured;
+        o["source"] = g.source;
         list.push_back(std::move(o));
     }
     return to_text(list);

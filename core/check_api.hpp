@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "model.hpp"
 #include "table.hpp"
 

@@ -27,7 +27,7 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         std::string at = format("{}[{}]", field, i);
         if (!types[i].is_string())
             return field_error(code::invalid_value, at, "must be a string, got {}", described(types[i]));
-        const std::string& t = types[i].str();
+        const std::string& t = types[i].get_ref<const std::string&>();
         LayerKind k;
         if (t == "full_attention" || t == "attention" || t == "global_attention")
             k = LayerKind::full_attention;
@@ -88,7 +88,7 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
          {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
           std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
         std::string kf = format("{}.{}", field, key);
-        const json* it = cfg.find(key);
+        const json* it = member(cfg, key);
         if (!it || !it->is_array())
             return field_error(code::missing_field, kf, "missing (a list of 1-indexed layers)");
         for (std::size_t i = 0; i < it->size(); ++i) {

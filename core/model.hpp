@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "json_text.hpp"
+#include "json.hpp"
 
 namespace kvcalc {
 

@@ -2,7 +2,7 @@
 // (there with camelCase keys), so the two agree by construction.
 #pragma once
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "model.hpp"
 #include "sizing.hpp"
 
@@ -24,9 +24,6 @@ json size_report(const ModelSpec& m, const SizeResult& r);
 // Options from a JSON object: context, batch, kv_dtype, tp, pp, block_size, accounting,
 // max_num_batched_tokens, shared_prefix. Unknown keys and bad values are errors.
 Result<SizeOptions> size_options_from_json(const json& options);
-
-// Compact JSON text; never throws on odd strings (invalid UTF-8 is replaced).
-std::string to_text(const json& j, int indent = -1);
 
 // [{"field", "message"}, ...]
 json warnings_json(const std::vector<Warning>& warnings);

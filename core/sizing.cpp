@@ -267,9 +267,10 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
 
     if (o.kv_dtype == "fp8_e5m2") {
         // vLLM refuses it on fp8 weights ("fp8_e5m2 kv-cache is not supported with fp8 checkpoints").
-        for (const Json* c : {&m.text, &m.root}) {
-            const Json& q = (*c)["quantization_config"]["quant_method"];
-            if (q.is_string() && q.str() == "fp8") {
+        for (const json* c : {&m.text, &m.root}) {
+            const json* qc = member(*c, "quantization_config");
+            const json* q = qc ? member(*qc, "quant_method") : nullptr;
+            if (q && *q == "fp8") {
                 r.warnings.push_back({"kv_dtype",
                                       "fp8_e5m2: vLLM refuses it with fp8 checkpoints, as this one "
                                       "is (quantization_config.quant_method fp8): use fp8 (e4m3)"});

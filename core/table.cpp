@@ -74,7 +74,7 @@ std::string context_label(std::uint64_t c) {
 Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
     std::vector<std::uint64_t> out;
     if (v.is_string()) {
-        const std::string& s = v.str();
+        const std::string& s = v.get<std::string>();
         std::size_t i = 0;
         while (i <= s.size()) {
             std::size_t comma = s.find(',', i);
@@ -155,18 +155,20 @@ std::string csv_field(const std::string& s) {
 
 std::string weights_text(const json& row) {
     if (row["weight_bytes"].is_null()) return "—";
-    return format("{} ({}, {})", format_bytes(row["weight_bytes"].as_uint()),
-                  format_param_count(row["param_count"].as_uint()), row["weight_dtype"].str());
+    return format("{} ({}, {})", format_bytes(row["weight_bytes"].get<std::uint64_t>()),
+                  format_param_count(row["param_count"].get<std::uint64_t>()),
+                  row["weight_dtype"].get<std::string>());
 }
 
 // The text cells of one row, in column order.
 std::vector<std::string> cells(const json& row) {
-    std::vector<std::string> c = {row["model"].get<std::string>(),
-                                  row["attention_kind"].get<std::string>(),
-                                  format("{}", row["layers"].as_uint()),
-                                  format("{} / {}", row["kv_heads_text"].str(), row["query_heads"].as_uint()),
-                                  row["head_size_text"].get<std::string>(),
-                                  format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
+    std::vector<std::string> c = {
+        row["model"].get<std::string>(),
+        row["attention_kind"].get<std::string>(),
+        format("{}", row["layers"].get<std::uint64_t>()),
+        format("{} / {}", row["kv_heads_text"].get<std::string>(), row["query_heads"].get<std::uint64_t>()),
+        row["head_size_text"].get<std::string>(),
+        format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
     for (const auto& k : row["kv_bytes"])
         c.push_back(k.is_null() ? "—" : format_bytes(k.get<std::uint64_t>()));
     c.push_back(weights_text(row));
@@ -177,14 +179,14 @@ std::vector<std::string> headers(const json& t) {
     std::vector<std::string> h = {"Model",     "Attention", "Layers", "KV heads / query heads",
                                   "Head size", "Per token"};
     for (const auto& c : t["contexts"])
-        h.push_back(format("{} tokens", context_label(c.as_uint())));
+        h.push_back(format("{} tokens", context_label(c.get<std::uint64_t>())));
     h.push_back("Weights");
     return h;
 }
 
 std::string note(const json& t) {
     std::string s = format("KV cache of one sequence, {} accounting, KV dtype {}; 1 KiB = 1024 B.",
-                           t["accounting"].str(), t["kv_dtype"].str());
+                           t["accounting"].get<std::string>(), t["kv_dtype"].get<std::string>());
     bool beyond = false;
     for (const auto& r : t["rows"])
         for (const auto& k : r["kv_bytes"])
@@ -229,21 +231,21 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         return field_error(code::bad_option, "options", "must be an object, got {}", described(options));
     json size_opts = json::object();
     if (options.is_object())
-        for (const auto& it : options.members()) {
-            const std::string& k = it.key;
-            if (it.value.is_null() || k == "format") continue;
+        for (const auto& it : options.items()) {
+            const std::string& k = it.key();
+            if (it.value().is_null() || k == "format") continue;
             if (k == "contexts") {
-                auto c = read_contexts(it.value);
+                auto c = read_contexts(it.value());
                 if (!c) return c.forward_error();
                 contexts = std::move(c.value());
             } else if (k == "weight_dtype") {
-                if (!it.value.is_string())
+                if (!it.value().is_string())
                     return fail(code::bad_option, k, "weight_dtype: must be a string, got {}",
-                                described(it.value));
-                weight_dtype = it.value.get<std::string>();
+                                described(it.value()));
+                weight_dtype = it.value().get<std::string>();
             } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
                        k == "max_num_batched_tokens") {
-                size_opts[k] = it.value;
+                size_opts[k] = it.value();
             } else {
                 return fail(code::bad_option, k, "unknown option \"{}\"", k);
             }
@@ -273,26 +275,26 @@ Result<json> table_report(const std::vector<ModelSpec>& models, const json& opti
         auto w = estimate_weights(m, weight_dtype);
         if (!w && w.error().code == code::bad_option) return w.forward_error();
         json row;
-        row.set("model", m.name)
-            .set("attention_kind", attention_kind(m))
-            .set("layers", m.num_layers.value)
-            .set("kv_heads_text", per_group(m, true))
-            .set("query_heads", m.query_heads.value)
-            .set("head_size_text", per_group(m, false))
-            .set("bytes_per_token", one->bytes_per_token)
-            .set("kv_bytes", std::move(kv))
-            .set("max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr))
-            .set("param_count", w ? json(w->param_count) : json(nullptr))
-            .set("weight_bytes", w ? json(w->weight_bytes) : json(nullptr))
-            .set("weight_dtype", w ? json(w->dtype.name) : json(nullptr))
-            .set("kv_dtype", one->kv_dtype.name);
+        row["model"] = m.name;
+        row["attention_kind"] = attention_kind(m);
+        row["layers"] = m.num_layers.value;
+        row["kv_heads_text"] = per_group(m, true);
+        row["query_heads"] = m.query_heads.value;
+        row["head_size_text"] = per_group(m, false);
+        row["bytes_per_token"] = one->bytes_per_token;
+        row["kv_bytes"] = std::move(kv);
+        row["max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
+        row["param_count"] = w ? json(w->param_count) : json(nullptr);
+        row["weight_bytes"] = w ? json(w->weight_bytes) : json(nullptr);
+        row["weight_dtype"] = w ? json(w->dtype.name) : json(nullptr);
+        row["kv_dtype"] = one->kv_dtype.name;
         rows.push_back(std::move(row));
     }
     json t;
-    t.set("contexts", json(contexts))
-        .set("accounting", accounting_name(base.accounting))
-        .set("kv_dtype", base.kv_dtype)
-        .set("rows", std::move(rows));
+    t["contexts"] = json(contexts);
+    t["accounting"] = accounting_name(base.accounting);
+    t["kv_dtype"] = base.kv_dtype;
+    t["rows"] = std::move(rows);
     return t;
 }
 
@@ -333,14 +335,16 @@ Result<std::string> render_table(const json& t, const std::string& format_name) 
         std::vector<std::string> h = {"model",       "attention_kind", "layers",         "kv_heads",
                                       "query_heads", "head_size",      "bytes_per_token"};
         for (const auto& c : t["contexts"])
-            h.push_back(format("kv_bytes_{}", c.as_uint()));
+            h.push_back(format("kv_bytes_{}", c.get<std::uint64_t>()));
         for (const char* x : {"param_count", "weight_bytes", "weight_dtype"})
             h.push_back(x);
         for (std::size_t i = 0; i < h.size(); ++i)
             format_to(out, i ? ",{}" : "{}", h[i]);
         out += "\r\n";
         for (const auto& r : t["rows"]) {
-            auto num = [](const json& v) { return v.is_null() ? std::string() : format("{}", v.as_uint()); };
+            auto num = [](const json& v) {
+                return v.is_null() ? std::string() : format("{}", v.get<std::uint64_t>());
+            };
             std::vector<std::string> f = {r["model"].get<std::string>(),
                                           r["attention_kind"].get<std::string>(),
                                           num(r["layers"]),

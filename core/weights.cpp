@@ -691,11 +691,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     w.weight_bytes = *all;
 
     // What the count leaves out.
-    for (const auto& member : m.root.members()) {
-        const std::string& k = member.key;
+    for (const auto& member : m.root.items()) {
+        const std::string& k = member.key();
         bool tower = false;
         for (const char* t : {"vision", "visual", "audio", "speech", "image", "video"})
-            tower |= k.find(t) != std::string::npos && member.value.is_object();
+            tower |= k.find(t) != std::string::npos && member.value().is_object();
         if (tower) w.excluded.push_back(format("{} (a multimodal tower, not counted)", k));
     }
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
