@@ -19,6 +19,17 @@ json error_report(const Error& e) {
     return out;
 }
 
+Error error_from_report(const json& r) {
+    const json& e = r["error"];
+    Error out = make_error(e["code"].get<std::string>().c_str(), e["message"].get<std::string>(),
+                           e["field"].get<std::string>());
+    if (e.contains("line")) {
+        out.line = e["line"].get<int>();
+        out.column = e["column"].get<int>();
+    }
+    return out;
+}
+
 std::string error_text(const Error& e) {
     return to_text(error_report(e));
 }
@@ -116,7 +127,8 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
 
 }  // namespace
 
-json size_report(const ModelSpec& m, const SizeResult& r) {
+json size_report(const Model& model, const SizeResult& r) {
+    const ModelSpec& m = model.spec;
     json j;
     j["model"] = m.name;
     j["model_source"] = m.name_source;
@@ -148,7 +160,7 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     j["kv_bytes"] = r.kv_bytes;
     j["kv_bytes_per_gpu"] = r.kv_bytes_per_gpu;
     j["kv_bytes_deployment"] = r.kv_bytes_deployment;
-    auto weights = estimate_weights(m);  // the text model's weights at the config's dtype
+    const Result<WeightEstimate>& weights = model.weights;  // the text model's, at the config's dtype
     j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
     j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
     j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
@@ -173,50 +185,20 @@ json size_report(const ModelSpec& m, const SizeResult& r) {
     return j;
 }
 
-Result<SizeOptions> size_options_from_json(const json& o) {
+SizeOptions size_options(const Options& o) {
     SizeOptions s;
-    if (o.is_null()) return s;
-    if (!o.is_object())
-        return field_error(code::bad_option, "options", "must be an object, got {}", described(o));
-    for (const auto& it : o.items()) {
-        const std::string& k = it.key();
-        const json& v = it.value();
-        if (v.is_null()) continue;  // an unset option
-        // The integer options: the first five plain, then the two optional ones.
-        static const char* const integers[] = {
-            "batch", "tp", "pp", "max_num_batched_tokens", "shared_prefix", "context", "block_size"};
-        std::size_t i = 0;
-        while (i < 7 && k != integers[i])
-            ++i;
-        if (i < 7) {
-            auto n = checked_integer(v, k, i == 4);  // only shared_prefix may be 0
-            if (!n) return recode(n.forward_error(), code::bad_option);
-            std::uint64_t* const plain[] = {&s.batch, &s.tp, &s.pp, &s.max_num_batched_tokens,
-                                            &s.shared_prefix};
-            if (i < 5)
-                *plain[i] = *n;
-            else
-                (i == 5 ? s.context : s.block_size) = *n;
-        } else if (k == "kv_dtype") {
-            if (!v.is_string())
-                return field_error(code::bad_option, "kv_dtype", "must be a string, got {}", described(v));
-            s.kv_dtype = v.get<std::string>();
-        } else if (k == "accounting") {
-            const std::string_view a =
-                v.is_string() ? std::string_view(v.get_ref<const std::string&>()) : std::string_view();
-            if (a == "naive")
-                s.accounting = Accounting::naive;
-            else if (a == "resident")
-                s.accounting = Accounting::resident;
-            else if (a == "vllm")
-                s.accounting = Accounting::vllm;
-            else
-                return field_error(code::bad_option, "accounting", "must be naive, resident or vllm, got {}",
-                                   described(v));
-        } else {
-            return fail(code::bad_option, k, "unknown option \"{}\"", k);
-        }
-    }
+    s.context = o.context;
+    s.block_size = o.block_size;
+    if (o.batch) s.batch = *o.batch;
+    if (o.tp) s.tp = *o.tp;
+    if (o.pp) s.pp = *o.pp;
+    if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
+    if (o.shared_prefix) s.shared_prefix = *o.shared_prefix;
+    if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
+    if (o.accounting)
+        s.accounting = *o.accounting == "naive"  ? Accounting::naive
+                       : *o.accounting == "vllm" ? Accounting::vllm
+                                                 : Accounting::resident;
     return s;
 }
 

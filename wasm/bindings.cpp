@@ -1,31 +1,70 @@
-// The wasm module's surface: Embind bindings over the core's text calls (core/api.hpp,
-// core/check_api.hpp). Every call answers JSON text, a report or {"error": {...}}; nothing
-// here throws and no logic lives here: web/api.js turns the text into objects and errors
-// into KvCalcError.
+// The wasm module's surface: Embind bindings over the core's text calls (core/api.hpp). One
+// Session keeps the configs the page has read, so a config seen before is not read again;
+// a Model handle also spares copying its text in. Every call answers JSON text, a report or
+// {"error": {...}}; nothing here throws and no logic lives here: web/api.js turns the text
+// into objects and errors into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <memory>
 #include <string>
 
 #include "api.hpp"
-#include "check_api.hpp"
+#include "report.hpp"
 
 namespace {
 
-std::string size(const std::string& config, const std::string& options_json) {
-    return kvcalc::size_json(config, options_json);
+// The page's one session: the module's only state.
+kvcalc::Session& session() {
+    static kvcalc::Session s;
+    return s;
 }
 
-std::string check(const std::string& config, const std::string& options_json) {
-    return kvcalc::check_json(config, options_json);
+// A config read once, for JS to evaluate many times.
+class Model {
+public:
+    explicit Model(const std::string& config) {
+        auto m = session().model(config);
+        if (m)
+            model_ = std::move(m.value());
+        else
+            error_ = kvcalc::error_text(m.error());
+    }
+
+    // "" when the config was read, else its error report.
+    std::string error() const { return error_; }
+
+    std::string size(const std::string& options) const {
+        return model_ ? kvcalc::size_text(*model_, options) : error_;
+    }
+
+    std::string check(const std::string& options) const {
+        return model_ ? kvcalc::check_text(*model_, options) : error_;
+    }
+
+    std::string series(const std::string& options, const std::string& axes) const {
+        return model_ ? kvcalc::series_text(*model_, options, axes) : error_;
+    }
+
+private:
+    std::shared_ptr<const kvcalc::Model> model_;
+    std::string error_;
+};
+
+std::string size(const std::string& config, const std::string& options) {
+    return session().size(config, options);
 }
 
-std::string table(const std::string& configs_json, const std::string& options_json) {
-    return kvcalc::table_json(configs_json, options_json);
+std::string check(const std::string& config, const std::string& options) {
+    return session().check(config, options);
+}
+
+std::string table(const std::string& configs, const std::string& options) {
+    return session().table(configs, options);
 }
 
 std::string presets() {
-    return kvcalc::presets_json();
+    return session().presets();
 }
 
 std::string preset_config(const std::string& id) {
@@ -34,6 +73,10 @@ std::string preset_config(const std::string& id) {
 
 std::string gpu_presets() {
     return kvcalc::gpu_presets_json();
+}
+
+std::string options() {
+    return kvcalc::to_text(kvcalc::options_json());
 }
 
 // Bytes the allocator has handed out and not had back: a private hook for the test that
@@ -51,5 +94,12 @@ EMSCRIPTEN_BINDINGS(kvcalc) {
     emscripten::function("presets", &presets);
     emscripten::function("presetConfig", &preset_config);
     emscripten::function("gpuPresets", &gpu_presets);
+    emscripten::function("options", &options);
     emscripten::function("heapInUse", &heap_in_use);
+    emscripten::class_<Model>("Model")
+        .constructor<const std::string&>()
+        .function("error", &Model::error)
+        .function("size", &Model::size)
+        .function("check", &Model::check)
+        .function("series", &Model::series);
 }

@@ -2,8 +2,8 @@
 // context in whole blocks, and the full report through check_json.
 #include <utility>
 
+#include "api.hpp"
 #include "check.hpp"
-#include "check_api.hpp"
 #include "report.hpp"
 #include "support.hpp"
 

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "api.hpp"
-#include "check_api.hpp"
 #include "json.hpp"
 #include "presets.hpp"
 #include "support.hpp"
