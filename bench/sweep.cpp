@@ -1,6 +1,8 @@
-// The sizing sweep benchmark, built natively and as wasm (run by Node): one million
-// (model, context) evaluations of size_model over the bundled models, and the per-call
-// time of the text API (size_json: parse + size + report). Prints one JSON line.
+// The sizing sweep benchmark, built natively and as wasm (run by Node): one million (model,
+// context) evaluations over the bundled models, as a chart or a search evaluates them (a size
+// plan per model, then the figures of each context), the same through size_model (the full
+// result, planned afresh each time), and the per-call time of the text API on a config the
+// session has seen (options in, report text out) and on one it has not. Prints one JSON line.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -25,44 +27,65 @@ int main(int argc, char** argv) {
         auto m = kvcalc::read_model_text(kvcalc::preset_at(i).config_json);
         if (m) models.push_back(m.value());
     }
+    std::vector<kvcalc::SizePlan> plans;
+    for (const auto& m : models)
+        plans.push_back(kvcalc::SizePlan::make(m, kvcalc::SizeOptions{}).value());
     // Contexts from 1 to about a million, spread on a log scale.
     std::vector<std::uint64_t> contexts;
     for (std::uint64_t c = 1; contexts.size() < 997; c = c * 1014 / 1000 + 1)
         contexts.push_back(c);
 
-    std::uint64_t checksum = 0, done = 0;
+    std::uint64_t checksum = 0;
     double t0 = now_ms();
-    for (std::size_t i = 0; done < total; ++i) {
-        const auto& m = models[i % models.size()];
+    for (std::size_t i = 0; i < total; ++i) {
+        auto f = plans[i % plans.size()].figures(contexts[(i / plans.size()) % contexts.size()]);
+        if (f) checksum += f->kv_bytes;
+    }
+    const double sweep_ms = now_ms() - t0;
+
+    // The same pairs through size_model: a plan and a full result each time.
+    const std::size_t full_total = total / 10;
+    std::uint64_t full_checksum = 0;
+    t0 = now_ms();
+    for (std::size_t i = 0; i < full_total; ++i) {
         kvcalc::SizeOptions o;
         o.context = contexts[(i / models.size()) % contexts.size()];
-        auto r = kvcalc::size_model(m, o);
-        if (r) checksum += r->kv_bytes;
-        ++done;
+        auto r = kvcalc::size_model(models[i % models.size()], o);
+        if (r) full_checksum += r->kv_bytes;
     }
-    double sweep_ms = now_ms() - t0;
+    const double full_ms = now_ms() - t0;
 
-    // The text API, as the JS API calls it: config text in, report text out.
+    std::printf(
+        "{\"evaluations\": %zu, \"sweep_ms\": %.1f, \"ns_per_evaluation\": %.1f, \"checksum\": %llu, "
+        "\"size_model_evaluations\": %zu, \"size_model_ms\": %.1f, \"size_model_ns\": %.1f, "
+        "\"size_model_checksum\": %llu",
+        total, sweep_ms, sweep_ms * 1e6 / static_cast<double>(total),
+        static_cast<unsigned long long>(checksum), full_total, full_ms,
+        full_ms * 1e6 / static_cast<double>(full_total), static_cast<unsigned long long>(full_checksum));
+
+    // The text API as the JS API calls it: a config the session has seen (the usual case: a
+    // reader changing an option), and a config text read afresh each time.
     const char* configs[] = {"Qwen/Qwen2.5-7B-Instruct", "deepseek-ai/DeepSeek-V3", "google/gemma-4-26B-A4B",
                              "Qwen/Qwen3-Next-80B-A3B-Instruct"};
-    std::string json_out;
-    std::printf("{\"evaluations\": %zu, \"sweep_ms\": %.1f, \"ns_per_evaluation\": %.1f, \"checksum\": %llu",
-                static_cast<std::size_t>(done), sweep_ms, sweep_ms * 1e6 / static_cast<double>(done),
-                static_cast<unsigned long long>(checksum));
-    std::printf(", \"size_json_us\": {");
-    bool first = true;
-    for (const char* id : configs) {
-        std::string text = kvcalc::preset_config(id);
-        const int calls = 2000;
-        double s = now_ms();
-        std::size_t bytes = 0;
-        for (int k = 0; k < calls; ++k)
-            bytes += kvcalc::size_json(text, "{\"context\": 32768}").size();
-        double us = (now_ms() - s) * 1000.0 / calls;
-        std::printf("%s\"%s\": %.2f", first ? "" : ", ", id, us);
-        first = false;
-        if (bytes == 0) return 1;
+    for (const char* kind : {"seen", "fresh"}) {
+        std::printf(", \"size_%s_us\": {", kind);
+        bool first = true;
+        for (const char* id : configs) {
+            const std::string text = kvcalc::preset_config(id);
+            kvcalc::Session session;
+            const int calls = 2000;
+            std::size_t bytes = session.size(text, "").size();  // read once
+            double s = now_ms();
+            for (int k = 0; k < calls; ++k)
+                bytes += std::string(kind) == "seen" ? session.size(text, "{\"context\": 32768}").size()
+                                                     : kvcalc::size_json(text, "{\"context\": 32768}").size();
+            double us = (now_ms() - s) * 1000.0 / calls;
+            std::printf("%s\"%s\": %.2f", first ? "" : ", ", id, us);
+            first = false;
+            if (bytes == 0) return 1;
+        }
+        std::printf("}");
     }
-    std::printf("}}\n");
+    std::printf("}\n");
     return 0;
 }

@@ -1,6 +1,5 @@
 #include "args.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,87 +10,97 @@
 
 namespace kvcalc::cli {
 
-std::optional<std::string> parse_args(int argc, char** argv, int first,
-                                      const std::vector<std::string>& valued,
-                                      const std::vector<std::string>& switches, Args& out) {
-    auto has = [](const std::vector<std::string>& v, const std::string& s) {
-        return std::find(v.begin(), v.end(), s) != v.end();
-    };
-    for (int i = first; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a.size() > 2 && a.rfind("--", 0) == 0) {
-            std::string name = a.substr(2), value;
-            bool inline_value = false;
-            if (auto eq = name.find('='); eq != std::string::npos) {
-                value = name.substr(eq + 1);
-                name = name.substr(0, eq);
-                inline_value = true;
-            }
-            if (has(switches, name) && !inline_value) {
-                out.flags[name] = true;
-            } else if (has(valued, name)) {
-                if (!inline_value) {
-                    if (i + 1 >= argc) return "--" + name + " needs a value";
-                    value = argv[++i];
-                }
-                out.values[name] = value;
-            } else {
-                return "unknown option --" + name;
-            }
-        } else {
-            out.positional.push_back(a);
-        }
-    }
-    return std::nullopt;
+namespace {
+
+// "N", "SIZE", or a choice's values as "naive|resident|vllm".
+std::string value_text(const OptionSpec& o) {
+    std::string v = o.values;
+    if (o.type == OptionType::choice)
+        for (char& c : v)
+            if (c == ' ') c = '|';
+    return v;
 }
 
-Result<std::string> read_config_arg(const std::string& arg) {
-    if (arg == "-") {
-        std::ostringstream ss;
+const OptionSpec* option_for_flag(const std::string& flag) {
+    std::string name = flag;
+    for (char& c : name)
+        if (c == '-') c = '_';
+    return find_option(name);
+}
+
+}  // namespace
+
+Args parse_args(int argc, char** argv, int first, Command command, bool json_switch) {
+    Args a;
+    for (int i = first; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg.size() <= 2 || arg.rfind("--", 0) != 0) {
+            a.positional.push_back(arg);
+            continue;
+        }
+        std::string flag = arg.substr(2), value;
+        bool inline_value = false;
+        if (auto eq = flag.find('='); eq != std::string::npos) {
+            value = flag.substr(eq + 1);
+            flag = flag.substr(0, eq);
+            inline_value = true;
+        }
+        if (json_switch && flag == "json" && !inline_value) {
+            a.json_output = true;
+            continue;
+        }
+        const OptionSpec* spec = option_for_flag(flag);
+        if (!spec || !(spec->commands & command)) {
+            if (!a.usage_problem) a.usage_problem = "unknown option --" + flag;
+            continue;
+        }
+        if (!inline_value) {
+            if (i + 1 >= argc) {
+                if (!a.usage_problem) a.usage_problem = "--" + flag + " needs a value";
+                continue;
+            }
+            value = argv[++i];
+        }
+        if (spec->type == OptionType::log) {
+            auto text = read_text(value, spec->name);
+            if (!text) {
+                if (!a.bad_value) a.bad_value = text.error();
+                continue;
+            }
+            value = *text;
+        }
+        auto v = option_from_text(*spec, value);
+        if (!v) {
+            if (!a.bad_value) a.bad_value = v.error();
+            continue;
+        }
+        a.options[spec->name] = *v;
+    }
+    return a;
+}
+
+Result<std::string> read_text(const std::string& path, const char* field) {
+    std::ostringstream ss;
+    if (path == "-") {
         ss << std::cin.rdbuf();
         return ss.str();
     }
-    std::ifstream in(arg, std::ios::binary);
-    if (in) {
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        if (in.bad()) return make_error(code::invalid_value, "cannot read " + arg, "config");
-        return ss.str();
-    }
-    if (find_preset(arg)) return arg;
-    return make_error(code::unknown_preset,
-                      "\"" + arg +
-                          "\" is neither a readable file nor a bundled preset id "
-                          "(kvcalc presets lists them)",
-                      "config");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(code::invalid_value, "cannot read " + path, field);
+    ss << in.rdbuf();
+    if (in.bad()) return make_error(code::invalid_value, "cannot read " + path, field);
+    return ss.str();
 }
 
-Result<json> size_options(const Args& a) {
-    json o = json::object();
-    static const std::pair<const char*, const char*> numeric[] = {
-        {"context", "context"},
-        {"batch", "batch"},
-        {"tp", "tp"},
-        {"pp", "pp"},
-        {"block-size", "block_size"},
-        {"max-num-batched-tokens", "max_num_batched_tokens"},
-        {"shared-prefix", "shared_prefix"}};
-    for (auto [flag, key] : numeric) {
-        auto it = a.values.find(flag);
-        if (it == a.values.end()) continue;
-        const std::string& v = it->second;
-        bool digits = !v.empty() && v.size() <= 16 &&
-                      std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!digits)
-            return make_error(code::bad_option,
-                              std::string("--") + flag + ": must be a whole number, got \"" + v + "\"", key);
-        o[key] = std::stoull(v);
-    }
-    for (auto [flag, key] : {std::pair{"kv-dtype", "kv_dtype"}, std::pair{"accounting", "accounting"}}) {
-        auto it = a.values.find(flag);
-        if (it != a.values.end()) o[key] = it->second;
-    }
-    return o;
+Result<std::string> read_config_arg(const std::string& arg) {
+    if (arg == "-") return read_text(arg, "config");
+    std::ifstream probe(arg, std::ios::binary);
+    if (probe) return read_text(arg, "config");
+    if (find_preset(arg)) return arg;
+    return make_error(
+        code::unknown_preset,
+        "\"" + arg + "\" is neither a readable file nor a bundled preset id (kvcalc presets lists them)",
+        "config");
 }
 
 int report_error(const Error& e, bool as_json) {
@@ -100,24 +109,59 @@ int report_error(const Error& e, bool as_json) {
     return exit_bad_input;
 }
 
+void print_usage() {
+    // One synopsis line per command, then every option once, from the table of options.
+    struct Line {
+        Command command;
+        const char* head;
+        const char* tail;
+    };
+    const Line lines[] = {{size_command, "kvcalc size CONFIG", " [--json]"},
+                          {check_command, "kvcalc check CONFIG", " [--json]"},
+                          {table_command, "kvcalc table CONFIG...", ""}};
+    std::string out;
+    const std::size_t width = 100;
+    for (const Line& l : lines) {
+        std::string line = std::string(out.empty() ? "usage: " : "       ") + l.head;
+        const std::string indent(std::string("       ").size() + std::string(l.head).size(), ' ');
+        for (const OptionSpec& o : option_table()) {
+            if (!(o.commands & l.command)) continue;
+            std::string item = " [" + cli_flag(o) + " " + value_text(o) + "]";
+            if (line.size() + item.size() > width) {
+                out += line + "\n";
+                line = indent;
+            }
+            line += item;
+        }
+        out += line + l.tail + "\n";
+    }
+    out +=
+        "       kvcalc presets [--json]\n"
+        "       kvcalc gpus [--json]\n"
+        "CONFIG is a config.json path, - for stdin, or a bundled preset id (kvcalc presets).\n"
+        "check needs --max-context (or an engine log that states it) and one pool: --pool-tokens,\n"
+        "--engine-log or --gpu / --gpu-memory; it exits 3 when the context does not fit the pool.\n"
+        "options:\n";
+    for (const OptionSpec& o : option_table()) {
+        std::string commands;
+        for (Command c : {size_command, check_command, table_command})
+            if (o.commands & c) commands += std::string(commands.empty() ? "" : ", ") + command_name(c);
+        out += "  " + cli_flag(o) + " " + value_text(o) + "  (" + commands + ")\n      " + o.help +
+               "; default: " + o.default_text + "\n";
+    }
+    std::cerr << out;
+}
+
 int usage_error(const std::string& message) {
-    std::cerr
-        << "kvcalc: " << message << "\n"
-        << "usage: kvcalc size CONFIG [--context N] [--batch N] [--kv-dtype D] [--tp N] [--pp N]\n"
-           "                    [--block-size N] [--accounting naive|resident|vllm]\n"
-           "                    [--max-num-batched-tokens N] [--shared-prefix N] [--json]\n"
-           "       kvcalc check CONFIG --max-context N (--pool-tokens N | --engine-log FILE |\n"
-           "                    --gpu NAME [--gpu-memory SIZE]) [--tp N] [--pp N] [--kv-dtype D]\n"
-           "                    [--block-size N] [--engine vllm|sglang] [--concurrency N]\n"
-           "                    [--gpu-memory-utilization F | --mem-fraction-static F]\n"
-           "                    [--activation-peak SIZE] [--non-torch SIZE] [--weight-dtype D]\n"
-           "                    [--gpu-count N] [--accounting A] [--max-num-batched-tokens N] [--json]\n"
-           "                    exit 3 when the context does not fit the pool\n"
-           "       kvcalc table CONFIG... [--contexts 4096,32768,131072] [--format md|html|csv|json]\n"
-           "                    [--kv-dtype D] [--accounting A] [--weight-dtype D]\n"
-           "       kvcalc presets [--json]\n"
-           "CONFIG is a config.json path, - for stdin, or a bundled preset id.\n";
+    std::cerr << "kvcalc: " << message << "\n";
+    print_usage();
     return exit_usage;
+}
+
+void print_warnings(const json& report) {
+    for (const auto& w : report["warnings"])
+        std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
+                  << w["message"].get<std::string>() << "\n";
 }
 
 }  // namespace kvcalc::cli

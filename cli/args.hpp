@@ -1,12 +1,14 @@
-// Command-line parsing shared by the kvcalc commands. Usage errors exit 2.
+// Command-line parsing shared by the kvcalc commands, driven by the core's table of options
+// (core/options.hpp): each option of a command is --name-with-dashes VALUE (or =VALUE), and
+// the usage text is written from the same table. Usage errors exit 2, bad input 1.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "json_text.hpp"
+#include "json.hpp"
+#include "options.hpp"
 #include "result.hpp"
 
 namespace kvcalc::cli {
@@ -18,27 +20,26 @@ inline constexpr int exit_does_not_fit = 3;
 
 struct Args {
     std::vector<std::string> positional;
-    std::map<std::string, std::string> values;  // --name value / --name=value
-    std::map<std::string, bool> flags;          // --json
+    json options = json::object();  // the command's options as the core reads them
+    bool json_output = false;       // --json
+    std::optional<std::string> usage_problem;  // exit 2
+    std::optional<Error> bad_value;            // exit 1 (a value the option cannot take)
 };
 
-// `valued` lists the options that take a value, `switches` those that do not.
-// Returns an error message for unknown options or a missing value.
-std::optional<std::string> parse_args(int argc, char** argv, int first,
-                                      const std::vector<std::string>& valued,
-                                      const std::vector<std::string>& switches, Args& out);
+// `command`'s options from argv[first..]; `--json` where the command prints JSON.
+Args parse_args(int argc, char** argv, int first, Command command, bool json_switch);
+
+// A file's text, or stdin's for "-"; `field` names the option in the error.
+Result<std::string> read_text(const std::string& path, const char* field);
 
 // A config argument: a path, "-" for stdin, or a bundled preset id. The text is returned
 // as given (JSON), or the preset id itself when it names a preset.
 Result<std::string> read_config_arg(const std::string& arg);
 
-// Options the size-like commands share, turned into the core's options object:
-// --context --batch --kv-dtype --tp --pp --block-size --accounting
-// --max-num-batched-tokens --shared-prefix. Numbers must be plain decimal integers.
-Result<json> size_options(const Args& a);
-
 // Prints an error: the message on stderr, and with --json the error object on stdout.
 int report_error(const Error& e, bool as_json);
 int usage_error(const std::string& message);
+void print_usage();
+void print_warnings(const json& report);
 
 }  // namespace kvcalc::cli

@@ -5,38 +5,15 @@
 #include <iostream>
 #include <sstream>
 
+#include "api.hpp"
 #include "args.hpp"
-#include "check_api.hpp"
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "report.hpp"
 #include "units.hpp"
 
 namespace kvcalc::cli {
 namespace {
-
-Result<std::string> read_text_file(const std::string& path, const char* field) {
-    std::ostringstream ss;
-    if (path == "-") {
-        ss << std::cin.rdbuf();
-        return ss.str();
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(code::invalid_value, "cannot read " + path, field);
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-Error error_of(const json& r) {
-    Error e;
-    e.code = r["error"]["code"].str();
-    e.message = r["error"]["message"].str();
-    e.field = r["error"]["field"].str();
-    if (r["error"].contains("line")) {
-        e.line = r["error"]["line"].get<int>();
-        e.column = r["error"]["column"].get<int>();
-    }
-    return e;
-}
 
 void print_plain(const json& r) {
     auto u = [&](const char* k) { return group_thousands(r[k].get<std::uint64_t>()); };
@@ -73,83 +50,40 @@ void print_plain(const json& r) {
 }  // namespace
 
 int run_check(int argc, char** argv, int first) {
-    Args a;
-    if (auto err = parse_args(
-            argc, argv, first,
-            {"max-context", "pool-tokens", "engine-log", "tp", "pp", "kv-dtype", "block-size", "gpu",
-             "gpu-count", "gpu-memory", "gpu-memory-utilization", "mem-fraction-static", "activation-peak",
-             "non-torch", "weight-dtype", "engine", "concurrency", "accounting", "max-num-batched-tokens"},
-            {"json"}, a))
-        return usage_error(*err);
-    bool as_json = a.flags.count("json") > 0;
+    // An engine log and the config cannot both come from stdin: look before reading either.
+    for (int i = first; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--engine-log" && std::string(argv[i + 1]) == "-")
+            for (int j = first; j < argc; ++j)
+                if (std::string(argv[j]) == "-" && j != i + 1)
+                    return usage_error("CONFIG and --engine-log cannot both be read from stdin");
+    Args a = parse_args(argc, argv, first, check_command, true);
+    if (auto problem = argument_problem(a)) return *problem;
     if (a.positional.size() != 1) return usage_error("check takes one CONFIG");
-    int pool_flags = static_cast<int>(a.values.count("pool-tokens") + a.values.count("engine-log")) +
-                     (a.values.count("gpu") || a.values.count("gpu-memory") ? 1 : 0);
-    if (pool_flags != 1)
+    const json& o = a.options;
+    int pools = static_cast<int>(o.contains("pool_tokens") + o.contains("engine_log")) +
+                (o.contains("gpu") || o.contains("gpu_memory") ? 1 : 0);
+    if (pools != 1)
         return usage_error(
             "check needs one pool: --pool-tokens N, --engine-log FILE, or --gpu NAME (with --tp)");
-    if (!a.values.count("max-context") && !a.values.count("engine-log"))
+    if (!o.contains("max_context") && !o.contains("engine_log"))
         return usage_error("check needs --max-context N (the context the deployment advertises)");
-    if (a.positional[0] == "-" && a.values.count("engine-log") && a.values["engine-log"] == "-")
-        return usage_error("CONFIG and --engine-log cannot both be read from stdin");
 
     auto text = read_config_arg(a.positional[0]);
-    if (!text) return report_error(text.error(), as_json);
-    json o = json::object();
-    static const std::pair<const char*, const char*> numeric[] = {
-        {"max-context", "max_context"},
-        {"pool-tokens", "pool_tokens"},
-        {"tp", "tp"},
-        {"pp", "pp"},
-        {"block-size", "block_size"},
-        {"gpu-count", "gpu_count"},
-        {"concurrency", "concurrency"},
-        {"max-num-batched-tokens", "max_num_batched_tokens"}};
-    for (auto [flag, key] : numeric) {
-        auto it = a.values.find(flag);
-        if (it == a.values.end()) continue;
-        const std::string& v = it->second;
-        bool digits = !v.empty() && v.size() <= 16 &&
-                      std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!digits)
-            return report_error(
-                make_error(code::bad_option,
-                           std::string("--") + flag + ": must be a whole number, got \"" + v + "\"", key),
-                as_json);
-        o[key] = std::stoull(v);
-    }
-    static const std::pair<const char*, const char*> texts[] = {
-        {"kv-dtype", "kv_dtype"},
-        {"gpu", "gpu"},
-        {"gpu-memory", "gpu_memory"},
-        {"gpu-memory-utilization", "gpu_memory_utilization"},
-        {"mem-fraction-static", "mem_fraction_static"},
-        {"activation-peak", "activation_peak"},
-        {"non-torch", "non_torch"},
-        {"weight-dtype", "weight_dtype"},
-        {"engine", "engine"},
-        {"accounting", "accounting"}};
-    for (auto [flag, key] : texts) {
-        auto it = a.values.find(flag);
-        if (it != a.values.end()) o[key] = it->second;
-    }
-    if (auto it = a.values.find("engine-log"); it != a.values.end()) {
-        auto log = read_text_file(it->second, "engine_log");
-        if (!log) return report_error(log.error(), as_json);
-        o["engine_log"] = *log;
-    }
-    auto out = parse_json_text(check_json(*text, to_text(o)));
-    const json& r = *out;
-    if (r.contains("error")) return report_error(error_of(r), as_json);
-    if (as_json)
-        std::cout << to_text(r, 2) << "\n";
+    if (!text) return report_error(text.error(), a.json_output);
+    auto model = read_config(*text);
+    if (!model) return report_error(model.error(), a.json_output);
+    auto options = read_options(o, check_command);
+    if (!options) return report_error(options.error(), a.json_output);
+    auto r = check_report(*model, *options);
+    if (!r) return report_error(r.error(), a.json_output);
+    if (a.json_output)
+        std::cout << to_text(*r, 2) << "\n";
     else
-        print_plain(r);
-    for (const auto& w : r["warnings"])
-        std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
-                  << w["message"].get<std::string>() << "\n";
+        print_plain(*r);
+    print_warnings(*r);
+    const json& rep = *r;
     bool fits =
-        r["fits"].get<bool>() && (r["concurrency_fits"].is_null() || r["concurrency_fits"].get<bool>());
+        rep["fits"].get<bool>() && (rep["concurrency_fits"].is_null() || rep["concurrency_fits"].get<bool>());
     return fits ? exit_ok : exit_does_not_fit;
 }
 

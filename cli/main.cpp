@@ -17,8 +17,9 @@ int main(int argc, char** argv) {
     if (cmd == "presets") return run_presets(argc, argv, 2);
     if (cmd == "check") return run_check(argc, argv, 2);
     if (cmd == "table") return run_table(argc, argv, 2);
+    if (cmd == "gpus") return run_gpus(argc, argv, 2);
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        usage_error("commands: size, check, table, presets");
+        print_usage();
         return exit_ok;
     }
     return usage_error("unknown command \"" + cmd + "\"");

@@ -38,7 +38,8 @@ void print_plain(const json& r) {
                       << " B\n"
                       << "      latent " << g["latent_dim"]["source"].get<std::string>() << "\n";
         } else if (g.contains("kv_heads")) {
-            std::uint64_t k = g["head_dim"]["value"].as_uint(), v = g["v_head_dim"]["value"].as_uint();
+            std::uint64_t k = g["head_dim"]["value"].get<std::uint64_t>(),
+                          v = g["v_head_dim"]["value"].get<std::uint64_t>();
             std::cout << (k == v ? "2 (K and V) x " : "") << n << " layers x "
                       << g["kv_heads"]["value"].get<std::uint64_t>() << " KV heads x ";
             if (k == v)
@@ -54,8 +55,8 @@ void print_plain(const json& r) {
                           << group_thousands(g["window"]["value"].get<std::uint64_t>()) << " tokens ("
                           << g["window"]["source"].get<std::string>() << ")\n";
         } else if (kind == "linear_state") {
-            std::cout << "no per-token cache; fixed state " << bytes(g["state_bytes_layer"].as_uint())
-                      << " per layer per sequence\n"
+            std::cout << "no per-token cache; fixed state "
+                      << bytes(g["state_bytes_layer"].get<std::uint64_t>()) << " per layer per sequence\n"
                       << "      " << g["state_source"].get<std::string>() << "\n";
         } else {
             std::cout << "no cache\n";
@@ -79,60 +80,64 @@ void print_plain(const json& r) {
                   << ", heaviest stage): " << bytes(u("kv_bytes_per_gpu"))
                   << "; all GPUs: " << bytes(u("kv_bytes_deployment")) << "\n";
     std::cout << std::flush;
-    for (const auto& w : r["warnings"])
-        std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
-                  << w["message"].get<std::string>() << "\n";
+    print_warnings(r);
 }
 
 }  // namespace
 
+// The reading of argv every command shares: usage problems exit 2, bad values 1.
+std::optional<int> argument_problem(const Args& a) {
+    if (a.usage_problem) return usage_error(*a.usage_problem);
+    if (a.bad_value) return report_error(*a.bad_value, a.json_output);
+    return std::nullopt;
+}
+
 int run_size(int argc, char** argv, int first) {
-    Args a;
-    if (auto err = parse_args(argc, argv, first,
-                              {"context", "batch", "kv-dtype", "tp", "pp", "block-size", "accounting",
-                               "max-num-batched-tokens", "shared-prefix"},
-                              {"json"}, a))
-        return usage_error(*err);
-    bool as_json = a.flags.count("json") > 0;
+    Args a = parse_args(argc, argv, first, size_command, true);
+    if (auto problem = argument_problem(a)) return *problem;
     if (a.positional.size() != 1) return usage_error("size takes one CONFIG");
     auto text = read_config_arg(a.positional[0]);
-    if (!text) return report_error(text.error(), as_json);
-    auto opts = size_options(a);
-    if (!opts) return report_error(opts.error(), as_json);
-    auto out = parse_json_text(size_json(*text, to_text(*opts)));
-    const json& r = *out;
-    if (r.contains("error")) {
-        Error e;
-        e.code = r["error"]["code"].str();
-        e.message = r["error"]["message"].str();
-        e.field = r["error"]["field"].str();
-        if (r["error"].contains("line")) {
-            e.line = r["error"]["line"].get<int>();
-            e.column = r["error"]["column"].get<int>();
-        }
-        return report_error(e, as_json);
-    }
-    if (as_json) {
-        std::cout << to_text(r, 2) << "\n" << std::flush;
-        for (const auto& w : r["warnings"])
-            std::cerr << "kvcalc: warning: " << w["field"].get<std::string>() << ": "
-                      << w["message"].get<std::string>() << "\n";
+    if (!text) return report_error(text.error(), a.json_output);
+    auto model = read_config(*text);
+    if (!model) return report_error(model.error(), a.json_output);
+    auto options = read_options(a.options, size_command);
+    if (!options) return report_error(options.error(), a.json_output);
+    auto r = size_report(*model, *options);
+    if (!r) return report_error(r.error(), a.json_output);
+    if (a.json_output) {
+        std::cout << to_text(*r, 2) << "\n" << std::flush;
+        print_warnings(*r);
     } else {
-        print_plain(r);
+        print_plain(*r);
     }
     return exit_ok;
 }
 
 int run_presets(int argc, char** argv, int first) {
-    Args a;
-    if (auto err = parse_args(argc, argv, first, {}, {"json"}, a)) return usage_error(*err);
-    auto list = parse_json_text(presets_json());
-    if (a.flags.count("json")) {
+    Args a = parse_args(argc, argv, first, Command{}, true);
+    if (auto problem = argument_problem(a)) return *problem;
+    auto list = presets_report();
+    if (a.json_output) {
         std::cout << to_text(*list, 2) << "\n";
         return exit_ok;
     }
     for (const auto& p : *list)
         std::cout << p["id"].get<std::string>() << "  " << p["attention_kind"].get<std::string>() << "\n";
+    return exit_ok;
+}
+
+int run_gpus(int argc, char** argv, int first) {
+    Args a = parse_args(argc, argv, first, Command{}, true);
+    if (auto problem = argument_problem(a)) return *problem;
+    auto list = parse_json_text(gpu_presets_json());
+    if (a.json_output) {
+        std::cout << to_text(*list, 2) << "\n";
+        return exit_ok;
+    }
+    for (const auto& g : *list)
+        std::cout << g["id"].get<std::string>() << "  " << g["name"].get<std::string>() << ", "
+                  << g["memory_gib"].get<std::string>() << " GiB as CUDA reports it"
+                  << (g["measured"].get<bool>() ? "" : " (estimated)") << "\n";
     return exit_ok;
 }
 

@@ -1,19 +1,16 @@
 // kvcalc table: a per-model table for docs, baked at build time (md, html, csv or json).
 #include <iostream>
 
+#include "api.hpp"
 #include "args.hpp"
-#include "check_api.hpp"
 #include "commands.hpp"
 #include "report.hpp"
 
 namespace kvcalc::cli {
 
 int run_table(int argc, char** argv, int first) {
-    Args a;
-    if (auto err =
-            parse_args(argc, argv, first,
-                       {"contexts", "format", "kv-dtype", "accounting", "block-size", "weight-dtype"}, {}, a))
-        return usage_error(*err);
+    Args a = parse_args(argc, argv, first, table_command, false);
+    if (auto problem = argument_problem(a)) return *problem;
     if (a.positional.empty()) return usage_error("table takes one or more CONFIGs");
     json configs = json::array();
     int stdin_uses = 0;
@@ -23,29 +20,10 @@ int run_table(int argc, char** argv, int first) {
         if (!text) return report_error(text.error(), false);
         configs.push_back(*text);
     }
-    json o = {{"format", a.values.count("format") ? a.values["format"] : std::string("md")}};
-    for (auto [flag, key] :
-         {std::pair{"contexts", "contexts"}, std::pair{"kv-dtype", "kv_dtype"},
-          std::pair{"accounting", "accounting"}, std::pair{"weight-dtype", "weight_dtype"}})
-        if (a.values.count(flag)) o[key] = a.values[flag];
-    if (a.values.count("block-size")) {
-        const std::string& v = a.values["block-size"];
-        if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
-            return report_error(
-                make_error(code::bad_option, "--block-size: must be a whole number, got \"" + v + "\"",
-                           "block_size"),
-                false);
-        o["block_size"] = std::stoull(v);
-    }
-    auto out = parse_json_text(table_json(to_text(configs), to_text(o)));
+    if (!a.options.contains("format")) a.options["format"] = "md";  // the CLI prints text
+    auto out = parse_json_text(Session().table(to_text(configs), to_text(a.options)));
     const json& r = *out;
-    if (r.contains("error")) {
-        Error e;
-        e.code = r["error"]["code"].str();
-        e.message = r["error"]["message"].str();
-        e.field = r["error"]["field"].str();
-        return report_error(e, false);
-    }
+    if (r.contains("error")) return report_error(error_from_report(r), false);
     std::cout << r["text"].get<std::string>();
     return exit_ok;
 }

@@ -1,8 +1,13 @@
 #include "api.hpp"
 
+#include "check_report.hpp"
+#include "gpu_presets.hpp"
 #include "presets.hpp"
 #include "report.hpp"
+#include "series.hpp"
 #include "sizing.hpp"
+#include "table.hpp"
+#include "units.hpp"
 
 namespace kvcalc {
 
@@ -20,6 +25,17 @@ bool looks_like_json(std::string_view s) {
     // Any JSON value: a non-object is then refused as "must be a JSON object".
     return std::string_view("{[\"-0123456789").find(rest[0]) != std::string_view::npos ||
            rest.substr(0, 4) == "null" || rest.substr(0, 4) == "true" || rest.substr(0, 5) == "false";
+}
+
+std::string text_of(const Result<json>& r) {
+    return r ? to_text(*r) : error_text(r.error());
+}
+
+// A call's options: the text read as JSON, then as the command's options.
+Result<Options> options_of(std::string_view text, Command command) {
+    auto o = parse_options_text(text);
+    if (!o) return o.forward_error();
+    return read_options(*o, command);
 }
 
 }  // namespace
@@ -62,42 +78,178 @@ Result<ModelSpec> load_config(std::string_view config) {
                 "\"{}\" is neither config JSON nor a bundled preset id (see presets)", config.substr(0, 80));
 }
 
-std::string size_json(std::string_view config, std::string_view options_json) {
+Result<Model> read_config(std::string_view config) {
     auto m = load_config(config);
-    if (!m) return error_text(m.error());
-    auto oj = parse_options_text(options_json);
-    if (!oj) return error_text(oj.error());
-    auto opts = size_options_from_json(*oj);
-    if (!opts) return error_text(opts.error());
-    auto r = size_model(*m, *opts);
-    if (!r) return error_text(r.error());
-    return to_text(size_report(*m, *r));
+    if (!m) return m.forward_error();
+    Result<WeightEstimate> w = estimate_weights(*m);
+    return Model{std::move(m.value()), std::move(w)};
 }
 
-std::string presets_json() {
+Result<json> size_report(const Model& model, const Options& options) {
+    auto r = size_model(model.spec, size_options(options));
+    if (!r) return r.forward_error();
+    return size_report(model, *r);
+}
+
+Result<json> presets_report() {
     json list = json::array();
     for (std::size_t i = 0; i < preset_count(); ++i) {
         const Preset& p = preset_at(i);
         auto m = load_config(p.id);
         if (!m) continue;  // every bundled config is tested to load; skip rather than abort
         json entry;
-        entry.set("id", p.id)
-            .set("name", m->name)
-            .set("attention_kind", attention_kind(*m))
-            .set("max_context", m->max_context.value ? json(m->max_context.value) : json(nullptr))
-            .set("layers", m->num_layers.value);
+        entry["id"] = p.id;
+        entry["name"] = m->name;
+        entry["attention_kind"] = attention_kind(*m);
+        entry["max_context"] = m->max_context.value ? json(m->max_context.value) : json(nullptr);
+        entry["layers"] = m->num_layers.value;
         SizeOptions o;
         o.context = 1;
         auto r = size_model(*m, o);
-        entry.set("bytes_per_token", r ? json(r->bytes_per_token) : json(nullptr));
+        entry["bytes_per_token"] = r ? json(r->bytes_per_token) : json(nullptr);
         list.push_back(std::move(entry));
     }
-    return to_text(list);
+    return list;
+}
+
+Result<std::shared_ptr<const Model>> Session::model(std::string_view config) {
+    if (auto it = index_.find(config); it != index_.end()) {
+        recent_.splice(recent_.begin(), recent_, it->second);  // now the most recent
+        return recent_.front().second;
+    }
+    auto m = read_config(config);
+    if (!m) return m.forward_error();
+    recent_.emplace_front(std::string(config), std::make_shared<const Model>(std::move(m.value())));
+    index_.emplace(recent_.front().first, recent_.begin());
+    if (recent_.size() > capacity_) {
+        index_.erase(recent_.back().first);
+        recent_.pop_back();
+    }
+    return recent_.front().second;
+}
+
+std::string size_text(const Model& model, std::string_view options) {
+    auto o = options_of(options, size_command);
+    if (!o) return error_text(o.error());
+    return text_of(size_report(model, *o));
+}
+
+std::string check_text(const Model& model, std::string_view options) {
+    auto o = options_of(options, check_command);
+    if (!o) return error_text(o.error());
+    return text_of(check_report(model, *o));
+}
+
+std::string series_text(const Model& model, std::string_view options, std::string_view axes) {
+    auto o = options_of(options, size_command);
+    if (!o) return error_text(o.error());
+    auto a = parse_json_text(
+        axes.find_first_not_of(" \t\r\n") == std::string_view::npos ? std::string_view("{}") : axes);
+    if (!a) {
+        Failure f = a.forward_error();
+        f.error->code = code::bad_option;
+        f.error->message.insert(0, "axes: ");
+        f.error->field = "axes";
+        return error_text(f);
+    }
+    return text_of(series_report(model, *o, *a));
+}
+
+std::string Session::size(std::string_view config, std::string_view options) {
+    auto m = model(config);
+    return m ? size_text(**m, options) : error_text(m.error());
+}
+
+std::string Session::check(std::string_view config, std::string_view options) {
+    auto m = model(config);
+    return m ? check_text(**m, options) : error_text(m.error());
+}
+
+std::string Session::series(std::string_view config, std::string_view options, std::string_view axes) {
+    auto m = model(config);
+    return m ? series_text(**m, options, axes) : error_text(m.error());
+}
+
+std::string Session::table(std::string_view configs_text, std::string_view options) {
+    auto configs = parse_json_text(configs_text);
+    if (!configs) {
+        Failure f = configs.forward_error();
+        f.error->message.insert(0, "configs: ");
+        f.error->field = "configs";
+        return error_text(f);
+    }
+    if (!configs->is_array())
+        return error_text(field_error(code::bad_option, "configs",
+                                      "must be a list of preset ids or configs, got {}",
+                                      described(*configs)));
+    std::vector<std::shared_ptr<const Model>> models;
+    for (std::size_t i = 0; i < configs->size(); ++i) {
+        const json& c = (*configs)[i];
+        Result<std::shared_ptr<const Model>> m =
+            c.is_string()   ? model(c.get_ref<const std::string&>())
+            : c.is_object() ? model(to_text(c))
+                            : Result<std::shared_ptr<const Model>>(
+                                  fail(code::bad_option, "", "must be a preset id or a config object"));
+        if (!m) {
+            Failure f = m.forward_error();
+            std::string at = format("configs[{}]", i);
+            f.error->message.insert(0, format("{}: ", at));
+            if (f.error->field.empty()) f.error->field = at;
+            return error_text(f);
+        }
+        models.push_back(std::move(m.value()));
+    }
+    auto o = options_of(options, table_command);
+    if (!o) return error_text(o.error());
+    auto t = table_report(models, *o);
+    if (!t) return error_text(t.error());
+    json& out = t.value();  // rendered below before it gains format and text
+    if (o->format) {
+        auto text = render_table(*t, *o->format);
+        if (!text) return error_text(text.error());
+        out["format"] = *o->format;
+        out["text"] = *text;
+    }
+    return to_text(out);
+}
+
+const std::string& Session::presets() {
+    if (presets_.empty()) presets_ = text_of(presets_report());
+    return presets_;
+}
+
+std::string size_json(std::string_view config, std::string_view options) {
+    return Session().size(config, options);
+}
+
+std::string check_json(std::string_view config, std::string_view options) {
+    return Session().check(config, options);
+}
+
+std::string table_json(std::string_view configs, std::string_view options) {
+    return Session().table(configs, options);
 }
 
 std::string preset_config(std::string_view id) {
     const Preset* p = find_preset(id);
     return p ? p->config_json : "";
+}
+
+std::string gpu_presets_json() {
+    json list = json::array();
+    for (std::size_t i = 0; i < gpu_preset_count(); ++i) {
+        const GpuPreset& g = gpu_preset_at(i);
+        json o;
+        o["id"] = g.id;
+        o["name"] = g.name;
+        o["nominal"] = g.nominal;
+        o["memory_bytes"] = gpu_memory_bytes(g);
+        o["memory_gib"] = fixed_point(g.memory_gib_hundredths, 2);
+        o["measured"] = g.measured;
+        o["source"] = g.source;
+        list.push_back(std::move(o));
+    }
+    return to_text(list);
 }
 
 }  // namespace kvcalc

@@ -1,11 +1,15 @@
-// Text in, text out: the coarse calls the CLI and the wasm bindings share. Each returns
-// a JSON report, or {"error": {...}}; none throws.
+// Text in, text out: the coarse calls of the CLI and the wasm module, over a Session
+// (session.hpp) that keeps the configs it has read. Each returns a JSON report, or
+// {"error": {...}}; none throws. The one-shot functions below read their config afresh.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "json.hpp"
 #include "model.hpp"
+#include "options.hpp"
+#include "session.hpp"
 
 namespace kvcalc {
 
@@ -16,13 +20,25 @@ Result<ModelSpec> load_config(std::string_view config_or_preset);
 // malformed JSON, is a bad_option error on the field "options".
 Result<json> parse_options_text(std::string_view options_json);
 
-// size_model over load_config; options_json as in size_options_from_json ("" = defaults).
-std::string size_json(std::string_view config_or_preset, std::string_view options_json);
+// Text calls on a model read before: a report, or {"error": ...}. Options and axes are JSON
+// text ("" for none).
+std::string size_text(const Model& model, std::string_view options);
+std::string check_text(const Model& model, std::string_view options);
+std::string series_text(const Model& model, std::string_view options, std::string_view axes);
 
-// [{"id", "name", "attention_kind", "max_context", "layers", "bytes_per_token"}, ...]
-std::string presets_json();
+// The reports, from options already read.
+Result<json> size_report(const Model& model, const Options& options);
+Result<json> presets_report();
+
+// One-shot text calls (a Session of their own): the tests', the fuzz target's.
+std::string size_json(std::string_view config_or_preset, std::string_view options_json);
+std::string check_json(std::string_view config_or_preset, std::string_view options_json);
+std::string table_json(std::string_view configs_json, std::string_view options_json);
 
 // The bundled preset's config text, or "" for an unknown id.
 std::string preset_config(std::string_view id);
+
+// [{"id", "name", "nominal", "memory_bytes", "memory_gib", "measured", "source"}, ...]
+std::string gpu_presets_json();
 
 }  // namespace kvcalc

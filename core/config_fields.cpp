@@ -1,5 +1,7 @@
 #include "config_fields.hpp"
 
+#include <cmath>
+
 #include "checked.hpp"
 
 namespace kvcalc {
@@ -17,7 +19,7 @@ Failure Fields::error_args(const char* c, const char* name, const char* fmt, con
 }
 
 const json* Fields::find(const char* name) const {
-    const json* v = obj_.find(name);
+    const json* v = member(obj_, name);
     return v && !v->is_null() ? v : nullptr;
 }
 
@@ -36,14 +38,17 @@ Result<std::uint64_t> checked_integer(const json& v, const std::string& path, bo
     } else if (v.is_number_integer()) {
         why = need;  // negative (non-negative ones are number_unsigned)
     } else if (v.is_number_float()) {
-        FractionValue d = fraction_value(v);  // exact, from the number's text
-        if (d.negative)
+        // A whole number written with a point (32.0) or an exponent (1e3). Above 2^53 a double
+        // is not exact, and no figure kvcalc reports may be that large anyway.
+        const double d = v.get<double>();
+        if (d < 0)
             why = need;
-        else if (!d.whole)
+        else if (d != std::floor(d))
             why = "must be an integer";
-        else if (d.too_large || d.value > max_exact)
+        else if (d > static_cast<double>(max_exact))
             why = "is too large";
-        out = d.value;
+        else
+            out = static_cast<std::uint64_t>(d);
     } else if (is_number_marker(v)) {
         why = need;
     } else {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "model.hpp"
 
 namespace kvcalc {

@@ -92,7 +92,9 @@ void name_model(ModelSpec& m, const json& root) {
 
 }  // namespace
 
-Result<ModelSpec> read_model(const json& root) {
+Result<ModelSpec> read_model(json config) {
+    auto owned = std::make_shared<const json>(std::move(config));
+    const json& root = *owned;
     auto tm = find_text_model(root);
     if (!tm) return tm.forward_error();
     const json& text = *tm->object;
@@ -182,15 +184,15 @@ Result<ModelSpec> read_model(const json& root) {
         m.warnings.push_back({m.dtype_source, format("{} checkpoint: KV is sized at 2 bytes per element, as "
                                                      "engines serve float32 checkpoints in 16-bit",
                                                      m.dtype)});
-    m.root = root;
-    m.text = text;
+    m.config = std::move(owned);
+    m.text = &text;
     return m;
 }
 
 Result<ModelSpec> read_model_text(std::string_view text) {
     auto parsed = parse_json_text(text);
     if (!parsed) return parsed.forward_error();
-    return read_model(*parsed);
+    return read_model(std::move(parsed.value()));
 }
 
 std::uint32_t ModelSpec::count(LayerKind kind) const {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "units.hpp"
 
 namespace kvcalc {
@@ -33,7 +33,7 @@ std::size_t append_arg(std::string& out, char kind, const format_detail::Slot* s
             out += group_thousands(s->u);
             break;
         case 'd':
-            out += describe_value(*static_cast<const Json*>(s->p));
+            out += describe_value(*static_cast<const json*>(s->p));
             break;
     }
     return 1;

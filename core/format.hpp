@@ -9,9 +9,11 @@
 #include <string_view>
 #include <type_traits>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace kvcalc {
 
-class Json;
+using json = nlohmann::json;
 
 // Placeholder values besides text (C strings, std::strings, string_views, all borrowed
 // until the call returns) and non-negative integers (in decimal, as std::to_string prints):
@@ -22,9 +24,9 @@ inline Grouped grouped(std::uint64_t n) {
     return {n};
 }
 struct Described {  // a JSON value as messages show it ("NaN", "\"8\"", "[4]"): describe_value
-    const Json* value;
+    const json* value;
 };
-inline Described described(const Json& value) {
+inline Described described(const json& value) {
     return {&value};
 }
 

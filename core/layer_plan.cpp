@@ -27,7 +27,7 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         std::string at = format("{}[{}]", field, i);
         if (!types[i].is_string())
             return field_error(code::invalid_value, at, "must be a string, got {}", described(types[i]));
-        const std::string& t = types[i].str();
+        const std::string& t = types[i].get_ref<const std::string&>();
         LayerKind k;
         if (t == "full_attention" || t == "attention" || t == "global_attention")
             k = LayerKind::full_attention;
@@ -88,7 +88,7 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
          {std::tuple{"full_attn_layers", LayerKind::full_attention, "full_attention"},
           std::tuple{"kda_layers", LayerKind::linear_state, "kda"}}) {
         std::string kf = format("{}.{}", field, key);
-        const json* it = cfg.find(key);
+        const json* it = member(cfg, key);
         if (!it || !it->is_array())
             return field_error(code::missing_field, kf, "missing (a list of 1-indexed layers)");
         for (std::size_t i = 0; i < it->size(); ++i) {
@@ -375,7 +375,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
 
     // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
-    Sourced latent;
+    Sourced latent, mla_k, mla_v;
     bool mla = f.find("kv_lora_rank") != nullptr;
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
@@ -388,6 +388,16 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         if (!rope) return rope.forward_error();
         latent = {rank->value + rope->value,
                   format("{} {} + {} {}", rank->source, rank->value, rope->source, rope->value)};
+        auto nope =
+            f.find("qk_nope_head_dim") ? f.non_negative("qk_nope_head_dim") : Result<Sourced>(Sourced{});
+        auto v = f.find("v_head_dim") ? f.positive("v_head_dim") : Result<Sourced>(Sourced{});
+        if (!nope) return nope.forward_error();
+        if (!v) return v.forward_error();
+        if (nope->value + rope->value > 0 && v->value > 0) {
+            mla_k = {nope->value + rope->value,
+                     format("{} {} + {} {}", nope->source, nope->value, rope->source, rope->value)};
+            mla_v = *v;
+        }
     }
 
     // Windows for sliding and chunked layers.
@@ -457,6 +467,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             g.name = p.names[i];
             if (k == LayerKind::mla) {
                 g.latent_dim = latent;
+                g.mla_k_head_dim = mla_k;
+                g.mla_v_head_dim = mla_v;
             } else if (k != LayerKind::linear_state && k != LayerKind::no_cache) {
                 bool full = k == LayerKind::full_attention;
                 g.kv_heads = full ? full_kv : kv_heads;

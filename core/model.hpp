@@ -3,10 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "json_text.hpp"
+#include "json.hpp"
 
 namespace kvcalc {
 
@@ -51,8 +52,11 @@ struct LayerGroup {
     Sourced k_head_dim;  // attention kinds
     Sourced v_head_dim;  // attention kinds (= k_head_dim unless the config differs)
     Sourced latent_dim;  // mla: kv_lora_rank + qk_rope_head_dim
-    Sourced window;      // sliding_window / chunked_local: tokens kept
-    StateShape state;    // linear_state
+    // mla: each query head's key (qk_nope_head_dim + qk_rope_head_dim) and value (v_head_dim)
+    // before compression, for showing the attention MLA compresses; 0 when the config lacks them.
+    Sourced mla_k_head_dim, mla_v_head_dim;
+    Sourced window;    // sliding_window / chunked_local: tokens kept
+    StateShape state;  // linear_state
 };
 
 struct Warning {
@@ -77,15 +81,18 @@ struct ModelSpec {
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
     std::vector<Warning> warnings;
-    json root;  // the whole config, for the weights estimate
-    json text;  // the text model's config object
+    // The whole config, for the weights estimate (shared: variants of a model share it), and
+    // the text model's object in it.
+    std::shared_ptr<const json> config;
+    const json* text = nullptr;
+    const json& root() const { return *config; }
 
     std::uint32_t count(LayerKind kind) const;
     bool has(LayerKind kind) const { return count(kind) > 0; }
 };
 
 // Reads a parsed config. Errors name the field (with its text_config prefix) and the value.
-Result<ModelSpec> read_model(const json& config);
+Result<ModelSpec> read_model(json config);
 
 // parse_json_text + read_model.
 Result<ModelSpec> read_model_text(std::string_view text);

@@ -7,10 +7,26 @@ namespace kvcalc {
 
 json error_report(const Error& e) {
     json err;
-    err.set("code", e.code).set("message", e.message).set("field", e.field);
-    if (e.line > 0) err.set("line", e.line).set("column", e.column);
+    err["code"] = e.code;
+    err["message"] = e.message;
+    err["field"] = e.field;
+    if (e.line > 0) {
+        err["line"] = e.line;
+        err["column"] = e.column;
+    }
     json out;
-    out.set("error", std::move(err));
+    out["error"] = std::move(err);
+    return out;
+}
+
+Error error_from_report(const json& r) {
+    const json& e = r["error"];
+    Error out = make_error(e["code"].get<std::string>().c_str(), e["message"].get<std::string>(),
+                           e["field"].get<std::string>());
+    if (e.contains("line")) {
+        out.line = e["line"].get<int>();
+        out.column = e["column"].get<int>();
+    }
     return out;
 }
 
@@ -27,14 +43,11 @@ json warnings_json(const std::vector<Warning>& ws) {
     json a = json::array();
     for (const auto& w : ws) {
         json o;
-        o.set("field", w.field).set("message", w.message);
+        o["field"] = w.field;
+        o["message"] = w.message;
         a.push_back(std::move(o));
     }
     return a;
-}
-
-std::string to_text(const json& j, int indent) {
-    return j.dump(indent);
 }
 
 std::string attention_kind(const ModelSpec& m) {
@@ -66,151 +79,126 @@ namespace {
 
 json sourced(const Sourced& s) {
     json j;
-    j.set("value", s.value).set("source", s.source);
+    j["value"] = s.value;
+    j["source"] = s.source;
     return j;
 }
 
 json layer_counts(const ModelSpec& m) {
     json c = json::object();
-    c.set("total", m.num_layers.value);
+    c["total"] = m.num_layers.value;
     for (LayerKind k : {LayerKind::full_attention, LayerKind::mla, LayerKind::sliding_window,
                         LayerKind::chunked_local, LayerKind::linear_state, LayerKind::no_cache})
-        c.set(layer_kind_name(k), m.count(k));
+        c[layer_kind_name(k)] = m.count(k);
     return c;
 }
 
 json group_report(const ModelSpec& m, const GroupFigures& f) {
     const LayerGroup& g = m.groups[f.group];
     json j;
-    j.set("kind", layer_kind_name(g.kind)).set("name", g.name).set("layers", g.count);
+    j["kind"] = layer_kind_name(g.kind);
+    j["name"] = g.name;
+    j["layers"] = g.count;
     if (g.kind == LayerKind::mla) {
-        j.set("latent_dim", sourced(g.latent_dim));
+        j["latent_dim"] = sourced(g.latent_dim);
     } else if (g.kind != LayerKind::linear_state && g.kind != LayerKind::no_cache) {
-        j.set("kv_heads", sourced(g.kv_heads));
-        j.set("head_dim", sourced(g.k_head_dim));
-        j.set("v_head_dim", sourced(g.v_head_dim));
-        j.set("kv_heads_per_gpu", f.kv_heads_per_gpu);
+        j["kv_heads"] = sourced(g.kv_heads);
+        j["head_dim"] = sourced(g.k_head_dim);
+        j["v_head_dim"] = sourced(g.v_head_dim);
+        j["kv_heads_per_gpu"] = f.kv_heads_per_gpu;
     }
-    if (g.window.value) j.set("window", sourced(g.window));
+    if (g.window.value) j["window"] = sourced(g.window);
     if (g.kind == LayerKind::linear_state) {
-        j.set("mixer", g.state.mixer);
-        j.set("state_source", g.state.source);
-        j.set("state_bytes_layer", f.state_bytes_layer);
-        j.set("state_bytes_layer_per_gpu", f.state_bytes_layer_per_gpu);
+        j["mixer"] = g.state.mixer;
+        j["state_source"] = g.state.source;
+        j["state_bytes_layer"] = f.state_bytes_layer;
+        j["state_bytes_layer_per_gpu"] = f.state_bytes_layer_per_gpu;
     }
-    j.set("bytes_per_token_layer", f.bytes_per_token_layer);
-    j.set("bytes_per_token_layer_per_gpu", f.bytes_per_token_layer_per_gpu);
-    j.set("resident_tokens", f.resident_tokens);
-    j.set("vllm_block_size", f.vllm_block_size);
-    j.set("vllm_blocks", f.vllm_blocks);
-    j.set("sequence_bytes_naive", f.sequence_bytes_naive);
-    j.set("sequence_bytes_resident", f.sequence_bytes_resident);
-    j.set("sequence_bytes_vllm", f.sequence_bytes_vllm);
+    j["bytes_per_token_layer"] = f.bytes_per_token_layer;
+    j["bytes_per_token_layer_per_gpu"] = f.bytes_per_token_layer_per_gpu;
+    j["resident_tokens"] = f.resident_tokens;
+    j["vllm_block_size"] = f.vllm_block_size;
+    j["vllm_blocks"] = f.vllm_blocks;
+    j["sequence_bytes_naive"] = f.sequence_bytes_naive;
+    j["sequence_bytes_resident"] = f.sequence_bytes_resident;
+    j["sequence_bytes_vllm"] = f.sequence_bytes_vllm;
     return j;
 }
 
 }  // namespace
 
-json size_report(const ModelSpec& m, const SizeResult& r) {
+json size_report(const Model& model, const SizeResult& r) {
+    const ModelSpec& m = model.spec;
     json j;
-    j.set("model", m.name);
-    j.set("model_source", m.name_source);
-    j.set("text_config", m.text_path);
-    j.set("attention_kind", attention_kind(m));
-    j.set("num_layers", sourced(m.num_layers));
-    j.set("query_heads", sourced(m.query_heads));
-    j.set("max_context", m.max_context.value ? json(sourced(m.max_context)) : json(nullptr));
-    j.set("layer_plan_source", m.layer_plan_source);
-    j.set("bytes_per_token", r.bytes_per_token);
-    j.set("bytes_per_token_per_gpu", r.bytes_per_token_per_gpu);
-    j.set("context", r.context);
-    j.set("context_source", r.context_source);
-    j.set("batch", r.batch);
-    j.set("kv_dtype", r.kv_dtype.name);
-    j.set("kv_dtype_source", r.kv_dtype.source);
-    j.set("kv_dtype_bits", r.kv_dtype.bits);
-    j.set("accounting", accounting_name(r.accounting));
-    j.set("tp", r.tp);
-    j.set("pp", r.pp);
-    j.set("block_size", r.block_size);
-    j.set("vllm_block_size", r.vllm_block_size);
-    j.set("max_num_batched_tokens", r.max_num_batched_tokens);
-    j.set("shared_prefix", r.shared_prefix);
-    j.set("sequence_bytes_naive", r.sequence_bytes_naive);
-    j.set("sequence_bytes_resident", r.sequence_bytes_resident);
-    j.set("sequence_bytes_vllm", r.sequence_bytes_vllm);
-    j.set("state_bytes", r.state_bytes);
-    j.set("kv_bytes", r.kv_bytes);
-    j.set("kv_bytes_per_gpu", r.kv_bytes_per_gpu);
-    j.set("kv_bytes_deployment", r.kv_bytes_deployment);
-    auto weights = estimate_weights(m);  // the text model's weights at the config's dtype
-    j.set("param_count", weights ? json(weights->param_count) : json(nullptr));
-    j.set("weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
-    j.set("weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
-    j.set("weights_error",
-          weights ? json(nullptr) : error_report(weights.error())["error"]);  // why they are null
-    j.set("layers", layer_counts(m));
+    j["model"] = m.name;
+    j["model_source"] = m.name_source;
+    j["text_config"] = m.text_path;
+    j["attention_kind"] = attention_kind(m);
+    j["num_layers"] = sourced(m.num_layers);
+    j["query_heads"] = sourced(m.query_heads);
+    j["max_context"] = m.max_context.value ? json(sourced(m.max_context)) : json(nullptr);
+    j["layer_plan_source"] = m.layer_plan_source;
+    j["bytes_per_token"] = r.bytes_per_token;
+    j["bytes_per_token_per_gpu"] = r.bytes_per_token_per_gpu;
+    j["context"] = r.context;
+    j["context_source"] = r.context_source;
+    j["batch"] = r.batch;
+    j["kv_dtype"] = r.kv_dtype.name;
+    j["kv_dtype_source"] = r.kv_dtype.source;
+    j["kv_dtype_bits"] = r.kv_dtype.bits;
+    j["accounting"] = accounting_name(r.accounting);
+    j["tp"] = r.tp;
+    j["pp"] = r.pp;
+    j["block_size"] = r.block_size;
+    j["vllm_block_size"] = r.vllm_block_size;
+    j["max_num_batched_tokens"] = r.max_num_batched_tokens;
+    j["shared_prefix"] = r.shared_prefix;
+    j["sequence_bytes_naive"] = r.sequence_bytes_naive;
+    j["sequence_bytes_resident"] = r.sequence_bytes_resident;
+    j["sequence_bytes_vllm"] = r.sequence_bytes_vllm;
+    j["state_bytes"] = r.state_bytes;
+    j["kv_bytes"] = r.kv_bytes;
+    j["kv_bytes_per_gpu"] = r.kv_bytes_per_gpu;
+    j["kv_bytes_deployment"] = r.kv_bytes_deployment;
+    const Result<WeightEstimate>& weights = model.weights;  // the text model's, at the config's dtype
+    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
+    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
+    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
+    j["weights_error"] = weights ? json(nullptr) : error_report(weights.error())["error"];
+    // why they are null
+    j["layers"] = layer_counts(m);
     json groups = json::array();
     for (const auto& f : r.groups)
         groups.push_back(group_report(m, f));
-    j.set("groups", std::move(groups));
+    j["groups"] = std::move(groups);
     json stages = json::array();
     for (const auto& s : r.stages) {
         json st;
-        st.set("first_layer", s.first_layer)
-            .set("layers", s.layers)
-            .set("bytes_per_token_per_gpu", s.bytes_per_token_per_gpu)
-            .set("kv_bytes_per_gpu", s.kv_bytes_per_gpu);
+        st["first_layer"] = s.first_layer;
+        st["layers"] = s.layers;
+        st["bytes_per_token_per_gpu"] = s.bytes_per_token_per_gpu;
+        st["kv_bytes_per_gpu"] = s.kv_bytes_per_gpu;
         stages.push_back(std::move(st));
     }
-    j.set("stages", std::move(stages));
-    j.set("warnings", warnings_json(r.warnings));
+    j["stages"] = std::move(stages);
+    j["warnings"] = warnings_json(r.warnings);
     return j;
 }
 
-Result<SizeOptions> size_options_from_json(const json& o) {
+SizeOptions size_options(const Options& o) {
     SizeOptions s;
-    if (o.is_null()) return s;
-    if (!o.is_object())
-        return field_error(code::bad_option, "options", "must be an object, got {}", described(o));
-    for (const auto& it : o.members()) {
-        const std::string& k = it.key;
-        const json& v = it.value;
-        if (v.is_null()) continue;  // an unset option
-        // The integer options: the first five plain, then the two optional ones.
-        static const char* const integers[] = {
-            "batch", "tp", "pp", "max_num_batched_tokens", "shared_prefix", "context", "block_size"};
-        std::size_t i = 0;
-        while (i < 7 && k != integers[i])
-            ++i;
-        if (i < 7) {
-            auto n = checked_integer(v, k, i == 4);  // only shared_prefix may be 0
-            if (!n) return recode(n.forward_error(), code::bad_option);
-            std::uint64_t* const plain[] = {&s.batch, &s.tp, &s.pp, &s.max_num_batched_tokens,
-                                            &s.shared_prefix};
-            if (i < 5)
-                *plain[i] = *n;
-            else
-                (i == 5 ? s.context : s.block_size) = *n;
-        } else if (k == "kv_dtype") {
-            if (!v.is_string())
-                return field_error(code::bad_option, "kv_dtype", "must be a string, got {}", described(v));
-            s.kv_dtype = v.get<std::string>();
-        } else if (k == "accounting") {
-            const std::string_view a = v.is_string() ? std::string_view(v.str()) : std::string_view();
-            if (a == "naive")
-                s.accounting = Accounting::naive;
-            else if (a == "resident")
-                s.accounting = Accounting::resident;
-            else if (a == "vllm")
-                s.accounting = Accounting::vllm;
-            else
-                return field_error(code::bad_option, "accounting", "must be naive, resident or vllm, got {}",
-                                   described(v));
-        } else {
-            return fail(code::bad_option, k, "unknown option \"{}\"", k);
-        }
-    }
+    s.context = o.context;
+    s.block_size = o.block_size;
+    if (o.batch) s.batch = *o.batch;
+    if (o.tp) s.tp = *o.tp;
+    if (o.pp) s.pp = *o.pp;
+    if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
+    if (o.shared_prefix) s.shared_prefix = *o.shared_prefix;
+    if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
+    if (o.accounting)
+        s.accounting = *o.accounting == "naive"  ? Accounting::naive
+                       : *o.accounting == "vllm" ? Accounting::vllm
+                                                 : Accounting::resident;
     return s;
 }
 

@@ -2,14 +2,19 @@
 // (there with camelCase keys), so the two agree by construction.
 #pragma once
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "model.hpp"
+#include "options.hpp"
+#include "session.hpp"
 #include "sizing.hpp"
 
 namespace kvcalc {
 
 // {"error": {"code", "message", "field"[, "line", "column"]}}
 json error_report(const Error& e);
+
+// The Error of an {"error": {...}} report.
+Error error_from_report(const json& report);
 
 // to_text(error_report(e)); the second frees the error.
 std::string error_text(const Error& e);
@@ -19,14 +24,11 @@ std::string error_text(Failure f);
 // state (mamba2)" where the model has such layers.
 std::string attention_kind(const ModelSpec& m);
 
-json size_report(const ModelSpec& m, const SizeResult& r);
+json size_report(const Model& model, const SizeResult& r);
 
-// Options from a JSON object: context, batch, kv_dtype, tp, pp, block_size, accounting,
-// max_num_batched_tokens, shared_prefix. Unknown keys and bad values are errors.
-Result<SizeOptions> size_options_from_json(const json& options);
-
-// Compact JSON text; never throws on odd strings (invalid UTF-8 is replaced).
-std::string to_text(const json& j, int indent = -1);
+// The sizing options among `options` (context, batch, kv_dtype, tp, pp, block_size,
+// accounting, max_num_batched_tokens, shared_prefix); the others' defaults.
+SizeOptions size_options(const Options& options);
 
 // [{"field", "message"}, ...]
 json warnings_json(const std::vector<Warning>& warnings);

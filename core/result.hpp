@@ -68,13 +68,10 @@ Failure to_failure(Error error);  // moves `error` to the heap
 template <class T>
 class Result {
 public:
-    // The constructors, the destructor and forward_error() are never inlined: in the wasm
-    // build one call is smaller than the stores it replaces at every return (measured).
-    [[gnu::noinline]] Result(const T& value) : value_(value) {}        // NOLINT: implicit by design
-    [[gnu::noinline]] Result(T&& value) : value_(std::move(value)) {}  // NOLINT
-    Result(Error error) : error_(to_failure(std::move(error))) {}      // NOLINT
-    [[gnu::noinline]] Result(Failure failure) : error_(failure) {}     // NOLINT
-    [[gnu::noinline]] ~Result() {}                                     // NOLINT(modernize-use-equals-default)
+    Result(const T& value) : value_(value) {}                      // NOLINT: implicit by design
+    Result(T&& value) : value_(std::move(value)) {}                // NOLINT
+    Result(Error error) : error_(to_failure(std::move(error))) {}  // NOLINT
+    Result(Failure failure) : error_(failure) {}                   // NOLINT
     Result(const Result&) = default;
     Result(Result&&) noexcept = default;
     Result& operator=(const Result&) = default;
@@ -89,7 +86,7 @@ public:
     // The error of a failed Result (an empty one for a value).
     const Error& error() const { return error_.get(); }
     // Moves the error out, to return it as another Result's: `if (!r) return r.forward_error();`
-    [[gnu::noinline]] Failure forward_error() { return error_.take(); }
+    Failure forward_error() { return error_.take(); }
 
 private:
     std::optional<T> value_;

@@ -40,6 +40,23 @@ opt_u64 state_bytes(const StateShape& s, std::uint64_t tp) {
     return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
 }
 
+// vLLM's blocks of B tokens one request of C tokens reserves in one layer (ENGINES.md 1.3),
+// with T tokens in flight: sliding layers keep the window and what is in flight, plus one
+// block for a window that does not start on a block boundary.
+std::uint64_t vllm_blocks(const LayerGroup& g, std::uint64_t C, std::uint64_t B, std::uint64_t T) {
+    switch (g.kind) {
+        case LayerKind::full_attention:
+        case LayerKind::mla:
+            return cdiv(C, B);
+        case LayerKind::sliding_window:
+            return cdiv(std::min(g.window.value - 1 + T, C), B) + 1;
+        case LayerKind::chunked_local:
+            return cdiv(std::min(g.window.value + T, C), B);
+        default:
+            return 0;
+    }
+}
+
 // vLLM's layer split for pipeline stages (get_pp_indices): equal shares, and the
 // remainder goes to the stages before the last, from the second-to-last backwards.
 std::vector<std::uint32_t> pp_stage_sizes(std::uint32_t layers, std::uint32_t pp) {
@@ -76,66 +93,6 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
                 g.kv_heads.source, kv);
     }
     return true;
-}
-
-struct VllmLayout {
-    std::vector<std::uint64_t> block;  // per group
-    std::uint64_t base_block = 0;
-    std::uint64_t linear_page = 0;  // per linear layer, per GPU when per_gpu
-};
-
-// vLLM's block layout: hybrid attention + state models enlarge the attention block until
-// its page holds one state page (align 16, 64 for MLA) and pad the state page to it;
-// models mixing attention types with different page sizes grow the smaller pages' block.
-VllmLayout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok,
-                       const std::vector<std::uint64_t>& state, std::uint64_t block,
-                       std::vector<Warning>& warnings) {
-    VllmLayout L;
-    L.block.assign(m.groups.size(), block);
-    std::uint64_t attn_tok = 0, max_state = 0;
-    bool any_mla = false;
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (is_attention(m.groups[i].kind) && attn_tok == 0) attn_tok = tok[i];
-        any_mla |= m.groups[i].kind == LayerKind::mla;
-        max_state = std::max(max_state, state[i]);
-    }
-    if (max_state > 0 && attn_tok > 0) {
-        std::uint64_t align = any_mla ? 64 : 16;
-        std::uint64_t attn_block = align * cdiv(max_state, align * attn_tok);
-        block = std::max(block, attn_block);
-        L.block.assign(m.groups.size(), block);
-        L.linear_page = block * attn_tok;
-        L.base_block = block;
-        return L;
-    }
-    L.base_block = block;
-    if (max_state > 0) {  // only state layers: one state page each
-        L.linear_page = max_state;
-        return L;
-    }
-    bool mixed = false;
-    std::uint64_t max_page = 0;
-    LayerKind first = LayerKind::no_cache;
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (!is_attention(m.groups[i].kind)) continue;
-        if (first == LayerKind::no_cache) first = m.groups[i].kind;
-        mixed |= m.groups[i].kind != first;
-        max_page = std::max(max_page, block * tok[i]);
-    }
-    if (!mixed) return L;
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (!is_attention(m.groups[i].kind) || tok[i] == 0) continue;
-        std::uint64_t page = block * tok[i];
-        if (max_page % page == 0) {
-            L.block[i] = block * (max_page / page);
-        } else {
-            warnings.push_back(
-                {"block_size", format("vLLM cannot unify page sizes {} and {} B; the {} layers are "
-                                      "sized at block {}",
-                                      page, max_page, m.groups[i].name, block)});
-        }
-    }
-    return L;
 }
 
 // vLLM's padding layers (ENGINES.md 1.7, case 4): a model with more than one kind of cached
@@ -232,23 +189,63 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
         req);
 }
 
-Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
-    SizeResult r;
-    r.warnings = m.warnings;
-    if (o.context) {
-        r.context = *o.context;
-        r.context_source = "context";
-    } else if (m.max_context.value > 0) {
-        r.context = m.max_context.value;
-        r.context_source = m.max_context.source;
-    } else {
-        return fail(
-            code::missing_field, "context",
-            "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
-            "max_sequence_length, model_max_length): give a context");
+// vLLM's block layout: hybrid attention + state models enlarge the attention block until
+// its page holds one state page (align 16, 64 for MLA) and pad the state page to it;
+// models mixing attention types with different page sizes grow the smaller pages' block.
+SizePlan::Layout SizePlan::vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok,
+                                       const std::vector<std::uint64_t>& state, std::uint64_t block,
+                                       std::vector<Warning>* warnings) {
+    Layout L;
+    L.block.assign(m.groups.size(), block);
+    std::uint64_t attn_tok = 0, max_state = 0;
+    bool any_mla = false;
+    for (std::size_t i = 0; i < m.groups.size(); ++i) {
+        if (is_attention(m.groups[i].kind) && attn_tok == 0) attn_tok = tok[i];
+        any_mla |= m.groups[i].kind == LayerKind::mla;
+        max_state = std::max(max_state, state[i]);
     }
-    if (r.context == 0 || r.context > max_exact)
-        return field_error(code::bad_option, "context", "must be a positive integer, got {}", r.context);
+    if (max_state > 0 && attn_tok > 0) {
+        std::uint64_t align = any_mla ? 64 : 16;
+        std::uint64_t attn_block = align * cdiv(max_state, align * attn_tok);
+        block = std::max(block, attn_block);
+        L.block.assign(m.groups.size(), block);
+        L.linear_page = block * attn_tok;
+        L.base_block = block;
+        return L;
+    }
+    L.base_block = block;
+    if (max_state > 0) {  // only state layers: one state page each
+        L.linear_page = max_state;
+        return L;
+    }
+    bool mixed = false;
+    std::uint64_t max_page = 0;
+    LayerKind first = LayerKind::no_cache;
+    for (std::size_t i = 0; i < m.groups.size(); ++i) {
+        if (!is_attention(m.groups[i].kind)) continue;
+        if (first == LayerKind::no_cache) first = m.groups[i].kind;
+        mixed |= m.groups[i].kind != first;
+        max_page = std::max(max_page, block * tok[i]);
+    }
+    if (!mixed) return L;
+    for (std::size_t i = 0; i < m.groups.size(); ++i) {
+        if (!is_attention(m.groups[i].kind) || tok[i] == 0) continue;
+        std::uint64_t page = block * tok[i];
+        if (max_page % page == 0) {
+            L.block[i] = block * (max_page / page);
+        } else if (warnings) {
+            warnings->push_back(
+                {"block_size", format("vLLM cannot unify page sizes {} and {} B; the {} layers are "
+                                      "sized at block {}",
+                                      page, max_page, m.groups[i].name, block)});
+        }
+    }
+    return L;
+}
+
+Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
+    if (o.context && (*o.context == 0 || *o.context > max_exact))
+        return field_error(code::bad_option, "context", "must be a positive integer, got {}", *o.context);
     if (o.batch == 0 || o.batch > max_exact)
         return field_error(code::bad_option, "batch", "must be a positive integer, got {}", o.batch);
     if (o.block_size && (*o.block_size == 0 || *o.block_size > 1048576))
@@ -257,208 +254,274 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     if (o.max_num_batched_tokens == 0 || o.max_num_batched_tokens > max_exact)
         return field_error(code::bad_option, "max_num_batched_tokens", "must be a positive integer, got {}",
                            o.max_num_batched_tokens);
-    if (o.shared_prefix > r.context)
+    if (o.context && o.shared_prefix > *o.context)
         return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
-                    o.shared_prefix, r.context);
+                    o.shared_prefix, *o.context);
     auto par = check_parallel(m, o);
     if (!par) return par.forward_error();
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
     if (!dtype) return dtype.forward_error();
 
+    SizePlan p;
+    p.m_ = &m;
+    p.o_ = o;
+    p.dtype_ = std::move(dtype.value());
+    p.warnings_ = m.warnings;
     if (o.kv_dtype == "fp8_e5m2") {
         // vLLM refuses it on fp8 weights ("fp8_e5m2 kv-cache is not supported with fp8 checkpoints").
-        for (const Json* c : {&m.text, &m.root}) {
-            const Json& q = (*c)["quantization_config"]["quant_method"];
-            if (q.is_string() && q.str() == "fp8") {
-                r.warnings.push_back({"kv_dtype",
-                                      "fp8_e5m2: vLLM refuses it with fp8 checkpoints, as this one "
-                                      "is (quantization_config.quant_method fp8): use fp8 (e4m3)"});
+        for (const json* c : {m.text, &m.root()}) {
+            const json* qc = member(*c, "quantization_config");
+            const json* q = qc ? member(*qc, "quant_method") : nullptr;
+            if (q && *q == "fp8") {
+                p.warnings_.push_back({"kv_dtype",
+                                       "fp8_e5m2: vLLM refuses it with fp8 checkpoints, as this one "
+                                       "is (quantization_config.quant_method fp8): use fp8 (e4m3)"});
                 break;
             }
         }
     }
-    if (m.max_context.value > 0 && r.context > m.max_context.value)
-        r.warnings.push_back({"context", format("context {} is above the model's max context {} ({})",
-                                                r.context, m.max_context.value, m.max_context.source)});
 
-    r.batch = o.batch;
-    r.kv_dtype = *dtype;
-    r.accounting = o.accounting;
-    r.tp = o.tp;
-    r.pp = o.pp;
-    r.block_size = o.block_size.value_or(0);
-    r.max_num_batched_tokens = o.max_num_batched_tokens;
-    r.shared_prefix = o.shared_prefix;
-
-    const std::uint64_t C = r.context, P = o.shared_prefix, N = o.batch, T = o.max_num_batched_tokens;
     const std::size_t G = m.groups.size();
-    std::vector<std::uint64_t> tok(G), tok_gpu(G), st(G), st_gpu(G), heads_gpu(G);
+    std::vector<std::uint64_t> tok(G), tok_gpu(G), st(G), st_gpu(G), count(G);
+    p.groups_.resize(G);
+    opt_u64 bpt = 0, state = 0;
     for (std::size_t i = 0; i < G; ++i) {
         const LayerGroup& g = m.groups[i];
-        heads_gpu[i] = std::max<std::uint64_t>(1, g.kv_heads.value / o.tp);
-        auto t = token_bytes(g, r.kv_dtype, g.kv_heads.value);
-        auto tg = token_bytes(g, r.kv_dtype, g.kind == LayerKind::mla ? 0 : heads_gpu[i]);
+        Group& pg = p.groups_[i];
+        pg.heads_gpu = std::max<std::uint64_t>(1, g.kv_heads.value / o.tp);
+        auto t = token_bytes(g, p.dtype_, g.kv_heads.value);
+        auto tg = token_bytes(g, p.dtype_, g.kind == LayerKind::mla ? 0 : pg.heads_gpu);
         opt_u64 s = 0, sg = 0;
         if (g.kind == LayerKind::linear_state) {
             s = state_bytes(g.state, 1);
             sg = state_bytes(g.state, o.tp);
         }
-        if (!t || !tg || !s || !sg)
+        bpt = add(bpt, mul(g.count, t));
+        state = add(state, mul(g.count, s));
+        if (!t || !tg || !s || !sg || !bpt || !state)
             return overflow_error(format("one token of one {} layer", g.name),
                                   g.kind == LayerKind::linear_state ? g.state.source
                                   : g.kind == LayerKind::mla        ? g.latent_dim.source
                                                                     : g.k_head_dim.source);
-        tok[i] = *t;
-        tok_gpu[i] = *tg;
-        st[i] = *s;
-        st_gpu[i] = *sg;
+        pg.token = tok[i] = *t;
+        pg.token_gpu = tok_gpu[i] = *tg;
+        pg.state = st[i] = *s;
+        pg.state_gpu = st_gpu[i] = *sg;
+        count[i] = g.count;
     }
-    // Built only when an overflow is reported: sizing itself allocates no message text.
-    const std::string load_field = N > 1 ? "batch" : "context";
-    auto load = [N, C](std::string_view where) {
-        return N > 1 ? format("the KV cache of {} sequences of {} tokens{}", grouped(N), grouped(C), where)
-                     : format("the KV cache of {} tokens{}", grouped(C), where);
-    };
-    const std::uint64_t vblock0 = o.block_size.value_or(default_block_size);
-    std::vector<Warning> same_again;  // the per-GPU layout repeats the whole model's warnings
-    VllmLayout whole = vllm_layout(m, tok, st, vblock0, r.warnings);
-    VllmLayout per_gpu = vllm_layout(m, tok_gpu, st_gpu, vblock0, same_again);
-    r.vllm_block_size = per_gpu.base_block;  // what vLLM sets on each GPU of this deployment
-
-    // Per-layer tokens in each accounting (the same for every layer of a group).
-    auto resident_tokens = [&](const LayerGroup& g) -> std::uint64_t {
-        if (!is_attention(g.kind)) return 0;
-        std::uint64_t t = g.window.value ? std::min(C, g.window.value) : C;
-        return t;
-    };
-    auto vllm_blocks = [&](const LayerGroup& g, std::uint64_t B) -> std::uint64_t {
-        switch (g.kind) {
-            case LayerKind::full_attention:
-            case LayerKind::mla:
-                return cdiv(C, B);
-            case LayerKind::sliding_window:
-                return cdiv(std::min(g.window.value - 1 + T, C), B) + 1;
-            case LayerKind::chunked_local:
-                return cdiv(std::min(g.window.value + T, C), B);
-            default:
-                return 0;
-        }
-    };
-    const std::uint64_t rb = r.block_size ? r.block_size : 1;  // resident rounding
-
-    // One layer of group i for a batch of N sequences sharing a P-token prefix.
-    struct LayerBytes {
-        opt_u64 naive, resident, vllm;
-    };
-    auto layer_bytes = [&](std::size_t i, bool gpu, std::uint64_t n, std::uint64_t p) -> LayerBytes {
-        const LayerGroup& g = m.groups[i];
-        const VllmLayout& L = gpu ? per_gpu : whole;
-        std::uint64_t t = gpu ? tok_gpu[i] : tok[i];
-        std::uint64_t s = gpu ? st_gpu[i] : st[i];
-        LayerBytes b{0, 0, 0};
-        if (g.kind == LayerKind::linear_state) {
-            b.resident = mul(n, s);
-            b.vllm = mul(n, L.linear_page);
-            return b;
-        }
-        if (!is_attention(g.kind)) return b;
-        b.naive = mul(t, add(p, mul(n, C - p)));
-        std::uint64_t res = resident_tokens(g);
-        // Prefix tokens still inside this layer's window are stored once (whole blocks only).
-        std::uint64_t start = g.window.value && C > g.window.value ? C - g.window.value : 0;
-        std::uint64_t overlap = p > start ? p - start : 0;
-        overlap = overlap / rb * rb;
-        b.resident = mul(t, add(overlap, mul(n, cdiv(res - overlap, rb) * rb)));
-        std::uint64_t B = L.block[i];
-        std::uint64_t blocks = vllm_blocks(g, B);
-        std::uint64_t shared = (g.kind == LayerKind::full_attention || g.kind == LayerKind::mla) ? p / B : 0;
-        b.vllm = mul(mul(B, t), add(shared, mul(n, blocks - shared)));
-        return b;
-    };
-    auto pick = [&](const LayerBytes& b) {
-        return o.accounting == Accounting::naive  ? b.naive
-               : o.accounting == Accounting::vllm ? b.vllm
-                                                  : b.resident;
-    };
-
-    std::vector<std::uint64_t> counts(G);
+    p.bytes_per_token_ = *bpt;
+    p.state_bytes_ = *state;
+    const std::uint64_t block = o.block_size.value_or(default_block_size);
+    p.whole_ = vllm_layout(m, tok, st, block, &p.warnings_);
+    p.per_gpu_ = vllm_layout(m, tok_gpu, st_gpu, block, nullptr);  // the same warnings again
+    const std::vector<std::uint64_t> pad = padding_layers(m, count);
     for (std::size_t i = 0; i < G; ++i)
-        counts[i] = m.groups[i].count;
-    const std::vector<std::uint64_t> pad = padding_layers(m, counts);
-    const bool by_vllm = o.accounting == Accounting::vllm;
-    opt_u64 bpt = 0, seq_n = 0, seq_r = 0, seq_v = 0, state = 0, kv = 0;
-    for (std::size_t i = 0; i < G; ++i) {
-        const LayerGroup& g = m.groups[i];
-        GroupFigures f;
-        f.group = static_cast<std::uint32_t>(i);
-        f.bytes_per_token_layer = tok[i];
-        f.bytes_per_token_layer_per_gpu = tok_gpu[i];
-        f.kv_heads_per_gpu = is_attention(g.kind) && g.kind != LayerKind::mla ? heads_gpu[i] : 0;
-        f.resident_tokens = resident_tokens(g);
-        if (f.resident_tokens) f.resident_tokens = cdiv(f.resident_tokens, rb) * rb;
-        f.vllm_block_size = is_attention(g.kind) ? per_gpu.block[i] : 0;  // on each GPU, as vLLM sets it
-        f.vllm_blocks = vllm_blocks(g, per_gpu.block[i] ? per_gpu.block[i] : 1);
-        f.state_bytes_layer = st[i];
-        f.state_bytes_layer_per_gpu = st_gpu[i];
-        LayerBytes one = layer_bytes(i, false, 1, 0);
-        LayerBytes batch = layer_bytes(i, false, N, P);
-        auto c = mul(g.count, one.naive), d = mul(g.count, one.resident),
-             e = mul(g.count + pad[i], one.vllm);  // vLLM's padding layers too
-        auto k = add(mul(g.count, pick(batch)), by_vllm ? mul(pad[i], batch.vllm) : 0);
-        if (!c || !d || !e || !k)
-            return overflow_error(load(format(" in the {} layers", g.name)), load_field);
-        f.sequence_bytes_naive = *c;
-        f.sequence_bytes_resident = *d;
-        f.sequence_bytes_vllm = *e;
-        bpt = add(bpt, mul(g.count, tok[i]));
-        seq_n = add(seq_n, c);
-        seq_r = add(seq_r, d);
-        seq_v = add(seq_v, e);
-        state = add(state, mul(g.count, st[i]));
-        kv = add(kv, k);
-        r.groups.push_back(f);
-    }
-    if (!bpt || !seq_n || !seq_r || !seq_v || !state || !kv) return overflow_error(load(""), load_field);
-    r.bytes_per_token = *bpt;
-    r.sequence_bytes_naive = *seq_n;
-    r.sequence_bytes_resident = *seq_r;
-    r.sequence_bytes_vllm = *seq_v;
-    r.state_bytes = *state;
-    r.kv_bytes = *kv;
+        p.groups_[i].padding = pad[i];
 
     // Per GPU: each pipeline stage holds its layers with the per-GPU heads.
-    auto sizes =
+    const auto sizes =
         pp_stage_sizes(static_cast<std::uint32_t>(m.num_layers.value), static_cast<std::uint32_t>(o.pp));
     std::uint32_t first = 0;
-    opt_u64 deployment = 0;
     for (std::uint32_t n : sizes) {
-        StageFigures s;
+        Stage s;
         s.first_layer = first;
         s.layers = n;
-        std::vector<std::uint64_t> in_stage(G, 0);  // layers of each group in this stage
+        s.count.assign(G, 0);
         for (std::uint32_t l = first; l < first + n; ++l)
-            ++in_stage[m.layer_group[l]];
-        const std::vector<std::uint64_t> stage_pad =
-            by_vllm ? padding_layers(m, in_stage) : std::vector<std::uint64_t>(G, 0);
-        opt_u64 sb = 0, sk = 0;
-        for (std::size_t gi = 0; gi < G; ++gi) {
-            if (!in_stage[gi]) continue;
-            LayerBytes lb = layer_bytes(gi, true, N, P);
-            sb = add(sb, mul(in_stage[gi], tok_gpu[gi]));
-            sk = add(sk, add(mul(in_stage[gi], pick(lb)), by_vllm ? mul(stage_pad[gi], lb.vllm) : 0));
-        }
-        if (!sb || !sk) return overflow_error(load(" on one GPU"), load_field);
-        s.bytes_per_token_per_gpu = *sb;
-        s.kv_bytes_per_gpu = *sk;
-        r.bytes_per_token_per_gpu = std::max(r.bytes_per_token_per_gpu, *sb);
-        r.kv_bytes_per_gpu = std::max(r.kv_bytes_per_gpu, *sk);
-        deployment = add(deployment, mul(*sk, o.tp));
-        r.stages.push_back(s);
+            ++s.count[m.layer_group[l]];
+        s.padding =
+            o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);
+        for (std::size_t gi = 0; gi < G; ++gi)
+            s.bytes_per_token_per_gpu += s.count[gi] * tok_gpu[gi];  // at most bytes_per_token x tp
+        p.bytes_per_token_per_gpu_ = std::max(p.bytes_per_token_per_gpu_, s.bytes_per_token_per_gpu);
+        p.stages_.push_back(std::move(s));
         first += n;
     }
-    if (!deployment) return overflow_error(load(" summed over all GPUs"), load_field);
-    r.kv_bytes_deployment = *deployment;
+    return p;
+}
+
+Result<std::uint64_t> SizePlan::default_context() const {
+    if (o_.context) return *o_.context;
+    if (m_->max_context.value > 0) return m_->max_context.value;
+    return fail(code::missing_field, "context",
+                "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
+                "max_sequence_length, model_max_length): give a context");
+}
+
+// One layer of a group for a batch of n sequences of `context` tokens sharing a `prefix`.
+struct SizePlan::LayerBytes {
+    opt_u64 naive, resident, vllm;
+    opt_u64 pick(Accounting a) const {
+        return a == Accounting::naive ? naive : a == Accounting::vllm ? vllm : resident;
+    }
+};
+
+SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_t C, std::uint64_t n,
+                                           std::uint64_t p) const {
+    const LayerGroup& g = m_->groups[i];
+    const Layout& L = gpu ? per_gpu_ : whole_;
+    const std::uint64_t t = gpu ? groups_[i].token_gpu : groups_[i].token;
+    LayerBytes b{0, 0, 0};
+    if (g.kind == LayerKind::linear_state) {
+        b.resident = mul(n, gpu ? groups_[i].state_gpu : groups_[i].state);
+        b.vllm = mul(n, L.linear_page);
+        return b;
+    }
+    if (!is_attention(g.kind)) return b;
+    b.naive = mul(t, add(p, mul(n, C - p)));
+    // The tokens a layer keeps (windows capped), rounded to whole blocks when a block is given.
+    const std::uint64_t rb = o_.block_size.value_or(1);
+    const std::uint64_t res = g.window.value ? std::min(C, g.window.value) : C;
+    // Prefix tokens still inside this layer's window are stored once (whole blocks only).
+    const std::uint64_t start = g.window.value && C > g.window.value ? C - g.window.value : 0;
+    std::uint64_t overlap = p > start ? p - start : 0;
+    overlap = overlap / rb * rb;
+    b.resident = mul(t, add(overlap, mul(n, cdiv(res - overlap, rb) * rb)));
+    const std::uint64_t B = L.block[i];
+    const std::uint64_t blocks = vllm_blocks(g, C, B, o_.max_num_batched_tokens);
+    const std::uint64_t shared =
+        (g.kind == LayerKind::full_attention || g.kind == LayerKind::mla) ? p / B : 0;
+    b.vllm = mul(mul(B, t), add(shared, mul(n, blocks - shared)));
+    return b;
+}
+
+Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) const {
+    if (C == 0 || C > max_exact)
+        return field_error(code::bad_option, "context", "must be a positive integer, got {}", C);
+    if (o_.shared_prefix > C)
+        return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
+                    o_.shared_prefix, C);
+    const std::uint64_t N = o_.batch, P = o_.shared_prefix;
+    const Accounting acc = o_.accounting;
+    const bool by_vllm = acc == Accounting::vllm;
+    // Built only when an overflow is reported: sizing itself allocates no message text.
+    auto overflow = [&](std::string_view where) {
+        std::string what =
+            N > 1 ? format("the KV cache of {} sequences of {} tokens{}", grouped(N), grouped(C), where)
+                  : format("the KV cache of {} tokens{}", grouped(C), where);
+        return overflow_error(what, N > 1 ? "batch" : "context");
+    };
+
+    SizeFigures f;
+    opt_u64 seq_n = 0, seq_r = 0, seq_v = 0, kv = 0;
+    for (std::size_t i = 0; i < groups_.size(); ++i) {
+        const LayerGroup& g = m_->groups[i];
+        const std::uint64_t pad = groups_[i].padding;
+        const LayerBytes one = layer_bytes(i, false, C, 1, 0);
+        const LayerBytes batch = N == 1 && P == 0 ? one : layer_bytes(i, false, C, N, P);
+        auto n = mul(g.count, one.naive), r = mul(g.count, one.resident),
+             v = mul(g.count + pad, one.vllm);  // vLLM's padding layers too
+        auto k = add(mul(g.count, batch.pick(acc)), by_vllm ? mul(pad, batch.vllm) : 0);
+        if (!n || !r || !v || !k) return overflow(format(" in the {} layers", g.name));
+        seq_n = add(seq_n, n);
+        seq_r = add(seq_r, r);
+        seq_v = add(seq_v, v);
+        kv = add(kv, k);
+        if (detail) {
+            GroupFigures gf;
+            gf.group = static_cast<std::uint32_t>(i);
+            gf.bytes_per_token_layer = groups_[i].token;
+            gf.bytes_per_token_layer_per_gpu = groups_[i].token_gpu;
+            gf.kv_heads_per_gpu = is_attention(g.kind) && g.kind != LayerKind::mla ? groups_[i].heads_gpu : 0;
+            if (is_attention(g.kind)) {
+                const std::uint64_t rb = o_.block_size.value_or(1);
+                gf.resident_tokens = cdiv(g.window.value ? std::min(C, g.window.value) : C, rb) * rb;
+            }
+            const std::uint64_t gpu_block = per_gpu_.block[i];
+            gf.vllm_block_size = is_attention(g.kind) ? gpu_block : 0;  // on each GPU, as vLLM sets it
+            gf.vllm_blocks = vllm_blocks(g, C, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
+            gf.state_bytes_layer = groups_[i].state;
+            gf.state_bytes_layer_per_gpu = groups_[i].state_gpu;
+            gf.sequence_bytes_naive = *n;
+            gf.sequence_bytes_resident = *r;
+            gf.sequence_bytes_vllm = *v;
+            detail->groups.push_back(gf);
+        }
+    }
+    if (!seq_n || !seq_r || !seq_v || !kv) return overflow("");
+    f.sequence_bytes_naive = *seq_n;
+    f.sequence_bytes_resident = *seq_r;
+    f.sequence_bytes_vllm = *seq_v;
+    f.kv_bytes = *kv;
+
+    opt_u64 deployment = 0;
+    for (const Stage& s : stages_) {
+        opt_u64 sk = 0;
+        for (std::size_t gi = 0; gi < groups_.size(); ++gi) {
+            if (!s.count[gi]) continue;
+            const LayerBytes lb = layer_bytes(gi, true, C, N, P);
+            sk = add(sk, add(mul(s.count[gi], lb.pick(acc)), by_vllm ? mul(s.padding[gi], lb.vllm) : 0));
+        }
+        if (!sk) return overflow(" on one GPU");
+        f.kv_bytes_per_gpu = std::max(f.kv_bytes_per_gpu, *sk);
+        deployment = add(deployment, mul(*sk, o_.tp));
+        if (detail) {
+            StageFigures sf;
+            sf.first_layer = s.first_layer;
+            sf.layers = s.layers;
+            sf.bytes_per_token_per_gpu = s.bytes_per_token_per_gpu;
+            sf.kv_bytes_per_gpu = *sk;
+            detail->stages.push_back(sf);
+        }
+    }
+    if (!deployment) return overflow(" summed over all GPUs");
+    f.kv_bytes_deployment = *deployment;
+    return f;
+}
+
+Result<SizeFigures> SizePlan::figures(std::uint64_t context) const {
+    return evaluate(context, nullptr);
+}
+
+Result<SizeResult> SizePlan::result(std::uint64_t context) const {
+    SizeResult r;
+    r.context = context;
+    r.context_source = o_.context ? "context" : m_->max_context.source;
+    r.batch = o_.batch;
+    r.kv_dtype = dtype_;
+    r.accounting = o_.accounting;
+    r.tp = o_.tp;
+    r.pp = o_.pp;
+    r.block_size = o_.block_size.value_or(0);
+    r.vllm_block_size = per_gpu_.base_block;  // what vLLM sets on each GPU of this deployment
+    r.max_num_batched_tokens = o_.max_num_batched_tokens;
+    r.shared_prefix = o_.shared_prefix;
+    r.bytes_per_token = bytes_per_token_;
+    r.bytes_per_token_per_gpu = bytes_per_token_per_gpu_;
+    r.warnings = warnings_;
+    if (m_->max_context.value > 0 && context > m_->max_context.value)
+        r.warnings.push_back({"context", format("context {} is above the model's max context {} ({})",
+                                                context, m_->max_context.value, m_->max_context.source)});
+    auto f = evaluate(context, &r);
+    if (!f) return f.forward_error();
+    r.sequence_bytes_naive = f->sequence_bytes_naive;
+    r.sequence_bytes_resident = f->sequence_bytes_resident;
+    r.sequence_bytes_vllm = f->sequence_bytes_vllm;
+    r.kv_bytes = f->kv_bytes;
+    r.kv_bytes_per_gpu = f->kv_bytes_per_gpu;
+    r.kv_bytes_deployment = f->kv_bytes_deployment;
+    r.state_bytes = state_bytes_;
     return r;
+}
+
+Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
+    // The context first: its error is the one to report when several options are wrong.
+    std::uint64_t context = 0;
+    if (o.context) {
+        context = *o.context;
+    } else if (m.max_context.value > 0) {
+        context = m.max_context.value;
+    } else {
+        return fail(
+            code::missing_field, "context",
+            "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
+            "max_sequence_length, model_max_length): give a context");
+    }
+    if (context == 0 || context > max_exact)
+        return field_error(code::bad_option, "context", "must be a positive integer, got {}", context);
+    auto plan = SizePlan::make(m, o);
+    if (!plan) return plan.forward_error();
+    return plan->result(context);
 }
 
 }  // namespace kvcalc

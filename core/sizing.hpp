@@ -91,6 +91,72 @@ struct SizeResult {
     std::uint64_t sequence_bytes(Accounting a) const;
 };
 
+// The headline figures of one context: what a chart, a table or a search for the longest
+// context that fits evaluates many times (SizePlan::figures allocates nothing).
+struct SizeFigures {
+    std::uint64_t sequence_bytes_naive = 0;
+    std::uint64_t sequence_bytes_resident = 0;
+    std::uint64_t sequence_bytes_vllm = 0;
+    std::uint64_t kv_bytes = 0;             // batch, chosen accounting, whole model
+    std::uint64_t kv_bytes_per_gpu = 0;     // heaviest stage, one GPU
+    std::uint64_t kv_bytes_deployment = 0;  // all tp x pp GPUs
+};
+
+// Everything about sizing one model with one set of options that does not depend on the
+// context: the options checked, the KV dtype resolved, each layer group's bytes per token and
+// state, vLLM's block layout and padding layers, the pipeline stages. Then any number of
+// contexts are evaluated against it. The plan refers to the model: it must outlive the plan.
+class SizePlan {
+public:
+    static Result<SizePlan> make(const ModelSpec& m, const SizeOptions& o);
+
+    // The context the options give, else the model's max context (an error when neither).
+    Result<std::uint64_t> default_context() const;
+    Result<SizeFigures> figures(std::uint64_t context) const;
+    Result<SizeResult> result(std::uint64_t context) const;
+
+    const KvDtype& kv_dtype() const { return dtype_; }
+    std::uint64_t bytes_per_token() const { return bytes_per_token_; }
+    std::uint64_t bytes_per_token_per_gpu() const { return bytes_per_token_per_gpu_; }
+
+private:
+    struct Group {
+        std::uint64_t token = 0, token_gpu = 0;  // one layer, one token
+        std::uint64_t state = 0, state_gpu = 0;  // one layer, one sequence (linear state)
+        std::uint64_t heads_gpu = 0;
+        std::uint64_t padding = 0;  // vLLM's padding layers of this group's kind, whole model
+    };
+    struct Stage {
+        std::uint32_t first_layer = 0, layers = 0;
+        std::vector<std::uint64_t> count, padding;  // per group
+        std::uint64_t bytes_per_token_per_gpu = 0;
+    };
+    struct Layout {
+        std::vector<std::uint64_t> block;  // per group
+        std::uint64_t base_block = 0;
+        std::uint64_t linear_page = 0;  // per linear layer
+    };
+
+    const ModelSpec* m_ = nullptr;
+    SizeOptions o_;
+    KvDtype dtype_;
+    std::vector<Group> groups_;
+    std::vector<Stage> stages_;
+    Layout whole_, per_gpu_;
+    std::uint64_t bytes_per_token_ = 0, bytes_per_token_per_gpu_ = 0, state_bytes_ = 0;
+    std::vector<Warning> warnings_;  // the model's and the options'
+
+    struct LayerBytes;
+    LayerBytes layer_bytes(std::size_t group, bool per_gpu, std::uint64_t context, std::uint64_t n,
+                           std::uint64_t prefix) const;
+    static Layout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok,
+                              const std::vector<std::uint64_t>& state, std::uint64_t block,
+                              std::vector<Warning>* warnings);
+    // Fills `detail` (groups, stages) when given.
+    Result<SizeFigures> evaluate(std::uint64_t context, SizeResult* detail) const;
+};
+
+// SizePlan::make and result() at the options' context (else the model's max).
 Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o);
 
 }  // namespace kvcalc

@@ -71,42 +71,6 @@ std::string context_label(std::uint64_t c) {
     return group_thousands(c);
 }
 
-Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
-    std::vector<std::uint64_t> out;
-    if (v.is_string()) {
-        const std::string& s = v.str();
-        std::size_t i = 0;
-        while (i <= s.size()) {
-            std::size_t comma = s.find(',', i);
-            std::string part = s.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
-            bool digits = !part.empty() && part.size() <= 15 &&
-                          std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-            std::uint64_t n = 0;
-            for (std::size_t k = 0; digits && k < part.size(); ++k)
-                n = n * 10 + static_cast<std::uint64_t>(part[k] - '0');  // at most 15 digits
-            if (!digits || n == 0)
-                return field_error(code::bad_option, "contexts",
-                                   "must be positive whole numbers separated by commas, got \"{}\"",
-                                   std::string_view(s).substr(0, 60));
-            out.push_back(n);
-            if (comma == std::string::npos) break;
-            i = comma + 1;
-        }
-    } else if (v.is_array()) {
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            auto c = checked_integer(v[i], format("contexts[{}]", i), false);
-            if (!c) return recode(c.forward_error(), code::bad_option);
-            out.push_back(*c);
-        }
-    } else {
-        return field_error(code::bad_option, "contexts", "must be a list of token counts, got {}",
-                           described(v));
-    }
-    if (out.empty()) return fail(code::bad_option, "contexts", "contexts: give at least one context");
-    if (out.size() > 16) return fail(code::bad_option, "contexts", "contexts: at most 16 contexts");
-    return out;
-}
-
 std::string md_escape(const std::string& s) {
     std::string out;
     for (char c : s) {
@@ -155,18 +119,20 @@ std::string csv_field(const std::string& s) {
 
 std::string weights_text(const json& row) {
     if (row["weight_bytes"].is_null()) return "—";
-    return format("{} ({}, {})", format_bytes(row["weight_bytes"].as_uint()),
-                  format_param_count(row["param_count"].as_uint()), row["weight_dtype"].str());
+    return format("{} ({}, {})", format_bytes(row["weight_bytes"].get<std::uint64_t>()),
+                  format_param_count(row["param_count"].get<std::uint64_t>()),
+                  row["weight_dtype"].get<std::string>());
 }
 
 // The text cells of one row, in column order.
 std::vector<std::string> cells(const json& row) {
-    std::vector<std::string> c = {row["model"].get<std::string>(),
-                                  row["attention_kind"].get<std::string>(),
-                                  format("{}", row["layers"].as_uint()),
-                                  format("{} / {}", row["kv_heads_text"].str(), row["query_heads"].as_uint()),
-                                  row["head_size_text"].get<std::string>(),
-                                  format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
+    std::vector<std::string> c = {
+        row["model"].get<std::string>(),
+        row["attention_kind"].get<std::string>(),
+        format("{}", row["layers"].get<std::uint64_t>()),
+        format("{} / {}", row["kv_heads_text"].get<std::string>(), row["query_heads"].get<std::uint64_t>()),
+        row["head_size_text"].get<std::string>(),
+        format_bytes(row["bytes_per_token"].get<std::uint64_t>())};
     for (const auto& k : row["kv_bytes"])
         c.push_back(k.is_null() ? "—" : format_bytes(k.get<std::uint64_t>()));
     c.push_back(weights_text(row));
@@ -177,14 +143,14 @@ std::vector<std::string> headers(const json& t) {
     std::vector<std::string> h = {"Model",     "Attention", "Layers", "KV heads / query heads",
                                   "Head size", "Per token"};
     for (const auto& c : t["contexts"])
-        h.push_back(format("{} tokens", context_label(c.as_uint())));
+        h.push_back(format("{} tokens", context_label(c.get<std::uint64_t>())));
     h.push_back("Weights");
     return h;
 }
 
 std::string note(const json& t) {
     std::string s = format("KV cache of one sequence, {} accounting, KV dtype {}; 1 KiB = 1024 B.",
-                           t["accounting"].str(), t["kv_dtype"].str());
+                           t["accounting"].get<std::string>(), t["kv_dtype"].get<std::string>());
     bool beyond = false;
     for (const auto& r : t["rows"])
         for (const auto& k : r["kv_bytes"])
@@ -221,78 +187,57 @@ std::string html_escape(const std::string& s) {
     return out;
 }
 
-Result<json> table_report(const std::vector<ModelSpec>& models, const json& options) {
-    std::vector<std::uint64_t> contexts = {4096, 32768, 131072};  // the default
-    SizeOptions base;
-    std::string weight_dtype = "auto";
-    if (!options.is_null() && !options.is_object())
-        return field_error(code::bad_option, "options", "must be an object, got {}", described(options));
-    json size_opts = json::object();
-    if (options.is_object())
-        for (const auto& it : options.members()) {
-            const std::string& k = it.key;
-            if (it.value.is_null() || k == "format") continue;
-            if (k == "contexts") {
-                auto c = read_contexts(it.value);
-                if (!c) return c.forward_error();
-                contexts = std::move(c.value());
-            } else if (k == "weight_dtype") {
-                if (!it.value.is_string())
-                    return fail(code::bad_option, k, "weight_dtype: must be a string, got {}",
-                                described(it.value));
-                weight_dtype = it.value.get<std::string>();
-            } else if (k == "kv_dtype" || k == "accounting" || k == "block_size" ||
-                       k == "max_num_batched_tokens") {
-                size_opts[k] = it.value;
-            } else {
-                return fail(code::bad_option, k, "unknown option \"{}\"", k);
-            }
-        }
-    auto so = size_options_from_json(size_opts);
-    if (!so) return so.forward_error();
-    base = std::move(so.value());
+Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& models, const Options& options) {
+    const std::vector<std::uint64_t> contexts =
+        options.contexts.value_or(std::vector<std::uint64_t>{4096, 32768, 131072});
+    const SizeOptions base = size_options(options);
+    const std::string weight_dtype = options.weight_dtype.value_or("auto");
     if (models.empty()) return fail(code::bad_option, "configs", "table: give at least one model");
 
     json rows = json::array();
-    for (const auto& m : models) {
+    for (const auto& model : models) {
+        const ModelSpec& m = model->spec;
         SizeOptions o = base;
         o.context = contexts[0];
-        auto one = size_model(m, o);
-        if (!one) return one.forward_error();
+        auto plan = SizePlan::make(m, o);
+        if (!plan) return plan.forward_error();
         json kv = json::array();
         for (std::uint64_t c : contexts) {
             if (m.max_context.value && c > m.max_context.value) {
                 kv.push_back(nullptr);
                 continue;
             }
-            o.context = c;
-            auto r = size_model(m, o);
-            if (!r) return r.forward_error();
-            kv.push_back(r->sequence_bytes(o.accounting));
+            auto f = plan->figures(c);
+            if (!f) return f.forward_error();
+            kv.push_back(base.accounting == Accounting::naive  ? f->sequence_bytes_naive
+                         : base.accounting == Accounting::vllm ? f->sequence_bytes_vllm
+                                                               : f->sequence_bytes_resident);
         }
-        auto w = estimate_weights(m, weight_dtype);
-        if (!w && w.error().code == code::bad_option) return w.forward_error();
+        std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
+        if (weight_dtype != "auto") other = estimate_weights(m, weight_dtype);
+        const Result<WeightEstimate>& w = other ? *other : model->weights;
+        if (!w && w.error().code == code::bad_option) return w.error();
         json row;
-        row.set("model", m.name)
-            .set("attention_kind", attention_kind(m))
-            .set("layers", m.num_layers.value)
-            .set("kv_heads_text", per_group(m, true))
-            .set("query_heads", m.query_heads.value)
-            .set("head_size_text", per_group(m, false))
-            .set("bytes_per_token", one->bytes_per_token)
-            .set("kv_bytes", std::move(kv))
-            .set("max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr))
-            .set("param_count", w ? json(w->param_count) : json(nullptr))
-            .set("weight_bytes", w ? json(w->weight_bytes) : json(nullptr))
-            .set("weight_dtype", w ? json(w->dtype.name) : json(nullptr))
-            .set("kv_dtype", one->kv_dtype.name);
+        row["model"] = m.name;
+        row["attention_kind"] = attention_kind(m);
+        row["layers"] = m.num_layers.value;
+        row["kv_heads_text"] = per_group(m, true);
+        row["query_heads"] = m.query_heads.value;
+        row["head_size_text"] = per_group(m, false);
+        row["bytes_per_token"] = plan->bytes_per_token();
+        row["kv_bytes"] = std::move(kv);
+        row["max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
+        row["param_count"] = w ? json(w->param_count) : json(nullptr);
+        row["weight_bytes"] = w ? json(w->weight_bytes) : json(nullptr);
+        row["weight_dtype"] = w ? json(w->dtype.name) : json(nullptr);
+        row["kv_dtype"] = plan->kv_dtype().name;
         rows.push_back(std::move(row));
     }
     json t;
-    t.set("contexts", json(contexts))
-        .set("accounting", accounting_name(base.accounting))
-        .set("kv_dtype", base.kv_dtype)
-        .set("rows", std::move(rows));
+    t["contexts"] = contexts;
+    t["accounting"] = accounting_name(base.accounting);
+    t["kv_dtype"] = base.kv_dtype;
+    t["rows"] = std::move(rows);
     return t;
 }
 
@@ -333,14 +278,16 @@ Result<std::string> render_table(const json& t, const std::string& format_name) 
         std::vector<std::string> h = {"model",       "attention_kind", "layers",         "kv_heads",
                                       "query_heads", "head_size",      "bytes_per_token"};
         for (const auto& c : t["contexts"])
-            h.push_back(format("kv_bytes_{}", c.as_uint()));
+            h.push_back(format("kv_bytes_{}", c.get<std::uint64_t>()));
         for (const char* x : {"param_count", "weight_bytes", "weight_dtype"})
             h.push_back(x);
         for (std::size_t i = 0; i < h.size(); ++i)
             format_to(out, i ? ",{}" : "{}", h[i]);
         out += "\r\n";
         for (const auto& r : t["rows"]) {
-            auto num = [](const json& v) { return v.is_null() ? std::string() : format("{}", v.as_uint()); };
+            auto num = [](const json& v) {
+                return v.is_null() ? std::string() : format("{}", v.get<std::uint64_t>());
+            };
             std::vector<std::string> f = {r["model"].get<std::string>(),
                                           r["attention_kind"].get<std::string>(),
                                           num(r["layers"]),

@@ -6,15 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "json_text.hpp"
+#include "json.hpp"
 #include "model.hpp"
+#include "options.hpp"
+#include "session.hpp"
 
 namespace kvcalc {
 
 // Options: contexts (a list, or text "4096,32768"; default 4096, 32768, 131072), kv_dtype,
 // accounting (default resident), block_size, weight_dtype. A context above a model's own
 // max gets no figure (null; "—" when rendered).
-Result<json> table_report(const std::vector<ModelSpec>& models, const json& options);
+Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& models, const Options& options);
 
 // format: md, html, csv or json.
 Result<std::string> render_table(const json& table, const std::string& format);

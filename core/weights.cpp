@@ -238,8 +238,8 @@ struct Blocks {
     bool overflow = false;
 };
 
-[[gnu::noinline]] void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
-                            std::uint64_t kv_heads = 0) {
+void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
+          std::uint64_t kv_heads = 0) {
     if (!params.v) {
         b.overflow = true;
         return;
@@ -492,7 +492,7 @@ Result<WeightDtype> resolve_weight_dtype(const std::string& req, const ModelSpec
             ? (m.dtype == "float16" || m.dtype == "fp16" || m.dtype == "half" ? "fp16" : "bf16")
             : "bf16";
     if (req.empty() || req == "auto") {
-        Fields f(m.text, m.text_path), top(m.root, "");
+        Fields f(*m.text, m.text_path), top(m.root(), "");
         for (const Fields* src : {&f, &top}) {
             const json* q = src->find("quantization_config");
             if (!q || !q->is_object()) continue;
@@ -544,7 +544,7 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 }
 
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
-    Fields f(m.text, m.text_path), top(m.root, "");
+    Fields f(*m.text, m.text_path), top(m.root(), "");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;
@@ -691,11 +691,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     w.weight_bytes = *all;
 
     // What the count leaves out.
-    for (const auto& member : m.root.members()) {
-        const std::string& k = member.key;
+    for (const auto& member : m.root().items()) {
+        const std::string& k = member.key();
         bool tower = false;
         for (const char* t : {"vision", "visual", "audio", "speech", "image", "video"})
-            tower |= k.find(t) != std::string::npos && member.value.is_object();
+            tower |= k.find(t) != std::string::npos && member.value().is_object();
         if (tower) w.excluded.push_back(format("{} (a multimodal tower, not counted)", k));
     }
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {

@@ -84,7 +84,7 @@ test('CONFIG may be a path, - for stdin, or a preset id, all with the same answe
 test('exit codes: 1 bad input with the error on stderr (and as JSON with --json), 2 usage', () => {
   const bad = run(['size', '-', '--context', '4096'], '{"num_hidden_layers": 32,,}');
   assert.equal(bad.status, 1);
-  assert.equal(bad.stderr, "kvcalc: malformed JSON at line 1, column 26: expected a string key, got ','\n");
+  assert.equal(bad.stderr, "kvcalc: malformed JSON at line 1, column 26: syntax error while parsing object key - unexpected ','; expected string literal\n");
   const badJson = json(['size', '-'], '{"num_hidden_layers": 0, "hidden_size": 64, "num_attention_heads": 4}');
   assert.equal(badJson.status, 1);
   assert.deepEqual(badJson.out, { error: { code: 'invalid_value', field: 'num_hidden_layers',

@@ -2,8 +2,8 @@
 // context in whole blocks, and the full report through check_json.
 #include <utility>
 
+#include "api.hpp"
 #include "check.hpp"
-#include "check_api.hpp"
 #include "report.hpp"
 #include "support.hpp"
 
@@ -235,14 +235,11 @@ TEST_CASE("check report: bad options are errors naming the option") {
     CHECK(e["message"] ==
           "gpu: unknown \"v100\" (known: h100-80gb, h200-141gb, a100-40gb, a100-80gb, l40s, "
           "rtx-4090, b200, mi300x)");
-    e = error_of("Qwen/Qwen3-8B", {{"max_context", 4096},
-                                   {"gpu", "l40s"},
-                                   {"engine", "vllm"},
-                                   {"mem_fraction_static", json::fraction("0.9")}});
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"gpu", "l40s"}, {"engine", "vllm"}, {"mem_fraction_static", 0.9}});
     CHECK(e["field"] == "mem_fraction_static");
-    e = error_of(
-        "Qwen/Qwen3-8B",
-        {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu_memory_utilization", json::fraction("0.9")}});
+    e = error_of("Qwen/Qwen3-8B",
+                 {{"max_context", 4096}, {"pool_tokens", 1000}, {"gpu_memory_utilization", 0.9}});
     CHECK(e["message"] ==
           "gpu_memory_utilization: applies only when the pool is derived from a GPU (gpu or gpu_memory)");
     e = error_of("Qwen/Qwen3-8B", {{"pool_tokens", 1000}});
@@ -261,9 +258,8 @@ TEST_CASE("check report: bad options are errors naming the option") {
 
 TEST_CASE("check report: utilization as a JSON number is read as its decimal") {
     // 0.92 is not a double exactly; the report reads it back as the decimal 0.92 = 23/25.
-    json r = report(
-        "meta-llama/Llama-3.1-8B",
-        {{"max_context", 131072}, {"gpu", "h100-80gb"}, {"gpu_memory_utilization", json::fraction("0.92")}});
+    json r = report("meta-llama/Llama-3.1-8B",
+                    {{"max_context", 131072}, {"gpu", "h100-80gb"}, {"gpu_memory_utilization", 0.92}});
     CHECK(r["pool"]["fraction"] == "0.92");
     CHECK(r["pool"]["requested_bytes"] == 84943715696ull * 23 / 25);
     // Llama-3.1-8B: 16,060,522,496 B of weights, 131,072 B per token.

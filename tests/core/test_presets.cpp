@@ -6,8 +6,7 @@
 #include <string>
 
 #include "api.hpp"
-#include "check_api.hpp"
-#include "json_text.hpp"
+#include "json.hpp"
 #include "presets.hpp"
 #include "support.hpp"
 
@@ -42,8 +41,8 @@ json without_names(const json& j) {
     }
     if (!j.is_object()) return j;
     json out = json::object();
-    for (const auto& m : j.members())
-        if (m.key != "model" && m.key != "model_source") out.set(m.key, without_names(m.value));
+    for (const auto& m : j.items())
+        if (m.key() != "model" && m.key() != "model_source") out[m.key()] = without_names(m.value());
     return out;
 }
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "arithmetic.hpp"
-#include "json_text.hpp"
+#include "json.hpp"
 #include "presets.hpp"
 #include "support.hpp"
 

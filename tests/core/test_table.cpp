@@ -1,8 +1,9 @@
 // The docs table over the seed models, whole, in Markdown, HTML and CSV; and escaping of
 // every string a config brings.
-#include "check_api.hpp"
+#include "api.hpp"
 #include "report.hpp"
 #include "support.hpp"
+#include "table.hpp"
 
 using kvcalc::json;
 
@@ -18,11 +19,22 @@ kvcalc::ModelSpec preset(const char* id) {
     return m.value();
 }
 
+// table_report over models read from specs, with options given as JSON.
+kvcalc::Result<json> table_of(const std::vector<kvcalc::ModelSpec>& specs, const json& options) {
+    std::vector<std::shared_ptr<const kvcalc::Model>> models;
+    for (const auto& m : specs)
+        models.push_back(
+            std::make_shared<const kvcalc::Model>(kvcalc::Model{m, kvcalc::estimate_weights(m)}));
+    auto o = kvcalc::read_options(options, kvcalc::table_command);
+    if (!o) return o.forward_error();
+    return kvcalc::table_report(models, *o);
+}
+
 json seed_table(const json& options = json::object()) {
     std::vector<kvcalc::ModelSpec> models;
     for (const char* id : seed_ids)
         models.push_back(preset(id));
-    auto t = kvcalc::table_report(models, options);
+    auto t = table_of(models, options);
     INFO((t ? "" : t.error().message));
     REQUIRE(t.ok());
     return *t;
@@ -138,7 +150,7 @@ TEST_CASE("table: CSV carries the exact integers") {
 TEST_CASE("table: geometry that differs by layer kind, and MLA") {
     std::vector<kvcalc::ModelSpec> models = {kvtest::model("google--gemma-4-26B-A4B.json"),
                                              kvtest::model("deepseek-ai--DeepSeek-V3.json")};
-    auto t = kvcalc::table_report(models, {{"contexts", json::array({4096u})}});
+    auto t = table_of(models, {{"contexts", json::array({4096u})}});
     REQUIRE(t.ok());
     const json& g = (*t)["rows"][0];
     CHECK(g["kv_heads_text"] == "8 sliding, 2 full");       // num_key_value_heads, num_global_key_value_heads
@@ -152,7 +164,7 @@ TEST_CASE("table: geometry that differs by layer kind, and MLA") {
 TEST_CASE("table: every string from a config is escaped") {
     const std::string evil = "<img src=x onerror=alert(1)>";
     std::vector<kvcalc::ModelSpec> models = {renamed(evil), renamed("a|b \"c\" & 'd', e")};
-    auto t = kvcalc::table_report(models, {{"contexts", json::array({4096u})}});
+    auto t = table_of(models, {{"contexts", json::array({4096u})}});
     REQUIRE(t.ok());
     std::string html = render(*t, "html");
     CHECK(html.find("<img") == std::string::npos);
@@ -172,15 +184,15 @@ TEST_CASE("table: options and errors") {
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().message == "format: must be md, html, csv or json, got \"pdf\"");
     std::vector<kvcalc::ModelSpec> one = {preset("Qwen/Qwen3-8B")};
-    auto ctx = kvcalc::table_report(one, {{"contexts", "4096,,8192"}});
+    auto ctx = table_of(one, {{"contexts", "4096,,8192"}});
     REQUIRE_FALSE(ctx.ok());
     CHECK(ctx.error().field == "contexts");
     CHECK(ctx.error().message ==
           "contexts: must be positive whole numbers separated by commas, got \"4096,,8192\"");
-    auto unknown = kvcalc::table_report(one, {{"colour", "red"}});
+    auto unknown = table_of(one, {{"colour", "red"}});
     REQUIRE_FALSE(unknown.ok());
     CHECK(unknown.error().message == "unknown option \"colour\"");
-    auto fp8 = kvcalc::table_report(one, {{"contexts", json::array({4096u})}, {"kv_dtype", "fp8"}});
+    auto fp8 = table_of(one, {{"contexts", json::array({4096u})}, {"kv_dtype", "fp8"}});
     REQUIRE(fp8.ok());
     CHECK((*fp8)["rows"][0]["kv_bytes"][0] == 73728ull * 4096);  // 2 x 36 x 8 x 128 x 1 B per token
 }

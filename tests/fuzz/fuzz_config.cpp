@@ -6,10 +6,11 @@
 #include <string>
 
 #include "api.hpp"
-#include "json_text.hpp"
+#include "json.hpp"
 #include "model.hpp"
 #include "report.hpp"
 #include "sizing.hpp"
+#include "weights.hpp"
 
 namespace {
 
@@ -35,7 +36,13 @@ void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, c
     require(layers == m.num_layers.value);
     require(m.layer_group.size() == m.num_layers.value);
     // every report serialises
-    require(!kvcalc::to_text(kvcalc::size_report(m, r)).empty());
+    const kvcalc::Model model{m, kvcalc::estimate_weights(m)};
+    require(!kvcalc::to_text(kvcalc::size_report(model, r)).empty());
+    // a plan's figures are size_model's
+    auto plan = kvcalc::SizePlan::make(m, o);
+    require(plan.ok());
+    auto f = plan->figures(r.context);
+    require(f.ok() && f->kv_bytes == r.kv_bytes && f->kv_bytes_per_gpu == r.kv_bytes_per_gpu);
 }
 
 }  // namespace
@@ -66,7 +73,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             require(!r.error().message.empty());
         o = kvcalc::SizeOptions{};  // and the defaults (the model's max context)
     }
-    // the text API on the same input never fails to answer
-    require(!kvcalc::size_json(text, "{\"context\": 4096}").empty());
+    // the text API on the same input never fails to answer, nor does a series of its variants
+    kvcalc::Session session;
+    require(!session.size(text, "{\"context\": 4096}").empty());
+    require(!session.series(text, "{}", R"({"contexts": [1, 4096, 1048576], "kv_dtypes": ["auto", "fp8"],
+                                           "variants": ["model", "mla", {"kv_heads": 1}, {"kv_heads": 2}]})")
+                 .empty());
     return 0;
 }

@@ -36,12 +36,12 @@ test('malformed JSON: line and column of the problem', () => {
   // Line 3 is `  "hidden_size": }`: the '}' is its 18th character.
   throwsKv(() => kv.size('{\n  "num_hidden_layers": 32,\n  "hidden_size": }'), {
     code: 'malformed_json', field: '', line: 3, column: 18,
-    message: "malformed JSON at line 3, column 18: expected a value, got '}'",
+    message: "malformed JSON at line 3, column 18: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal",
   });
   // A trailing comma after a Python-style NaN: the column is counted in the caller's text.
   throwsKv(() => kv.size('{"num_hidden_layers": 32, "x": NaN, }'), {
     code: 'malformed_json', field: '', line: 1, column: 37,
-    message: "malformed JSON at line 1, column 37: expected a string key, got '}'",
+    message: "malformed JSON at line 1, column 37: syntax error while parsing object key - unexpected '}'; expected string literal",
   });
   throwsKv(() => kv.size('{"a": 1, "a": 2}'), {
     code: 'malformed_json', field: 'a', message: 'duplicate key "a" in the top-level object',

@@ -1,0 +1,499 @@
+// The check, decision by decision: which pool, which engine, which context and block, the
+// pool in tokens (and bytes), how vLLM admits a request, then the verdict and its report.
+#include "check_report.hpp"
+
+#include "check.hpp"
+#include "checked.hpp"
+#include "engine_log.hpp"
+#include "gpu_presets.hpp"
+#include "report.hpp"
+#include "units.hpp"
+
+namespace kvcalc {
+namespace {
+
+enum class PoolSource { tokens, log, gpu };
+
+// Exactly one source of the pool; the GPU's memory options only with a GPU.
+Result<PoolSource> choose_pool_source(const Options& o) {
+    const bool by_gpu = o.gpu || o.gpu_memory;
+    int sources = (o.pool_tokens ? 1 : 0) + (o.engine_log ? 1 : 0) + (by_gpu ? 1 : 0);
+    if (sources == 0)
+        return fail(
+            code::bad_option, "pool_tokens",
+            "no pool: give pool_tokens, engine_log (the engine's startup log), or gpu (a GPU preset, or "
+            "gpu_memory) to derive it");
+    if (sources > 1)
+        return fail(code::bad_option, o.pool_tokens ? "pool_tokens" : "engine_log",
+                    "give one pool source: pool_tokens, engine_log or gpu/gpu_memory, not several");
+    if (!by_gpu) {
+        for (auto [set, key] : {std::pair{o.gpu_memory_utilization.has_value(), "gpu_memory_utilization"},
+                                std::pair{o.mem_fraction_static.has_value(), "mem_fraction_static"},
+                                std::pair{o.activation_peak.has_value(), "activation_peak"},
+                                std::pair{o.non_torch.has_value(), "non_torch"},
+                                std::pair{o.gpu_count.has_value(), "gpu_count"}})
+            if (set)
+                return field_error(code::bad_option, key,
+                                   "applies only when the pool is derived from a GPU (gpu or gpu_memory)");
+    }
+    return o.pool_tokens ? PoolSource::tokens : o.engine_log ? PoolSource::log : PoolSource::gpu;
+}
+
+struct Parallelism {
+    std::uint64_t tp = 1, pp = 1;
+};
+
+// tp and pp as given; gpu_count stands for tp x pp.
+Result<Parallelism> read_parallelism(const Options& o) {
+    Parallelism p{o.tp.value_or(1), o.pp.value_or(1)};
+    if (o.gpu_count) {
+        if (o.tp && mul(*o.tp, p.pp) != opt_u64(*o.gpu_count))
+            return fail(code::bad_option, "gpu_count", "gpu_count {} is not tp {} x pp {}",
+                        grouped(*o.gpu_count), grouped(*o.tp), grouped(p.pp));
+        if (!o.tp) {
+            if (*o.gpu_count % p.pp != 0)
+                return fail(code::bad_option, "gpu_count", "gpu_count {} is not a multiple of pp {}",
+                            grouped(*o.gpu_count), grouped(p.pp));
+            p.tp = *o.gpu_count / p.pp;
+        }
+    }
+    return p;
+}
+
+// Given, else the log's, else vLLM (SGLang when only its mem_fraction_static is given).
+Result<Engine> choose_engine(const Options& o, const EngineLog& log) {
+    Engine engine = o.engine                 ? *parse_engine(*o.engine)
+                    : log.engine == "sglang" ? Engine::sglang
+                    : o.mem_fraction_static  ? Engine::sglang
+                                             : Engine::vllm;
+    if (o.gpu_memory_utilization && engine == Engine::sglang)
+        return fail(code::bad_option, "gpu_memory_utilization",
+                    "gpu_memory_utilization is vLLM's; SGLang's is mem_fraction_static");
+    if (o.mem_fraction_static && engine == Engine::vllm)
+        return fail(code::bad_option, "mem_fraction_static",
+                    "mem_fraction_static is SGLang's; vLLM's is gpu_memory_utilization");
+    return engine;
+}
+
+// The advertised context: given, else the one the engine logged.
+Result<Sourced> advertised_context(const Options& o, const EngineLog& log) {
+    if (o.max_context) return Sourced{*o.max_context, "max_context"};
+    if (log.max_model_len)
+        return Sourced{*log.max_model_len, format("the engine log: {}", log.max_model_len_source)};
+    return field_error(code::missing_field, "max_context",
+                       "missing (the context the deployment advertises, e.g. vLLM's --max-model-len; an "
+                       "engine log can give it too)");
+}
+
+// One request of the advertised context, as the engine reserves it (vLLM's accounting unless
+// another is asked for).
+SizeOptions request_options(const Options& o, std::uint64_t context, const Parallelism& par) {
+    SizeOptions so;
+    so.context = context;
+    so.tp = par.tp;
+    so.pp = par.pp;
+    if (o.kv_dtype) so.kv_dtype = *o.kv_dtype;
+    if (o.block_size) so.block_size = *o.block_size;
+    if (o.max_num_batched_tokens) so.max_num_batched_tokens = *o.max_num_batched_tokens;
+    so.accounting = !o.accounting                 ? Accounting::vllm
+                    : *o.accounting == "naive"    ? Accounting::naive
+                    : *o.accounting == "resident" ? Accounting::resident
+                                                  : Accounting::vllm;
+    return so;
+}
+
+// Given, else the engine's: SGLang's page of 1, vLLM's block (larger for hybrid models).
+Sourced block_size(const Options& o, Engine engine, const SizeResult& sr) {
+    if (o.block_size) return {*o.block_size, "block_size"};
+    if (engine == Engine::sglang) return {1, "SGLang's default page size 1"};
+    return {sr.vllm_block_size, sr.vllm_block_size == default_block_size
+                                    ? "vLLM's default block size 16"
+                                    : "vLLM's block for this hybrid model (attention page >= state page)"};
+}
+
+// The pool on one GPU: tokens, and bytes where they are known.
+struct Pool {
+    std::uint64_t tokens = 0;
+    std::string source;
+    std::optional<std::uint64_t> bytes;
+    json derivation = nullptr;  // the GPU derivation's steps and inputs
+    bool sglang_split = false;  // SGLang's own pool for a hybrid model, derived from a GPU
+    std::vector<Warning> warnings;
+};
+
+// What the check knows about the deployment when it sizes the pool.
+struct Deployment {
+    const ModelSpec& m;
+    const Options& o;
+    Parallelism par;
+    Engine engine;
+    Sourced block;
+    const SizeResult& request;  // one request of the advertised context
+};
+
+Result<Pool> pool_from_log(const Deployment& d, const EngineLog& log) {
+    Pool p;
+    const std::uint64_t per_token = d.request.bytes_per_token_per_gpu;
+    if (log.pool_tokens) {
+        p.tokens = *log.pool_tokens;
+        p.source = format("the engine log: {}", log.pool_tokens_source);
+    } else if (log.gpu_blocks) {
+        auto t = mul(*log.gpu_blocks, d.block.value);
+        if (!t)
+            return fail(code::overflow, "engine_log", "the logged block count x block size exceeds 2^53 - 1");
+        p.tokens = *t;
+        p.source =
+            format("the engine log: {} x {}-token blocks", log.gpu_blocks_source, grouped(d.block.value));
+    } else {
+        if (per_token == 0)
+            return fail(code::invalid_value, "engine_log",
+                        "the model keeps no per-token cache, so a pool in bytes has no token count");
+        p.bytes = *log.kv_memory_bytes;
+        p.tokens = tokens_in_bytes(*log.kv_memory_bytes, per_token, d.block.value);
+        std::string per_gpu = format("{} B per token per GPU (tp {}", grouped(per_token), grouped(d.par.tp));
+        if (d.par.pp > 1) format_to(per_gpu, ", pp {}", grouped(d.par.pp));
+        p.source = format("the engine log: {}, {} = {} B per GPU / ({} x {}, kv {})), in whole blocks",
+                          log.kv_memory_source, log.kv_memory_text, grouped(*log.kv_memory_bytes),
+                          grouped(d.block.value), per_gpu, d.request.kv_dtype.name);
+        if (!d.o.tp && !d.o.gpu_count && !d.o.pp)
+            p.warnings.push_back(
+                {"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
+    }
+    return p;
+}
+
+Result<Pool> pool_from_gpu(const Deployment& d, const WeightEstimate& weights,
+                           std::uint64_t weights_per_gpu) {
+    const Options& o = d.o;
+    PoolInputs in;
+    in.engine = d.engine;
+    if (o.gpu) {
+        const GpuPreset* g = find_gpu_preset(*o.gpu);
+        if (!g) {
+            std::string ids;
+            for (std::size_t i = 0; i < gpu_preset_count(); ++i)
+                format_to(ids, i ? ", {}" : "{}", gpu_preset_at(i).id);
+            return field_error(code::bad_option, "gpu", "unknown \"{}\" (known: {})",
+                               std::string_view(*o.gpu).substr(0, 40), ids);
+        }
+        in.gpu_memory_bytes = gpu_memory_bytes(*g);
+        in.gpu_source = format("gpu {}, {} GiB as CUDA reports it{}", g->id,
+                               fixed_point(g->memory_gib_hundredths, 2), g->measured ? "" : ", estimated");
+        if (o.gpu_memory) {
+            in.gpu_memory_bytes = *o.gpu_memory;
+            in.gpu_source = format("gpu_memory (instead of the {} preset)", g->id);
+        }
+    } else {
+        in.gpu_memory_bytes = *o.gpu_memory;
+        in.gpu_source = "gpu_memory";
+    }
+    const bool vllm = d.engine == Engine::vllm;
+    in.fraction = vllm ? (o.gpu_memory_utilization ? *o.gpu_memory_utilization
+                                                   : *parse_fraction(default_vllm_utilization, "x"))
+                       : (o.mem_fraction_static ? *o.mem_fraction_static
+                                                : *parse_fraction(default_sglang_fraction, "x"));
+    in.fraction_source = vllm ? (o.gpu_memory_utilization ? "gpu_memory_utilization" : "vLLM's default 0.9")
+                              : (o.mem_fraction_static ? "mem_fraction_static" : "SGLang's fallback 0.88");
+    if (o.activation_peak) {
+        in.activation_peak_bytes = *o.activation_peak;
+        in.activation_source = "activation_peak";
+    }
+    if (o.non_torch) {
+        in.non_torch_bytes = *o.non_torch;
+        in.non_torch_source = "non_torch";
+    }
+    const Parallelism& par = d.par;
+    in.weight_bytes_per_gpu = weights_per_gpu;
+    in.weight_source =
+        format(par.tp > 1 || par.pp > 1 ? "{} parameters, {}, the busiest of tp {} x pp {} GPUs"
+                                        : "{} parameters, {}",
+               format_param_count(weights.param_count), weights.dtype.name, grouped(par.tp), grouped(par.pp));
+    const std::uint64_t per_token = d.request.bytes_per_token_per_gpu;
+    in.bytes_per_token_per_gpu = per_token;
+    in.block_size = d.block.value;
+    Pool p;
+    if (d.engine == Engine::sglang && par.pp == 1) {
+        // SGLang's hybrid pools: the sliding layers' share of the per-token bytes, or a state.
+        in.sglang_state = d.m.has(LayerKind::linear_state);
+        if (!in.sglang_state)
+            for (const auto& g : d.request.groups)
+                if (d.m.groups[g.group].kind == LayerKind::sliding_window)
+                    in.sglang_sliding_bytes_per_token +=
+                        g.bytes_per_token_layer_per_gpu * d.m.groups[g.group].count;
+        p.sglang_split = in.sglang_state || in.sglang_sliding_bytes_per_token > 0;
+    }
+    auto derived = derive_pool(in);
+    if (!derived) return derived.forward_error();
+    p.tokens = derived->pool_tokens;
+    p.bytes = derived->pool_bytes_per_gpu;
+    p.source = format("derived from {} (see pool.steps)", in.gpu_source);
+    json& j = p.derivation;
+    j["engine"] = engine_name(d.engine);
+    j["gpu_memory_bytes"] = in.gpu_memory_bytes;
+    j["gpu_source"] = in.gpu_source;
+    j["fraction"] = in.fraction.text;
+    j["fraction_source"] = in.fraction_source;
+    j["requested_bytes"] = derived->requested_bytes;
+    j["weight_bytes_per_gpu"] = in.weight_bytes_per_gpu;
+    j["activation_peak_bytes"] = vllm ? json(in.activation_peak_bytes) : json(nullptr);
+    j["activation_peak_source"] = vllm ? json(in.activation_source) : json(nullptr);
+    j["non_torch_bytes"] = in.non_torch_bytes;
+    j["non_torch_source"] = in.non_torch_source;
+    j["pool_bytes_per_gpu"] = derived->pool_bytes_per_gpu;
+    j["memory_left"] = derived->memory_left;
+    j["bytes_per_token_per_gpu"] = per_token;
+    j["block_size"] = d.block.value;
+    j["pool_blocks"] = derived->pool_blocks;
+    j["pool_tokens"] = derived->pool_tokens;
+    j["steps"] = derived->steps;
+    if (!vllm && !o.mem_fraction_static) {
+        // SGLang sizes the fraction itself: (memory - reserved) / memory, to 3 decimals, with
+        // at least 10 GB reserved on a GPU over 60 GB. 0.88 is its fallback when it cannot.
+        const std::uint64_t mib = in.gpu_memory_bytes >> 20, floor_mib = std::uint64_t{10} << 10;
+        std::string bound;
+        if (mib > (std::uint64_t{60} << 10))
+            bound = format(" (on this GPU's {} MiB, at most {} by that floor)", grouped(mib),
+                           fixed_point(((mib - floor_mib) * 2000 / mib + 1) / 2, 3));
+        p.warnings.push_back({"mem_fraction_static",
+                              format("SGLang sets mem_fraction_static from the GPU's memory less its "
+                                     "reservations (activations, CUDA graphs, parallelism), with at least "
+                                     "10 GB reserved on GPUs over 60 GB{}; 0.88 is its fallback: give the "
+                                     "value your server logs",
+                                     bound)});
+    }
+    if (!weights.excluded.empty()) {
+        std::string left_out;
+        for (const auto& e : weights.excluded)
+            format_to(left_out, left_out.empty() ? "{}" : "; {}", e);
+        p.warnings.push_back(
+            {"gpu", format("the weights leave out {}: an engine that loads them has less memory "
+                           "for the KV cache than derived here",
+                           left_out)});
+    }
+    if (!derived->memory_left)
+        p.warnings.push_back({"gpu",
+                              "the weights and reservations leave no memory for the KV cache on one GPU: "
+                              "vLLM refuses to start (\"No available memory for the cache blocks\")"});
+    return p;
+}
+
+bool has_window_or_state(const ModelSpec& m) {
+    return m.has(LayerKind::sliding_window) || m.has(LayerKind::chunked_local) ||
+           m.has(LayerKind::linear_state);
+}
+
+// vLLM admits a request when its blocks fit the pool's bytes: where layers keep different
+// numbers of tokens, the bytes decide, and a search finds the longest context that fits (n
+// requests of it at once), never above the model's own max.
+PoolBytes admission_by_bytes(const ModelSpec& m, const SizePlan& plan, std::uint64_t pool,
+                             std::uint64_t request, std::optional<std::uint64_t> concurrency) {
+    PoolBytes pb;
+    pb.pool = pool;
+    pb.request = request;
+    // One request of c tokens (n of them at once) fits: the bytes only grow with c.
+    auto fit = [&](std::uint64_t c, std::uint64_t n) {
+        auto f = plan.figures(c);
+        if (!f) return false;
+        auto need = mul(f->kv_bytes_per_gpu, n);
+        return need && *need <= pool;
+    };
+    const std::uint64_t cap = m.max_context.value;
+    auto longest = [&](std::uint64_t n) -> std::uint64_t {
+        if (!fit(1, n)) return 0;
+        std::uint64_t lo = 1, hi = cap;  // lo fits, hi does not
+        if (cap) {
+            if (fit(cap, n)) return cap;
+        } else {
+            for (hi = 2; fit(hi, n); hi *= 2) {
+                lo = hi;
+                if (hi > max_exact / 2) return hi;
+            }
+        }
+        while (hi - lo > 1) {
+            std::uint64_t mid = lo + (hi - lo) / 2;
+            (fit(mid, n) ? lo : hi) = mid;
+        }
+        return lo;
+    };
+    pb.max_context = longest(1);
+    pb.max_context_source =
+        cap && pb.max_context == cap
+            ? format("the model's own max context ({})", m.max_context.source)
+            : format("the longest request whose bytes per GPU fit the pool's {} B", grouped(pool));
+    if (concurrency) pb.at_concurrency = longest(*concurrency);
+    return pb;
+}
+
+json log_json(const EngineLog& log) {
+    json understood = json::array();
+    for (const auto& f : log.understood) {
+        json u;
+        u["line"] = f.line;
+        u["what"] = f.what;
+        u["text"] = f.text;
+        understood.push_back(std::move(u));
+    }
+    json j;
+    j["engine"] = log.engine;
+    j["pool_tokens"] = or_null(log.pool_tokens);
+    j["gpu_blocks"] = or_null(log.gpu_blocks);
+    j["kv_memory_bytes"] = or_null(log.kv_memory_bytes);
+    j["kv_memory_text"] = log.kv_memory_text;
+    j["max_model_len"] = or_null(log.max_model_len);
+    j["max_concurrency_text"] =
+        log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr);
+    j["full_layer_tokens"] = or_null(log.full_layer_tokens);
+    j["swa_layer_tokens"] = or_null(log.swa_layer_tokens);
+    j["mamba_cache_size"] = or_null(log.mamba_cache_size);
+    j["understood"] = std::move(understood);
+    return j;
+}
+
+}  // namespace
+
+Result<json> check_report(const Model& model, const Options& o) {
+    const ModelSpec& m = model.spec;
+    auto source = choose_pool_source(o);
+    if (!source) return source.forward_error();
+    auto par = read_parallelism(o);
+    if (!par) return par.forward_error();
+    EngineLog log;
+    if (o.engine_log) {
+        auto parsed = parse_engine_log(*o.engine_log);
+        if (!parsed) return parsed.forward_error();
+        log = std::move(parsed.value());
+    }
+    auto engine = choose_engine(o, log);
+    if (!engine) return engine.forward_error();
+    auto context = advertised_context(o, log);
+    if (!context) return context.forward_error();
+    const std::uint64_t C = context->value;
+
+    const SizeOptions so = request_options(o, C, *par);
+    auto plan = SizePlan::make(m, so);
+    if (!plan) return plan.forward_error();
+    auto sized = plan->result(C);
+    if (!sized) return sized.forward_error();
+    const SizeResult& sr = *sized;
+    const Sourced block = block_size(o, *engine, sr);
+
+    // The weights on the busiest GPU: what a pool derived from a GPU's memory leaves out.
+    std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
+    if (o.weight_dtype && *o.weight_dtype != "auto") other = estimate_weights(m, *o.weight_dtype);
+    const Result<WeightEstimate>& weights = other ? *other : model.weights;
+    std::optional<std::uint64_t> weights_per_gpu;
+    if (weights) {
+        auto g = weight_bytes_per_gpu(*weights, sr.stages, par->tp);
+        if (!g) return g.forward_error();
+        weights_per_gpu = *g;
+    } else if (*source == PoolSource::gpu) {
+        return weights.error();
+    }
+
+    const Deployment d{m, o, *par, *engine, block, sr};
+    Pool given;  // pool_tokens
+    given.tokens = o.pool_tokens.value_or(0);
+    given.source = "pool_tokens";
+    Result<Pool> pool = *source == PoolSource::tokens ? Result<Pool>(std::move(given))
+                        : *source == PoolSource::log  ? pool_from_log(d, log)
+                                                      : pool_from_gpu(d, *weights, *weights_per_gpu);
+    if (!pool) return pool.forward_error();
+    const Pool& p = *pool;
+
+    CheckInputs ci;
+    ci.pool_tokens = p.tokens;
+    ci.pool_source = p.source;
+    ci.max_context = C;
+    ci.max_context_source = context->source;
+    ci.concurrency = o.concurrency;
+    ci.block_size = block.value;
+    ci.block_size_source = block.source;
+    ci.model_max_context = m.max_context.value;
+    ci.model_max_context_source = m.max_context.source;
+    ci.engine = *engine;
+    const bool by_bytes = p.bytes && *engine == Engine::vllm && has_window_or_state(m);
+    if (by_bytes) ci.bytes = admission_by_bytes(m, *plan, *p.bytes, sr.kv_bytes_per_gpu, o.concurrency);
+    auto checked = check_pool(ci);
+    if (!checked) return checked.forward_error();
+    const CheckResult& cr = *checked;
+
+    std::vector<Warning> warnings = p.warnings;
+    for (const auto& w : cr.warnings)
+        warnings.push_back(w);
+    if (log.max_model_len && o.max_context && *log.max_model_len != *o.max_context)
+        warnings.push_back(
+            {"max_context",
+             format("the engine logged a max context of {} ({}), not the {} checked "
+                    "here",
+                    grouped(*log.max_model_len), log.max_model_len_source, grouped(*o.max_context))});
+    if (!o.block_size && *engine == Engine::vllm && m.has(LayerKind::mla))
+        warnings.push_back({"block_size",
+                            "vLLM on CUDA forces the block size of MLA models to 64 (FlashMLA, "
+                            "FlashInfer MLA) or 128 (CUTLASS MLA): give block_size as your engine logs it"});
+    if (by_bytes)
+        warnings.push_back({"pool_tokens",
+                            "the model has sliding-window, chunked or linear-state layers: fits, "
+                            "max_concurrency and max_safe_context compare one request's bytes "
+                            "(request_bytes_per_gpu, vLLM's blocks for what each layer keeps) with the "
+                            "pool's (pool_bytes_per_gpu), as vLLM admits requests; pool_tokens charges "
+                            "every cached layer for every token"});
+    else if (p.sglang_split)
+        warnings.push_back(
+            {"pool_tokens",
+             "SGLang splits the pool of a hybrid model (its sliding layers hold 0.8 of the full "
+             "layers' tokens, or a Mamba / linear-attention state takes 0.9 / 1.9 of it first): "
+             "pool_tokens is what its full-attention layers hold, which caps every request"});
+    else if (has_window_or_state(m))
+        warnings.push_back({"pool_tokens",
+                            "the model has sliding-window, chunked or linear-state layers: the pool in "
+                            "tokens charges every cached layer for every token, and newer vLLM logs a "
+                            "concurrency-weighted token figure; compare request_bytes_per_gpu with "
+                            "pool_bytes_per_gpu where the pool's bytes are known"});
+    for (const auto& w : sr.warnings)
+        if (w.field != std::string_view("context"))
+            warnings.push_back(w);  // the check's max_context warning says it
+    if (!weights)
+        warnings.push_back(
+            {weights.error().field, format("no weights estimate: {}", weights.error().message)});
+
+    json j;
+    j["model"] = m.name;
+    j["engine"] = engine_name(*engine);
+    j["pool_tokens"] = p.tokens;
+    j["pool_source"] = p.source;
+    j["max_context"] = C;
+    j["max_context_source"] = context->source;
+    j["model_max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
+    j["block_size"] = block.value;
+    j["block_size_source"] = block.source;
+    j["fits"] = cr.fits;
+    j["fits_by"] = cr.fits_by;
+    j["blocks_needed"] = cr.blocks_needed;
+    j["blocks_available"] = cr.blocks_available;
+    j["max_concurrency"] = hundredths_json(cr.max_concurrency_hundredths);  // prints as its 2 decimals
+    j["max_concurrency_text"] = cr.max_concurrency_text;
+    j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
+    j["max_safe_context"] = cr.max_safe_context;
+    j["max_safe_context_source"] = cr.max_safe_context_source;
+    j["concurrency"] = or_null(o.concurrency);
+    j["concurrency_fits"] = cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr);
+    j["max_context_at_concurrency"] = or_null(cr.max_context_at_concurrency);
+    j["advice"] = cr.advice;
+    j["tp"] = par->tp;
+    j["pp"] = par->pp;
+    j["kv_dtype"] = sr.kv_dtype.name;
+    j["bytes_per_token_per_gpu"] = sr.bytes_per_token_per_gpu;
+    j["accounting"] = accounting_name(so.accounting);
+    j["request_bytes_per_gpu"] = sr.kv_bytes_per_gpu;
+    j["pool_bytes_per_gpu"] = or_null(p.bytes);
+    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
+    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
+    j["weight_bytes_per_gpu"] = or_null(weights_per_gpu);
+    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
+    j["pool"] = p.derivation;
+    j["log"] = o.engine_log ? log_json(log) : json(nullptr);
+    j["warnings"] = warnings_json(warnings);
+    return j;
+}
+
+}  // namespace kvcalc

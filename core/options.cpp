@@ -1,0 +1,314 @@
+#include "options.hpp"
+
+#include <algorithm>
+
+#include "config_fields.hpp"
+
+namespace kvcalc {
+namespace {
+
+constexpr unsigned size_check_table = size_command | check_command | table_command;
+
+// In the order the usage lists them: what each command needs first. The defaults that are
+// plain values are those of SizeOptions and pool.hpp; a test checks that the texts here say
+// the same.
+const std::vector<OptionSpec> table = {
+    {"context", OptionType::count, "N", "the model's max context", "tokens in one sequence", size_command,
+     &Options::context},
+    {"batch", OptionType::count, "N", "1", "sequences held at once", size_command, &Options::batch},
+    {"contexts", OptionType::contexts, "N,N,...", "4096,32768,131072", "the contexts of the table's columns",
+     table_command, &Options::contexts},
+    {"format", OptionType::choice, "md html csv json", "md in the CLI; no text in the JSON API",
+     "the table rendered as Markdown, HTML, CSV or JSON text", table_command, &Options::format},
+    {"max_context", OptionType::count, "N", "the context the engine log states",
+     "the context the deployment advertises (vLLM's --max-model-len)", check_command, &Options::max_context},
+    {"pool_tokens", OptionType::count_or_zero, "N", "none: one of pool_tokens, engine_log or gpu",
+     "the engine's KV pool in tokens", check_command, &Options::pool_tokens},
+    {"engine_log", OptionType::log, "FILE", "none",
+     "the engine's startup log, for its pool (the CLI reads the file; - for stdin)", check_command,
+     &Options::engine_log},
+    {"gpu", OptionType::text, "NAME", "none", "a GPU preset (kvcalc gpus lists them), to derive the pool",
+     check_command, &Options::gpu},
+    {"gpu_memory", OptionType::bytes, "SIZE", "the GPU preset's",
+     "memory of one GPU as CUDA reports it: bytes, or text like 80GiB", check_command, &Options::gpu_memory},
+    {"gpu_count", OptionType::count, "N", "tp x pp", "GPUs of the deployment", check_command,
+     &Options::gpu_count},
+    {"kv_dtype", OptionType::text, "D", "auto",
+     "KV cache dtype: auto (the model's, or fp8 when its quantization_config declares a KV scheme), fp32, "
+     "fp16, bf16, fp8, fp8_e4m3, fp8_e5m2, int8, int4, fp8_ds_mla",
+     size_check_table, &Options::kv_dtype},
+    {"tp", OptionType::count, "N", "1",
+     "tensor-parallel GPUs (KV heads split, or replicated above their count)", size_command | check_command,
+     &Options::tp},
+    {"pp", OptionType::count, "N", "1", "pipeline-parallel stages (layers split as vLLM does)",
+     size_command | check_command, &Options::pp},
+    {"block_size", OptionType::count, "N", "vLLM's 16 (larger for hybrid models), SGLang's page of 1",
+     "vLLM's block / SGLang's page in tokens; also rounds the resident figure to whole blocks",
+     size_check_table, &Options::block_size},
+    {"accounting", OptionType::choice, "naive resident vllm", "resident; vllm for check",
+     "naive: every layer x every token; resident: windows capped, plus fixed state; vllm: what vLLM "
+     "reserves per request",
+     size_check_table, &Options::accounting},
+    {"max_num_batched_tokens", OptionType::count, "N", "8192",
+     "vLLM's tokens in flight, which sliding and chunked layers keep besides their window", size_check_table,
+     &Options::max_num_batched_tokens},
+    {"shared_prefix", OptionType::count_or_zero, "N", "0",
+     "tokens of a prefix every sequence of the batch shares, stored once", size_command,
+     &Options::shared_prefix},
+    {"gpu_memory_utilization", OptionType::fraction, "F", "0.9 (vLLM's)", "vLLM's share of each GPU's memory",
+     check_command, &Options::gpu_memory_utilization},
+    {"mem_fraction_static", OptionType::fraction, "F", "0.88 (SGLang's fallback)",
+     "SGLang's share of each GPU's memory for weights and cache", check_command,
+     &Options::mem_fraction_static},
+    {"activation_peak", OptionType::bytes, "SIZE", "1.5 GiB", "vLLM's activation peak per GPU", check_command,
+     &Options::activation_peak},
+    {"non_torch", OptionType::bytes, "SIZE", "0.5 GiB", "memory outside PyTorch per GPU (NCCL, cuBLAS)",
+     check_command, &Options::non_torch},
+    {"weight_dtype", OptionType::text, "D", "auto",
+     "weight dtype for the weights estimate: auto (from quantization_config), bf16, fp16, fp32, fp8, int8, "
+     "int4, mxfp4, nvfp4",
+     check_command | table_command, &Options::weight_dtype},
+    {"engine", OptionType::choice, "vllm sglang", "vllm, or the engine the log is from",
+     "the serving engine, whose way of sizing the pool and admitting requests applies", check_command,
+     &Options::engine},
+    {"concurrency", OptionType::count, "N", "none", "requests of max_context tokens that must fit at once",
+     check_command, &Options::concurrency},
+};
+
+// "naive, resident or vllm" from "naive resident vllm".
+std::string choice_list(const char* values) {
+    std::vector<std::string_view> v;
+    std::string_view s = values;
+    while (!s.empty()) {
+        std::size_t sp = s.find(' ');
+        v.push_back(s.substr(0, sp));
+        s = sp == std::string_view::npos ? std::string_view() : s.substr(sp + 1);
+    }
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i) out += i + 1 == v.size() ? " or " : ", ";
+        out += v[i];
+    }
+    return out;
+}
+
+bool is_choice(const char* values, const std::string& value) {
+    std::string_view s = values;
+    while (!s.empty()) {
+        std::size_t sp = s.find(' ');
+        if (s.substr(0, sp) == value) return true;
+        s = sp == std::string_view::npos ? std::string_view() : s.substr(sp + 1);
+    }
+    return false;
+}
+
+Result<std::vector<std::uint64_t>> read_contexts(const json& v) {
+    std::vector<std::uint64_t> out;
+    if (v.is_string()) {
+        const std::string& s = v.get_ref<const std::string&>();
+        std::size_t i = 0;
+        while (i <= s.size()) {
+            std::size_t comma = s.find(',', i);
+            std::string part = s.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+            bool digits = !part.empty() && part.size() <= 15 &&
+                          std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+            std::uint64_t n = 0;
+            for (std::size_t k = 0; digits && k < part.size(); ++k)
+                n = n * 10 + static_cast<std::uint64_t>(part[k] - '0');  // at most 15 digits
+            if (!digits || n == 0)
+                return field_error(code::bad_option, "contexts",
+                                   "must be positive whole numbers separated by commas, got \"{}\"",
+                                   std::string_view(s).substr(0, 60));
+            out.push_back(n);
+            if (comma == std::string::npos) break;
+            i = comma + 1;
+        }
+    } else if (v.is_array()) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            auto c = checked_integer(v[i], format("contexts[{}]", i), false);
+            if (!c) return recode(c.forward_error(), code::bad_option);
+            out.push_back(*c);
+        }
+    } else {
+        return field_error(code::bad_option, "contexts", "must be a list of token counts, got {}",
+                           described(v));
+    }
+    if (out.empty()) return fail(code::bad_option, "contexts", "contexts: give at least one context");
+    if (out.size() > 16) return fail(code::bad_option, "contexts", "contexts: at most 16 contexts");
+    return out;
+}
+
+const char* type_name(OptionType t) {
+    switch (t) {
+        case OptionType::count:
+        case OptionType::count_or_zero:
+            return "integer";
+        case OptionType::bytes:
+            return "size";
+        case OptionType::fraction:
+            return "fraction";
+        case OptionType::text:
+            return "text";
+        case OptionType::choice:
+            return "enum";
+        case OptionType::contexts:
+            return "list";
+        case OptionType::log:
+            return "log";
+    }
+    return "text";
+}
+
+// One option's value, checked for its type and stored in its slot.
+Result<bool> read_one(const OptionSpec& spec, const json& v, Options& out) {
+    const std::string key = spec.name;
+    auto need_string = [&]() -> Result<bool> {
+        if (v.is_string() && !is_number_marker(v)) return true;
+        return field_error(code::bad_option, key, "must be a string, got {}", described(v));
+    };
+    switch (spec.type) {
+        case OptionType::count:
+        case OptionType::count_or_zero: {
+            auto n = checked_integer(v, key, spec.type == OptionType::count_or_zero);
+            if (!n) return recode(n.forward_error(), code::bad_option);
+            out.*std::get<std::optional<std::uint64_t> Options::*>(spec.slot) = *n;
+            return true;
+        }
+        case OptionType::bytes: {
+            auto n = v.is_string() ? parse_byte_size(v.get_ref<const std::string&>(), key)
+                                   : Result<std::uint64_t>(checked_integer(v, key, true));
+            if (!n) return recode(n.forward_error(), code::bad_option);
+            out.*std::get<std::optional<std::uint64_t> Options::*>(spec.slot) = *n;
+            return true;
+        }
+        case OptionType::fraction: {
+            // A JSON number reads back as the decimal it was written as ("0.9").
+            Result<Fraction> f =
+                v.is_string() ? parse_fraction(v.get_ref<const std::string&>(), key)
+                : v.is_number()
+                    ? parse_fraction(to_text(v), key)
+                    : Result<Fraction>(field_error(code::bad_option, key,
+                                                   "must be a decimal like 0.9, got {}", described(v)));
+            if (!f) return f.forward_error();
+            out.*std::get<std::optional<Fraction> Options::*>(spec.slot) = std::move(f.value());
+            return true;
+        }
+        case OptionType::text:
+        case OptionType::log: {
+            auto ok = need_string();
+            if (!ok) return ok;
+            out.*std::get<std::optional<std::string> Options::*>(spec.slot) = v.get<std::string>();
+            return true;
+        }
+        case OptionType::choice: {
+            if (!v.is_string() || !is_choice(spec.values, v.get_ref<const std::string&>()))
+                return field_error(code::bad_option, key, "must be {}, got {}", choice_list(spec.values),
+                                   described(v));
+            out.*std::get<std::optional<std::string> Options::*>(spec.slot) = v.get<std::string>();
+            return true;
+        }
+        case OptionType::contexts: {
+            auto c = read_contexts(v);
+            if (!c) return c.forward_error();
+            out.*std::get<std::optional<std::vector<std::uint64_t>> Options::*>(spec.slot) =
+                std::move(c.value());
+            return true;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+const char* command_name(Command c) {
+    return c == size_command ? "size" : c == check_command ? "check" : "table";
+}
+
+const std::vector<OptionSpec>& option_table() {
+    return table;
+}
+
+const OptionSpec* find_option(std::string_view name) {
+    for (const auto& o : table)
+        if (name == o.name) return &o;
+    return nullptr;
+}
+
+Result<Options> read_options(const json& options, Command command) {
+    Options out;
+    if (options.is_null()) return out;
+    if (!options.is_object())
+        return field_error(code::bad_option, "options", "must be an object, got {}", described(options));
+    for (const auto& it : options.items()) {
+        const std::string& k = it.key();
+        if (it.value().is_null()) continue;  // an unset option
+        const OptionSpec* spec = find_option(k);
+        if (!spec) return fail(code::bad_option, k, "unknown option \"{}\"", k);
+        if (!(spec->commands & command)) {
+            std::string takers;
+            for (Command c : {size_command, check_command, table_command})
+                if (spec->commands & c) format_to(takers, takers.empty() ? "{}" : " and {}", command_name(c));
+            return fail(code::bad_option, k, "{} is an option of {}, not of {}", k, takers,
+                        command_name(command));
+        }
+        auto r = read_one(*spec, it.value(), out);
+        if (!r) return r.forward_error();
+    }
+    return out;
+}
+
+Result<json> option_from_text(const OptionSpec& spec, const std::string& text) {
+    if (spec.type != OptionType::count && spec.type != OptionType::count_or_zero) return json(text);
+    bool digits = !text.empty() && text.size() <= 16 &&
+                  std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits)
+        return fail(code::bad_option, spec.name, "{}: must be a whole number, got \"{}\"", cli_flag(spec),
+                    std::string_view(text).substr(0, 40));
+    std::uint64_t n = 0;
+    for (char c : text)
+        n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    return json(n);
+}
+
+std::string cli_flag(const OptionSpec& spec) {
+    std::string s = "--";
+    for (const char* c = spec.name; *c; ++c)
+        s += *c == '_' ? '-' : *c;
+    return s;
+}
+
+std::string js_name(const OptionSpec& spec) {
+    std::string s;
+    bool upper = false;
+    for (const char* c = spec.name; *c; ++c) {
+        if (*c == '_') {
+            upper = true;
+            continue;
+        }
+        s += upper && *c >= 'a' && *c <= 'z' ? static_cast<char>(*c - 'a' + 'A') : *c;
+        upper = false;
+    }
+    return s;
+}
+
+json options_json() {
+    json list = json::array();
+    for (const auto& o : table) {
+        json commands = json::array();
+        for (Command c : {size_command, check_command, table_command})
+            if (o.commands & c) commands.push_back(command_name(c));
+        json e;
+        e["name"] = o.name;
+        e["js"] = js_name(o);
+        e["cli"] = cli_flag(o);
+        e["type"] = type_name(o.type);
+        e["values"] = o.values;
+        e["default"] = o.default_text;
+        e["help"] = o.help;
+        e["commands"] = std::move(commands);
+        list.push_back(std::move(e));
+    }
+    return list;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,73 @@
+// The one table of options: each option's name, type, default, help and the commands that
+// take it, declared once. The JSON options of the text calls are read by it, the CLI's flags
+// and usage text come from it (--kv-dtype), and the JS API names options from it (kvDtype).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "json.hpp"
+#include "pool.hpp"
+
+namespace kvcalc {
+
+enum Command : unsigned { size_command = 1, check_command = 2, table_command = 4 };
+const char* command_name(Command c);
+
+// Every option a call can take, read and checked; an option not given is empty.
+struct Options {
+    std::optional<std::uint64_t> context, batch, tp, pp, block_size, max_num_batched_tokens, shared_prefix,
+        max_context, pool_tokens, concurrency, gpu_count, gpu_memory, activation_peak, non_torch;
+    std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format;
+    std::optional<Fraction> gpu_memory_utilization, mem_fraction_static;
+    std::optional<std::vector<std::uint64_t>> contexts;
+};
+
+enum class OptionType {
+    count,          // a positive whole number
+    count_or_zero,  // a whole number
+    bytes,          // a whole number of bytes, or text like "80GiB"
+    fraction,       // a decimal in (0, 1]: a number, or text like "0.9"
+    text,           // a string
+    choice,         // one of `values`
+    contexts,       // a list of token counts, or text "4096,32768"
+    log,            // an engine's log text (the CLI reads it from a file)
+};
+
+struct OptionSpec {
+    const char* name;  // the JSON key, snake_case; the CLI flag is --name-with-dashes
+    OptionType type;
+    // choice: the values, separated by spaces; other types: the value's name in the usage.
+    const char* values;
+    const char* default_text;  // what applies when the option is not given, for people
+    const char* help;
+    unsigned commands;  // Command bits
+    std::variant<std::optional<std::uint64_t> Options::*, std::optional<std::string> Options::*,
+                 std::optional<Fraction> Options::*, std::optional<std::vector<std::uint64_t>> Options::*>
+        slot;
+};
+
+const std::vector<OptionSpec>& option_table();
+const OptionSpec* find_option(std::string_view name);
+
+// The options of `command` from a JSON object (null or absent: none). Unknown keys, keys of
+// another command and bad values are bad_option errors naming the key; null values are unset.
+Result<Options> read_options(const json& options, Command command);
+
+// One option's value from text as the CLI gives it ("--context 4096"), as JSON for
+// read_options: whole numbers must be plain digits; everything else stays text.
+Result<json> option_from_text(const OptionSpec& spec, const std::string& text);
+
+// "kv_dtype" -> "--kv-dtype"; "kv_dtype" -> "kvDtype".
+std::string cli_flag(const OptionSpec& spec);
+std::string js_name(const OptionSpec& spec);
+
+// The table as JSON, for the JS API: [{"name", "js", "cli", "type", "values", "default", "help",
+// "commands"}, ...].
+json options_json();
+
+}  // namespace kvcalc
