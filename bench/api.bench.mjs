@@ -13,7 +13,7 @@ const configs = join(root, '..', 'shared', 'configs');
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 console.log('# JS API (dist/)');
-const { files, views } = pageLoads(dist);
+const { files, views, beforeViewport } = pageLoads(dist);
 for (const { file, raw, gzip } of files) {
   console.log(`${file.padEnd(24)} raw ${String(raw).padStart(7)}  gzip ${String(gzip).padStart(6)}${file.endsWith('.d.ts') ? '  (types)' : ''}`);
 }
@@ -21,6 +21,11 @@ for (const [view, v] of Object.entries(views)) {
   console.log(`${`view=${view} page loads`.padEnd(24)} raw ${String(v.raw).padStart(7)}  gzip ${String(v.gzip).padStart(6)}  ` +
     `(budget ${v.budget}: ${v.gzip <= v.budget ? `${v.budget - v.gzip} left` : `over by ${v.gzip - v.budget}`})`);
 }
+
+console.log(`${'before any element is near the viewport'.padEnd(24)} raw ${String(beforeViewport.raw).padStart(7)}  gzip ${String(beforeViewport.gzip).padStart(6)}  ` +
+  `(budget ${beforeViewport.budget}: ${beforeViewport.gzip <= beforeViewport.budget ? `${beforeViewport.budget - beforeViewport.gzip} left` : `over by ${beforeViewport.gzip - beforeViewport.budget}`}; ` +
+  `${beforeViewport.files.join(' ')}, no wasm)`);
+const bytes = { before_viewport_gzip: beforeViewport.gzip, views_gzip: Object.fromEntries(Object.entries(views).map(([v, x]) => [v, x.gzip])) };
 
 // Cold load: a fresh process each time, from import to the resolved load() (compiling the wasm).
 const coldScript = `
@@ -74,3 +79,27 @@ const bytesMs = perCall(() => kv.check('openai/gpt-oss-120b', { maxContext: 131_
 console.log(`check() gpt-oss-120b, H100 (by bytes) ${us(bytesMs)}`);
 const bad = perCall(() => { try { kv.size('{"num_hidden_layers": 32,'); } catch { /* KvCalcError */ } });
 console.log(`size() malformed JSON (KvCalcError)    ${us(bad)}`);
+
+// Parse once: a config seen before is not read again (target at most 20 us in wasm).
+const qwen = readFileSync(join(configs, 'Qwen--Qwen2.5-7B-Instruct.json'), 'utf8');
+const seen = perCall(() => kv.size(qwen, { context: 4096 }));
+console.log(`size() of a config already seen       ${us(seen)}  (target <= 20 us)`);
+// A config never seen: 300 texts that differ in one value, more than the API and the core keep.
+let n = 0;
+const fresh = perCall(() => kv.size(qwen.replace('"max_position_embeddings": 32768', `"max_position_embeddings": ${32768 + (n++ % 300)}`), { context: 4096 }));
+console.log(`size() of a config never seen         ${us(fresh)}`);
+const model = kv.model(qwen);
+const viaModel = perCall(() => model.size({ context: 4096 }));
+console.log(`kv.model(config).size()               ${us(viaModel)}`);
+// A chart's worth of points in one call: 1,000 contexts (target at most 1 ms in wasm).
+const thousand = Array.from({ length: 1000 }, (_, i) => 1024 * (i + 1));
+const series1k = perCall(() => model.series({}, { contexts: thousand }));
+console.log(`series() of 1,000 points              ${us(series1k)}  (target <= 1,000 us)`);
+const chartLike = perCall(() => model.series({}, { contexts: thousand.slice(0, 334), kvDtypes: ['auto', 'fp8', 'int4'] }));
+console.log(`series() 334 contexts x 3 KV dtypes   ${us(chartLike)}`);
+const mistral = kv.model('mistralai/Mistral-7B-v0.1');
+const gqa = perCall(() => mistral.series({ context: 32_768 }, { variants: [1, 2, 4, 8, 16, 32].map((d) => ({ kvHeads: d })).concat(['mla']) }));
+console.log(`series() of the GQA view (7 variants) ${us(gqa)}`);
+const micro = (x) => +(x.wall * 1000).toFixed(1);
+console.log(`BENCH_JSON ${JSON.stringify({ api: { ...bytes, size_seen_us: micro(seen), size_fresh_us: micro(fresh), model_size_us: micro(viaModel),
+  series_1000_us: micro(series1k), series_gqa_us: micro(gqa) } })}`);

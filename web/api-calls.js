@@ -1,11 +1,11 @@
 // The JS API's calls over the wasm module: instantiate() runs the Embind glue (bundled into
-// this file) and answers the API object load() resolves to: size / formula / check / table /
-// presets / gpuPresets, each the CLI's JSON report in camelCase, or a KvCalcError. Fetched
+// this file) and answers the API object load() resolves to: size / formula / check / model /
+// table / presets / gpuPresets, each the CLI's JSON report in camelCase, or a KvCalcError. Fetched
 // by the first load() (web/api.js), so a page that only shows fallbacks never fetches it.
 // The core does all the work; this file only moves text in and out of it.
 
 import { KvCalcError } from './errors.js';
-import { camelKeys, optionsText, renameOptionError, toJsonText } from './convert.js';
+import { axesText, camelKeys, optionsText, renameOptionError, toJsonText } from './convert.js';
 import { formulaOf } from './formula.js';
 import createKvcalcModule from './kvcalc_core.mjs';
 
@@ -13,23 +13,30 @@ import createKvcalcModule from './kvcalc_core.mjs';
  * The API object over a new instance of the wasm module.
  * @param {{wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} options
  * @param {URL} wasmUrl  where the wasm is by default (beside kvcalc.js)
+ * @param {Promise<WebAssembly.Module> | null} compiled  the wasm, already being fetched and compiled
  */
-export async function instantiate({ wasmBinary, wasmUrl: url }, wasmUrl) {
-  return makeApi(await createKvcalcModule(moduleArgs(wasmBinary, url, wasmUrl)));
-}
-
-function moduleArgs(wasmBinary, url, wasmUrl) {
+export async function instantiate({ wasmBinary, wasmUrl: url }, wasmUrl, compiled) {
   const args = {};
   if (wasmBinary !== undefined) {
     if (!(wasmBinary instanceof ArrayBuffer) && !ArrayBuffer.isView(wasmBinary)) {
       throw new KvCalcError({ code: 'bad_option', message: `wasmBinary: must be an ArrayBuffer or a typed array (the bytes of kvcalc_core.wasm)`, field: 'wasmBinary' });
     }
     args.wasmBinary = wasmBinary instanceof ArrayBuffer ? new Uint8Array(wasmBinary) : wasmBinary;
+  } else if (compiled) {
+    const wasm = await compiled;
+    let fail;
+    const failed = new Promise((_, reject) => { fail = reject; });
+    // Emscripten's hook for a module compiled elsewhere: it waits for receive().
+    args.instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm), fail);
+      return {};
+    };
+    return makeApi(await Promise.race([createKvcalcModule(args), failed]));
   } else {
     const href = url === undefined ? wasmUrl.href : new URL(String(url), globalThis.location?.href ?? import.meta.url).href;
     args.locateFile = () => href;
   }
-  return args;
+  return makeApi(await createKvcalcModule(args));
 }
 
 // The core refuses JSON texts above 1 MiB (core/json_text.hpp max_json_bytes). A text far
@@ -46,42 +53,111 @@ function refuseHugeText(text) {
 // The key of the private heap hook on the API object.
 const HEAP_HOOK = Symbol.for('kvcalc.heap');
 
+// Parsed models kept by their config text, each an Embind Model handle: sizing a config
+// seen before re-reads nothing. Bounded; a handle pushed out is deleted (its wasm memory
+// freed). No caller ever holds a handle (a KvModel holds its text and asks here), so
+// pushing one out costs at most a re-read.
+export const MODEL_HANDLES = 64;
+
+class Handles {
+  #module;
+  #byText = new Map(); // text -> { handle, error }, least recently used first
+
+  constructor(module) {
+    this.#module = module;
+  }
+
+  // The entry for a config text: { handle, error: null | the core's error object }.
+  get(text) {
+    let entry = this.#byText.get(text);
+    if (entry) {
+      this.#byText.delete(text);
+    } else {
+      refuseHugeText(text);
+      const handle = new this.#module.Model(text);
+      const error = handle.error();
+      entry = { handle, error: error ? JSON.parse(error).error : null };
+      if (this.#byText.size >= MODEL_HANDLES) {
+        const [oldest, old] = this.#byText.entries().next().value;
+        this.#byText.delete(oldest);
+        old.handle.delete();
+      }
+    }
+    this.#byText.set(text, entry);
+    return entry;
+  }
+}
+
 // The API object load() resolves to; the module-level functions below forward to it.
 function makeApi(module) {
-  // Runs one core call; the core answers text, with bad input as {"error": {...}}.
-  const callText = (fn, ...texts) => {
+  // Runs one core call (fn on the module, or a method on a Model handle); the core answers
+  // text, with bad input as {"error": {...}}.
+  const callText = (what, fn, ...texts) => {
     for (const text of texts) refuseHugeText(text);
     try {
-      return module[fn](...texts);
+      return fn(...texts);
     } catch (cause) {
       // Only a bug can get here (the core never throws; an abort in the wasm would).
-      throw new KvCalcError({ code: 'internal_error', message: `kvcalc: the wasm module failed in ${fn}: ${cause?.message ?? cause}` });
+      throw new KvCalcError({ code: 'internal_error', message: `kvcalc: the wasm module failed in ${what}: ${cause?.message ?? cause}` });
     }
   };
-  const call = (fn, ...texts) => JSON.parse(callText(fn, ...texts));
-  // A report call: the first argument as text, the options as the core's JSON.
-  const report = (fn, firstText, options) => {
-    const { text, names } = optionsText(options);
-    const result = call(fn, firstText, text);
-    if (result.error) throw new KvCalcError(renameOptionError(result.error, names));
+  const call = (name, ...texts) => JSON.parse(callText(name, (...a) => module[name](...a), ...texts));
+  // The option names the core's messages use, and the JS names they are told in: the
+  // core's one table of options (kv_dtype -> kvDtype).
+  const jsNames = new Map(call('options').map((o) => [o.name, o.js]));
+  const failure = (error, names) => new KvCalcError(renameOptionError(error, names, jsNames));
+  // A report from the core's text: its object with camelCase keys, or the KvCalcError.
+  const answer = (text, names) => {
+    const result = JSON.parse(text);
+    if (result.error) throw failure(result.error, names);
     return camelKeys(result);
   };
-  const sized = (fn, config, options) => report(fn, configTextOf(config), options);
+  const handles = new Handles(module);
+  // The Model handle of a config (text, object or preset id); throws its reading's error.
+  const modelOf = (text) => {
+    const entry = handles.get(text);
+    if (entry.error) throw failure(entry.error, new Map());
+    return entry.handle;
+  };
+  // A Model's report call: fn 'size' or 'check', the options as the core's JSON.
+  const modelReport = (text, fn, options) => {
+    const handle = modelOf(text);
+    const { text: optionsJson, names } = optionsText(options);
+    return answer(callText(`${fn}()`, (o) => handle[fn](o), optionsJson), names);
+  };
+  const series = (text, options, axes) => {
+    const handle = modelOf(text);
+    const { text: optionsJson, names } = optionsText(options);
+    const { text: axesJson, names: axisNames } = axesText(axes);
+    for (const [k, v] of axisNames) names.set(k, v);
+    const result = answer(callText('series()', (o, a) => handle.series(o, a), optionsJson, axesJson), names);
+    // A series the core could not figure (fp8_ds_mla on a model without MLA, a KV-head
+    // count that does not divide the query heads) carries its error; the others stand.
+    for (const s of result.series) if (s.error) s.error = renameOptionError(s.error, names, jsNames);
+    return result;
+  };
+
   let presetList = null; // the core's text; parsed afresh per call so callers may mutate
   const calls = {
-    size: (config, options) => sized('size', config, options),
-    formula: (config, options) => formulaOf(sized('size', config, options)),
-    check: (config, options) => sized('check', config, options),
+    size: (config, options) => modelReport(configTextOf(config), 'size', options),
+    formula: (config, options) => formulaOf(modelReport(configTextOf(config), 'size', options)),
+    check: (config, options) => modelReport(configTextOf(config), 'check', options),
+    model(config) {
+      const text = configTextOf(config);
+      modelOf(text);  // a config that cannot be read throws now
+      return new KvModel(text, { modelReport, series });
+    },
     table(configs, options) {
       if (!Array.isArray(configs)) {
         throw new KvCalcError({ code: 'bad_option', message: 'configs: must be a list of preset ids, config texts or config objects', field: 'configs' });
       }
-      return report('table', toJsonText(configs, 'configs'), options);
+      const { text, names } = optionsText(options);
+      return answer(callText('table()', (c, o) => module.table(c, o), toJsonText(configs, 'configs'), text), names);
     },
     gpuPresets: () => camelKeys(call('gpuPresets')),
-    presets: () => camelKeys(JSON.parse((presetList ??= callText('presets')))),
+    presets: () => camelKeys(JSON.parse((presetList ??= callText('presets()', () => module.presets())))),
     presetConfig(id) {
-      const text = typeof id === 'string' ? callText('presetConfig', id) : '';
+      const text = typeof id === 'string' ? callText('presetConfig()', (i) => module.presetConfig(i), id) : '';
       if (!text) {
         throw new KvCalcError({ code: 'unknown_preset', message: `${JSON.stringify(String(id))} is not a bundled preset id (see presets())`, field: 'id' });
       }
@@ -91,12 +167,47 @@ function makeApi(module) {
   // Not API: the bytes the wasm allocator has handed out and the memory's size, for the
   // tests that check the heap stays flat (tests/js/support.mjs heapOf).
   Object.defineProperty(calls, HEAP_HOOK, {
-    value: () => ({
-      inUse: typeof module.heapInUse === 'function' ? module.heapInUse() : JSON.parse(module.heapStats()).in_use,
-      memoryBytes: module.HEAPU8.buffer.byteLength,
-    }),
+    value: () => ({ inUse: module.heapInUse(), memoryBytes: module.HEAPU8.buffer.byteLength }),
   });
   return Object.freeze(calls);
+}
+
+/**
+ * One model, read once, evaluated many times: what kv.model(config) answers. Its calls take
+ * and give what the API's do (camelCase options in, the CLI's JSON in camelCase out,
+ * KvCalcError on bad input), without reading the config again.
+ */
+class KvModel {
+  #text;
+  #calls;
+
+  constructor(text, calls) {
+    this.#text = text;
+    this.#calls = calls;
+  }
+
+  /** As the API's size(config, options). */
+  size(options) {
+    return this.#calls.modelReport(this.#text, 'size', options);
+  }
+
+  /** As the API's formula(config, options). */
+  formula(options) {
+    return formulaOf(this.#calls.modelReport(this.#text, 'size', options));
+  }
+
+  /** As the API's check(config, options). */
+  check(options) {
+    return this.#calls.modelReport(this.#text, 'check', options);
+  }
+
+  /**
+   * Many figures in one call: for each variant (the model as configured, {kvHeads: n}, or
+   * 'mla') and KV dtype, the bytes per token and the KV bytes at each context.
+   */
+  series(options, axes) {
+    return this.#calls.series(this.#text, options, axes);
+  }
 }
 
 function configTextOf(config) {

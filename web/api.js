@@ -1,5 +1,5 @@
-// The JS API: load() once per page (one wasm instance), then size / formula / check / table
-// / presets / gpuPresets, or the same calls on the object load() resolves to. This file is
+// The JS API: load() once per page (one wasm instance), then size / formula / check / model
+// / table / presets / gpuPresets, or the same calls on the object load() resolves to. This file is
 // in kvcalc.js, which every page fetches; the calls and the Embind glue (api-calls.js) and
 // the wasm are fetched by the first load(), so a page whose elements are not yet near the
 // viewport fetches neither.
@@ -20,7 +20,7 @@ let loaded = null;  // the API object, once loaded
  * @param {{wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL}} [options]
  */
 export function load(options = {}) {
-  pending ??= import('./api-calls.js').then(({ instantiate }) => instantiate(options ?? {}, wasmUrl)).then(
+  pending ??= start(options ?? {}).then(
     (api) => (loaded = api),
     (cause) => {
       pending = null;
@@ -31,6 +31,23 @@ export function load(options = {}) {
     },
   );
   return pending;
+}
+
+// In a page, the wasm is fetched and compiled (as it streams in) at the same time as the
+// calls' code is fetched, not after: one round trip less before the first result.
+async function start(options) {
+  let compiled = null;
+  if (options.wasmBinary === undefined && globalThis.location && typeof WebAssembly.compileStreaming === 'function') {
+    const href = new URL(String(options.wasmUrl ?? wasmUrl), location.href).href;
+    // A server that does not send application/wasm cannot stream it: fetched again whole.
+    compiled = WebAssembly.compileStreaming(fetch(href)).catch(() => fetch(href).then((r) => {
+      if (!r.ok) throw new Error(`${href}: HTTP ${r.status}`);
+      return r.arrayBuffer();
+    }).then((bytes) => WebAssembly.compile(bytes)));
+    compiled.catch(() => {});  // reported by instantiate(), which awaits it
+  }
+  const { instantiate } = await import('./api-calls.js');
+  return instantiate(options, wasmUrl, compiled);
 }
 
 // The loaded API, or a KvCalcError that says what to do.
@@ -47,6 +64,7 @@ function api() {
 /** The calls of the loaded API object (api-calls.js), usable once load() has resolved. */
 export const size = (config, options) => api().size(config, options);
 export const formula = (config, options) => api().formula(config, options);
+export const model = (config) => api().model(config);
 export const check = (config, options) => api().check(config, options);
 export const table = (configs, options) => api().table(configs, options);
 export const gpuPresets = () => api().gpuPresets();

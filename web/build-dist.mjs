@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build, transform } from 'esbuild';
 import { minify } from 'terser';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
@@ -14,7 +14,7 @@ import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const dist = join(root, 'dist');
-const wasmBuild = join(root, process.env.KVCALC_WASM_BUILD_DIR ?? 'build-wasm');
+const wasmBuild = resolve(root, process.env.KVCALC_WASM_BUILD_DIR ?? 'build-wasm');
 
 const fail = (message) => {
   console.error(`build-dist: ${message}`);

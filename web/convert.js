@@ -94,28 +94,52 @@ export function optionsText(options) {
   return { text: toJsonText(options, 'options', snakeCase), names };
 }
 
-// The core's options with more than one word, as its messages name them ("no pool: give
-// pool_tokens, ..."): an error about options is told with the JS names (poolTokens).
-const optionWords = [
-  'kv_dtype', 'block_size', 'max_num_batched_tokens', 'shared_prefix', 'max_context', 'pool_tokens', 'gpu_count',
-  'gpu_memory_utilization', 'gpu_memory', 'activation_peak', 'non_torch', 'engine_log', 'weight_dtype',
-  'mem_fraction_static',
-];
+/**
+ * The axes of a series as the core's JSON text ({kvDtypes, variants: [{kvHeads}]} ->
+ * {"kv_dtypes", "variants": [{"kv_heads"}]}), and a map back from the core's keys to the
+ * caller's, as optionsText gives for options.
+ * @returns {{text: string, names: Map<string, string>}}
+ */
+// The axes' names and their variants' keys with more than one word, as the core's messages
+// name them, and in JS.
+const AXIS_WORDS = [['kv_dtypes', 'kvDtypes'], ['kv_heads', 'kvHeads']];
+
+export function axesText(axes) {
+  const names = new Map(AXIS_WORDS);
+  if (axes === undefined || axes === null) return { text: '', names };
+  const snake = (v, depth) => {
+    if (Array.isArray(v)) return v.map((x) => snake(x, depth + 1));
+    if (v === null || typeof v !== 'object' || depth > 3) return v;
+    const out = {};
+    for (const key of Object.keys(v)) {
+      if (!/^[a-z][a-zA-Z0-9]*$/.test(key)) {
+        const hint = /^[a-z][a-z0-9_]*$/.test(key) ? ` (axes are camelCase: ${camelCase(key)})` : '';
+        throw new KvCalcError({ code: 'bad_option', message: `unknown axis ${JSON.stringify(key)}${hint}`, field: key });
+      }
+      names.set(snakeCase(key), key);
+      out[snakeCase(key)] = snake(v[key], depth + 1);
+    }
+    return out;
+  };
+  return { text: toJsonText(typeof axes === 'object' ? snake(axes, 0) : axes, 'axes'), names };
+}
 
 /**
  * An error from the core, told in the caller's names when it is about an option: the keys
- * the caller wrote (names: the core's key -> the caller's) and the core's option names.
+ * the caller wrote (names: the core's key -> the caller's) and the JS names of the core's
+ * options (jsNames: the core's table of options, "kv_dtype" -> "kvDtype").
  */
-export function renameOptionError(error, names) {
-  const about = (key) => names.has(key) || optionWords.includes(key);
+export function renameOptionError(error, names, jsNames) {
+  const about = (key) => names.has(key) || jsNames.has(key);
   if (error.code !== 'bad_option' && !about(error.field)) return error;
-  const renamed = new Map(optionWords.map((w) => [w, camelCase(w)]));
+  const renamed = new Map(jsNames);
   for (const [snake, key] of names) renamed.set(snake, key);
   let { field, message } = error;
   for (const [snake, key] of renamed) {
     if (snake === key) continue;
-    if (field === snake) field = key;
-    message = message.replace(new RegExp(`\\b${snake}\\b`, 'g'), key);
+    const word = new RegExp(`\\b${snake}\\b`, 'g');
+    field = field.replace(word, key);  // "kv_dtype", "variants[0].kv_heads"
+    message = message.replace(word, key);
   }
   return { ...error, field, message };
 }

@@ -364,6 +364,72 @@ export interface TableReport {
 }
 
 /** A GPU whose memory the check can derive a pool from. */
+/**
+ * A variant of a model in a series: `'model'` as configured; `{ kvHeads: n }` the same model
+ * with n KV heads on every attention layer (n must divide the query heads; an MLA model is
+ * expanded into full heads of qk_nope_head_dim + qk_rope_head_dim key and v_head_dim value);
+ * `'mla'` every attention layer caching one latent (the model's own for an MLA model, else
+ * DeepSeek-V3's kv_lora_rank 512 + qk_rope_head_dim 64), without windows.
+ */
+export type SeriesVariant = 'model' | 'mla' | { kvHeads: number };
+
+/** The axes of KvModel.series(); each optional. */
+export interface SeriesAxes {
+  /** Tokens per sequence (default: the options' context, else the model's max). */
+  contexts?: number[];
+  /** Default: the options' kvDtype. */
+  kvDtypes?: KvDtype[];
+  /** Default ['model']. */
+  variants?: SeriesVariant[];
+}
+
+/** One variant at one KV dtype: its bytes per token, and its KV bytes at each context. */
+export interface Series {
+  variant: SeriesVariant;
+  /** As asked ('auto'). */
+  kvDtype: KvDtype;
+  /** Resolved ('bf16' for auto on a bf16 model); null when the series has an error. */
+  kvDtypeName: string | null;
+  /** The variant's KV heads (of its first attention group); null for MLA. */
+  kvHeads: number | null;
+  attentionKind: string | null;
+  /** kv_lora_rank + qk_rope_head_dim of an MLA variant, else null. */
+  latentDim: number | null;
+  bytesPerToken: number | null;
+  bytesPerTokenPerGpu: number | null;
+  /** One per context, for the options' batch and accounting. */
+  kvBytes: number[] | null;
+  kvBytesPerGpu: number[] | null;
+  /** Why this series has no figures (e.g. fp8_ds_mla on a model without MLA); the others stand. */
+  error: { code: ErrorCode; message: string; field: string } | null;
+}
+
+/** KvModel.series()'s answer: variants outer, KV dtypes inner. */
+export interface SeriesReport {
+  contexts: number[];
+  series: Series[];
+}
+
+/**
+ * A model read once, evaluated many times (a chart, a table, a dragged control): what
+ * kv.model(config) returns. Its calls take and give what the API's do, without reading the
+ * config again; bad options throw KvCalcError.
+ */
+export interface KvModel {
+  /** As KvCalc.size(config, options). */
+  size(options?: SizeOptions): SizeReport;
+  /** As KvCalc.formula(config, options). */
+  formula(options?: SizeOptions): Formula;
+  /** As KvCalc.check(config, options). */
+  check(options: CheckOptions): CheckReport;
+  /**
+   * Many figures in one call: every variant x KV dtype, each at every context, at the
+   * options' batch, accounting and parallelism. A malformed axis throws KvCalcError; a
+   * series the core cannot figure carries its `error`.
+   */
+  series(options?: SizeOptions, axes?: SeriesAxes): SeriesReport;
+}
+
 export interface GpuPreset {
   /** Pass it as check's gpu option: "h100-80gb". */
   id: string;
@@ -421,8 +487,13 @@ export interface LoadOptions {
 
 /** The loaded API: the same calls as the module's functions. */
 export interface KvCalc {
-  /** Sizes the KV cache of a model. Throws KvCalcError on bad input. */
+  /**
+   * Sizes the KV cache of a model. Throws KvCalcError on bad input. A config seen before
+   * (the same text, preset id or object) is not read again.
+   */
   size(config: Config, options?: SizeOptions): SizeReport;
+  /** The model of a config, read once, to evaluate many times. Throws KvCalcError when it cannot be read. */
+  model(config: Config): KvModel;
   /** The per-token formula's terms, with values and provenance, over size(). */
   formula(config: Config, options?: SizeOptions): Formula;
   /** Does the advertised context fit the KV pool? Throws KvCalcError on bad input. */
@@ -449,6 +520,8 @@ export function load(options?: LoadOptions): Promise<KvCalc>;
 
 /** As KvCalc.size; throws KvCalcError (not_loaded) until load() has resolved. */
 export function size(config: Config, options?: SizeOptions): SizeReport;
+/** As KvCalc.model; throws KvCalcError (not_loaded) until load() has resolved. */
+export function model(config: Config): KvModel;
 /** As KvCalc.formula; throws KvCalcError (not_loaded) until load() has resolved. */
 export function formula(config: Config, options?: SizeOptions): Formula;
 /** As KvCalc.check; throws KvCalcError (not_loaded) until load() has resolved. */
@@ -487,11 +560,13 @@ export class KvCalcElement extends HTMLElement {
   poolTokens: number | null;
   maxContext: number | null;
   accounting: Accounting | null;
+  /** 'lazy' (the default when absent): fetch when near the viewport; 'eager': at once. */
+  loading: 'lazy' | 'eager' | null;
   /** A config.json (text or object) to use instead of the model; null clears it. */
   config: string | object | null;
   readonly result: SizeReport | null;
   readonly checkResult: CheckReport | null;
-  /** Resolves once every section shows the current state. */
+  /** Resolves once every section shows the current state (after the element went live). */
   readonly updateComplete: Promise<boolean>;
 }
 

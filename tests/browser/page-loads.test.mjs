@@ -157,6 +157,33 @@ test('loading="eager" fetches at once, three screens down; its lazy neighbour wa
   assert.equal(await page.evaluate(() => scrollY), 0);
   assert.equal(await page.$eval('#table', (el) => el.result.kvBytes), 603_979_776);
   assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  // A value that is neither is reported by the live element, as any bad attribute is.
+  const error = await page.$eval('#table', async (el) => {
+    el.setAttribute('loading', 'soon');
+    await el.updateComplete;
+    return { text: el.shadowRoot.querySelector('[part~="error"]').textContent, prop: el.loading };
+  });
+  assert.deepEqual(error, { text: 'loading: must be one of lazy, eager, got "soon"', prop: null });
   assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
+
+test('a server that sends the wasm as application/octet-stream: it is fetched again whole, and the page works', async () => {
+  const page = await env.context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  let served = 0;
+  await page.route('**/dist/kvcalc_core.wasm', async (route) => {
+    served += 1;
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+  });
+  await page.goto(`${env.base}/formula.html`);
+  await waitForWidgets(page);
+  // Streaming compilation refuses the type; the whole file, fetched again, compiles.
+  assert.equal(served, 2);
+  // Qwen2.5-7B-Instruct at 32,768 tokens: 57,344 B per token x 32,768 = 1,879,048,192 B.
+  assert.equal(await page.$eval('#qwen', (el) => el.result.kvBytes), 1_879_048_192);
+  assert.deepEqual(pageErrors, []);
   await page.close();
 });

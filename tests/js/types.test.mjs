@@ -52,6 +52,9 @@ test('the declared interfaces have exactly the keys of real results', async () =
   assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport'));
   assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));
   assert.deepEqual(Object.keys(kv.gpuPresets()[0]).sort(), declaredMembers('GpuPreset'));
+  const series = kv.model('deepseek-ai/DeepSeek-V3').series({}, { contexts: [4096], variants: ['model', { kvHeads: 8 }] });
+  assert.deepEqual(Object.keys(series).sort(), declaredMembers('SeriesReport'));
+  for (const s of series.series) assert.deepEqual(Object.keys(s).sort(), declaredMembers('Series'));
   const common = declaredMembers('GroupFigures');
   const groups = [['AttentionGroup', 'openai/gpt-oss-20b', 'sliding_window'], ['MlaGroup', 'deepseek-ai/DeepSeek-V3', 'mla'],
     ['LinearStateGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'linear_state'], ['NoCacheGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'no_cache']];

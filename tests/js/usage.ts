@@ -1,8 +1,8 @@
 // Type-checked (never run) by types.test.mjs with tsc --noEmit --strict: how a user of the
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
-import { check, gpuPresets, table } from 'kvcalc';
-import type { CheckOptions, CheckReport, Formula, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
+import { check, gpuPresets, model, table } from 'kvcalc';
+import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
   TableReport, Term } from 'kvcalc';
 
 declare const caught: KvCalcError;
@@ -46,6 +46,17 @@ async function main(): Promise<void> {
   const gpus: GpuPreset[] = gpuPresets();
   console.log(fits, advice, steps, understood, cells, markdown, gpus[0].memoryBytes, kv.gpuPresets().length);
 
+  // One model read once, evaluated many times.
+  const mistral: KvModel = kv.model('mistralai/Mistral-7B-v0.1');
+  const at4k: number = mistral.size({ context: 4096 }).kvBytes;
+  const chart: SeriesReport = mistral.series({ accounting: 'vllm' }, { contexts: [4096, 32_768], kvDtypes: ['auto', 'fp8'] });
+  const variants: SeriesVariant[] = [{ kvHeads: 1 }, { kvHeads: 8 }, 'mla', 'model'];
+  const gqa: Series[] = mistral.series({ context: 4096 }, { variants }).series;
+  const perToken: (number | null)[] = gqa.map((x) => (x.error ? null : x.bytesPerToken));
+  const first: number | undefined = chart.series[0].kvBytes?.[0];
+  const fitsThere: boolean = model('Qwen/Qwen3-8B').check({ maxContext: 32_768, poolTokens: 681_280 }).fits;
+  console.log(at4k, perToken, first, fitsThere, mistral.formula().groups.length);
+
   const presets: Preset[] = kv.presets();
   const text: string = kv.presetConfig(presets[0].id);
 
@@ -76,6 +87,12 @@ async function main(): Promise<void> {
   console.log(report.bytes_per_token);
   // @ts-expect-error there is one wasm module: no core to choose
   await load({ core: 'size' });
+  // @ts-expect-error axes are camelCase
+  mistral.series({}, { kv_dtypes: ['fp8'] });
+  // @ts-expect-error a variant is 'model', 'mla' or { kvHeads }
+  mistral.series({}, { variants: ['gqa'] });
+  // @ts-expect-error a model's check needs its options
+  mistral.check();
   // @ts-expect-error the heap is not public API
   kv.heapStats();
   // @ts-expect-error an error code the API never uses
@@ -107,6 +124,7 @@ function useElement(): void {
   el.kvDtype = 'fp8';
   el.view = 'check';
   el.models = ['Qwen/Qwen2.5-7B-Instruct'];
+  el.loading = 'eager';
   el.addEventListener('kvcalc-change', (e: KvCalcChangeEvent) => {
     const bytes: number = e.result.kvBytes;
     const fits: boolean | undefined = e.check?.fits;
