@@ -29,11 +29,11 @@
  * @attr loading - `lazy` (default): fetch the wasm and the view's code when the element comes within a screen's height of the viewport; until then the fallback shows. `eager`: fetch at once.
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
- * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (the view's first section does when kvcalc-change fires; the chart, table and GQA rows may follow a task later). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
+ * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (every section does when kvcalc-change fires; the model list fills a task after the first result). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
  * @prop {object|null} checkResult - The last check result, read-only.
  * @prop {string|object|null} config - A config.json (text or object) to use instead of the model; `null` clears it.
  *
- * @event kvcalc-change - A new result is on screen. `event.result` is the size result, `event.check` the check result (or null), `event.state` the inputs. Bubbles, composed.
+ * @event kvcalc-change - A new result is on screen, in every section. `event.result` is the size result, `event.check` the check result (or null), `event.state` the inputs. Bubbles, composed.
  *
  * @part base - The element's inner wrapper.
  * @part header - The model line: its name as the config gives it, attention kind, layers.
@@ -101,7 +101,7 @@ import { loadSections, SECTIONS } from './element/sections.js';
 import { load } from './api.js';
 
 // How near the viewport a lazy element starts loading: a screen's height ahead, so that on
-// a page read from the top it is drawn before it scrolls into view.
+// a page read from the top it is drawn before it scrolls into view (#watch checks the same).
 const NEAR = '100% 0px';
 
 /** The `kvcalc-change` event: a new result is on screen. */
@@ -117,6 +117,17 @@ export class KvCalcChangeEvent extends Event {
 // Outside a browser (Node importing dist/kvcalc.js for the API) there is no HTMLElement:
 // the class still exists, and define() does nothing.
 const ElementBase = globalThis.HTMLElement ?? class {};
+
+let warmed = false;
+const warmNumbers = (el) => {
+  if (warmed) return;
+  warmed = true;
+  try {
+    new Intl.NumberFormat(el.closest('[lang]')?.getAttribute('lang') || 'en').format(1);
+  } catch {
+    // the live element falls back to English
+  }
+};
 
 // The element's code beyond this file (web/element/live.js), loaded once per page.
 let liveCode = null;
@@ -200,6 +211,16 @@ export class KvCalcElement extends ElementBase {
       this.#start();
       return;
     }
+    // Once the page is parsed (kvcalc.js is a module: it runs then), an element already near
+    // the viewport starts at once rather than an observer's frame later; the layout this
+    // reads is the one the first paint needs.
+    if (document.readyState !== 'loading') {
+      const box = this.getBoundingClientRect();
+      if (box.bottom >= -innerHeight && box.top <= 2 * innerHeight && box.right >= 0 && box.left <= innerWidth) {
+        this.#start();
+        return;
+      }
+    }
     KvCalcElement.#nearby ??= new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (entry.isIntersecting) entry.target.#start();
@@ -215,6 +236,10 @@ export class KvCalcElement extends ElementBase {
     this.#started = true;
     KvCalcElement.#nearby?.unobserve(this);
     load().catch(() => {});  // the live element reports a failed load
+    // The first number format of a page costs tens of milliseconds (the locale's data): it
+    // is paid in the next task, while the files download, not when the live element formats
+    // its figures.
+    setTimeout(() => warmNumbers(this), 0);
     loadSections(SECTIONS[this.getAttribute('view')?.trim()] ?? SECTIONS.formula).catch(() => {});
     loadLive().then(({ Live }) => {
       this.#live = new Live(this, this.#shadow, {

@@ -114,7 +114,7 @@ test('a bad config shows the error naming the field, and the widget keeps workin
   assert.equal(await error(), 'num_key_value_heads 4 does not divide num_attention_heads 27');
 
   await useConfig(page, '{ "num_hidden_layers": 28,\n  "num_attention_heads": }');
-  assert.equal(await error(), "malformed JSON at line 2, column 26: expected a value, got '}'");
+  assert.equal(await error(), "malformed JSON at line 2, column 26: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal");
 
   await useConfig(page, '[1, 2]');
   assert.equal(await error(), 'the config must be a JSON object, got [1,2]');

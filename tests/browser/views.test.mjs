@@ -185,6 +185,19 @@ test('gqa view: every divisor of the query heads, cache and ratio to MHA, MLA po
   assert.equal(mla[8][3], '70,272 B');
   // 70,272 / 4,997,120 = 0.014 -> 0.01x
   assert.equal(mla[8][5], '0.01x');
+
+  // Mistral-7B: every layer has a sliding window of 4,096 tokens, which its KV-head rows keep
+  // and the MLA point (a latent on every layer, no window) does not.
+  const windowed = await page.$eval('#gqa-window', (el) => [...el.shadowRoot.querySelectorAll('.gqa tbody tr')]
+    .map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+  assert.equal(windowed.length, 6 + 1);  // divisors of 32: 1, 2, 4, 8, 16, 32, then MLA
+  // 8 KV heads, as configured: 2 x 32 layers x 8 x 128 x 2 B = 131,072 B per token; the cache
+  // at 32,768 tokens keeps the window's 4,096: 131,072 x 4,096 = 512 MiB.
+  assert.deepEqual(windowed[3].slice(3, 5), ['131,072 B', '512 MiB']);
+  // MLA with DeepSeek-V3's latent on Mistral's 32 layers: 32 x (512 + 64) x 2 B = 36,864 B per
+  // token, for all 32,768 tokens: 36,864 x 32,768 = 1,207,959,552 B = 1.13 GiB (1.125).
+  assert.match(windowed[6][0], /^MLA/);
+  assert.deepEqual(windowed[6].slice(3, 5), ['36,864 B', '1.13 GiB']);
   assert.deepEqual(await problems(page, log), CLEAN);
   await page.close();
 });

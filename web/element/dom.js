@@ -63,11 +63,13 @@ export function uid(prefix) {
 
 // Calls redraw() when el's content width changes by more than a few pixels; width() is
 // the last width seen. SVG pictures are drawn at their real width so their text keeps
-// its size on a phone (a scaled viewBox would shrink it). fit() reads the width now (a
-// view first drawn before it was on the page calls it once it is, in the same task, so
-// no frame shows it at the guessed width).
+// its size on a phone (a scaled viewBox would shrink it). A view first drawn before it was
+// on the page is drawn again at its width once it is, in the same task, so no frame shows
+// it at the guessed one: measure() reads the width (reading every view's before redrawing
+// any costs one layout, not one each), then fit() redraws.
 export function watchWidth(el, redraw, initial = 640) {
   let width = initial;
+  let measured = 0;
   const use = (w) => {
     if (w > 0 && Math.abs(w - width) > 8) {
       width = w;
@@ -78,9 +80,10 @@ export function watchWidth(el, redraw, initial = 640) {
   observer.observe(el);
   return {
     width: () => width,
-    fit() {
+    measure() {
       const cs = getComputedStyle(el);
-      use(Math.round(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)));
+      measured = Math.round(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
     },
+    fit: () => use(measured),
   };
 }

@@ -68,14 +68,25 @@ export class Engine {
     return hit.value;
   }
 
+  // The JS API's KvModel of a config text or preset id: read once, evaluated many times.
+  // Throws the KvCalcError of a config that cannot be read.
+  model(config) {
+    return this.memoized('model', config, null, () => this.kv.model(config));
+  }
+
   // The size result (camelCase keys) of a config text or preset id; throws KvCalcError.
   size(config, options) {
-    return this.memoized('size', config, options, () => this.kv.size(config, options));
+    return this.memoized('size', config, options, () => this.model(config).size(options));
   }
 
   // The formula terms (the JS API's formula()), with the size result as .report.
   formula(config, options) {
-    return this.memoized('formula', config, options, () => this.kv.formula(config, options));
+    return this.memoized('formula', config, options, () => this.model(config).formula(options));
+  }
+
+  // Many figures of one model in one core call (the JS API's KvModel.series()).
+  series(config, options, axes) {
+    return this.memoized('series', config, [options, axes], () => this.model(config).series(options, axes));
   }
 
   // The per-model table over a list of configs (preset ids or texts).
@@ -85,11 +96,6 @@ export class Engine {
   }
 
   check(config, options) {
-    return this.memoized('check', config, options, () => this.kv.check(config, options));
-  }
-
-  // The text of a bundled preset's config.json.
-  presetConfig(id) {
-    return this.kv.presetConfig(id);
+    return this.memoized('check', config, options, () => this.model(config).check(options));
   }
 }

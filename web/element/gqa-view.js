@@ -1,12 +1,13 @@
 // The GQA view: one model with every possible number of KV heads (each divisor of its
 // query-head count, 1 = MQA up to all = MHA), the cache at the chosen context for each, the
 // ratio to MHA, a picture of query heads grouped onto KV heads, and MLA as its own point.
-// Each figure is the core sizing a variant of the model's config (config-override.js).
+// Every figure is the core's: one series() call over the variants {kvHeads: d} and 'mla'
+// (the core makes them from the model: an MLA model expanded into full heads, a model
+// without MLA given DeepSeek-V3's latent on every attention layer, no windows).
 
 import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './error-text.js';
 import { TABLE_CSS } from './table-styles.js';
-import { divisors, kvHeadsField, REFERENCE_LATENT, withKvHeads, withReferenceMla } from './config-override.js';
 
 // The GQA view's own styles (web/element/styles.js has the rest), adopted by an element's
 // shadow root when it first shows this view (styles.js sheetFor).
@@ -27,6 +28,27 @@ const CSS = `
 .points .pt.mla { fill: var(--_series-3); }
 `;
 export const styles = [TABLE_CSS, CSS];
+
+// Every divisor of n, ascending.
+export function divisors(n) {
+  const small = [];
+  const large = [];
+  for (let d = 1; d * d <= n; d += 1) {
+    if (n % d === 0) {
+      small.push(d);
+      if (d * d !== n) large.unshift(n / d);
+    }
+  }
+  return [...small, ...large];
+}
+
+// The config field that sets the KV heads of the model's first attention group, as the
+// report names its source ("text_config.num_key_value_heads"), for the slider's label.
+function kvHeadsField(r) {
+  const g = r.groups.find((x) => x.kvHeads);
+  const source = g?.kvHeads.source ?? '';
+  return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(source) ? source : 'the KV-head count';
+}
 
 function kindOf(d, q) {
   return d === q ? 'MHA' : d === 1 ? 'MQA' : 'GQA';
@@ -78,8 +100,9 @@ export class GqaView {
     });
   }
 
-  // size(configText, options?) -> result; configText is the model's config (text).
-  update({ result: r, configText, fmt, size }) {
+  // series(axes) -> the core's series() of the model at the chosen context and options;
+  // key names the model (a new one starts at its own KV-head count).
+  update({ result: r, key, fmt, series }) {
     setText(this.error, '');
     const q = r.queryHeads.value;
     const isMla = r.groups.some((g) => g.kind === 'mla');
@@ -90,42 +113,30 @@ export class GqaView {
       replace(this.tbody);
       return;
     }
-    const key = `${r.model}|${configText.length}|${q}`;
-    if (key !== this.modelKey || configText !== this.configText) {
+    if (key !== this.modelKey) {
       this.modelKey = key;
-      this.configText = configText;
       this.choice = null;
-      this.variants = new Map();  // the config texts per KV-head count: same for every context
     }
-    const variant = (d, make) => {
-      if (!this.variants.has(d)) this.variants.set(d, make());
-      return this.variants.get(d);
-    };
-    // One point per divisor of the query heads.
-    this.points = [];
+    // One point per divisor of the query heads, then the MLA point (an MLA model's own
+    // latent is the model as configured).
+    const heads = divisors(q);
+    let figures;
     try {
-      for (const d of divisors(q)) {
-        const text = variant(d, () => withKvHeads(configText, r, d));
-        if (text === null) throw new Error('the config lacks qk_nope_head_dim, qk_rope_head_dim or v_head_dim to expand MLA into heads');
-        const v = size(text);
-        this.points.push({ kvHeads: d, bytes: v.kvBytes, bytesPerToken: v.bytesPerToken });
-      }
+      figures = series({ variants: [...heads.map((d) => ({ kvHeads: d })), ...(isMla ? [] : ['mla'])] }).series;
     } catch (e) {
-      setText(this.error, `Cannot vary the KV heads: ${describeError(e)}`);
+      figures = [{ error: e }];
+    }
+    const failed = figures.slice(0, heads.length).find((f) => f.error);
+    if (failed) {
+      setText(this.error, `Cannot vary the KV heads: ${describeError(failed.error)}`);
       replace(this.tbody);
       return;
     }
-    // The MLA point: the model's own latent, or DeepSeek-V3's latent on this model's layers.
-    let mla = null;
-    try {
-      if (isMla) mla = { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` };
-      else {
-        const v = size(variant('mla', () => withReferenceMla(configText, r)));
-        mla = { bytes: v.kvBytes, bytesPerToken: v.bytesPerToken, label: `MLA (latent ${REFERENCE_LATENT.kv_lora_rank} + ${REFERENCE_LATENT.qk_rope_head_dim}, as DeepSeek-V3)` };
-      }
-    } catch {
-      mla = null;
-    }
+    this.points = heads.map((d, i) => ({ kvHeads: d, bytes: figures[i].kvBytes[0], bytesPerToken: figures[i].bytesPerToken }));
+    const m = isMla ? null : figures[heads.length];
+    const mla = isMla
+      ? { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` }
+      : m && !m.error ? { bytes: m.kvBytes[0], bytesPerToken: m.bytesPerToken, label: `MLA (latent ${fmt.int(m.latentDim)}, as DeepSeek-V3: 512 + 64)` } : null;
     const mha = this.points[this.points.length - 1];
     const ownKv = isMla ? null : own.kvHeads.value;
     // Start at the model as configured; an MLA model at MHA, the attention MLA compresses.
@@ -176,6 +187,10 @@ export class GqaView {
   drawHeads(q, d, fmt) {
     this.lastHeads = [q, d, fmt];
     const W = Math.max(260, Math.min(this.size.width(), 1000));
+    // Drawn again only when it would differ (a new context changes no head).
+    const key = `${q} ${d} ${W} ${fmt.locale}`;
+    if (key === this.headsKey) return;
+    this.headsKey = key;
     const pad = 10;
     const cell = (W - 2 * pad) / q;
     const kvCell = (W - 2 * pad) / d;

@@ -21,6 +21,9 @@ const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accou
 
 const HASH_DELAY_MS = 250;
 
+// An element went live in this task (see #render).
+let firstRenderInTask = false;
+
 // The option fields of size() that a bad attribute can name.
 const OPTION_ATTRIBUTE = { context: 'context', batch: 'batch', kv_dtype: 'kv-dtype', kvDtype: 'kv-dtype', tp: 'tp', accounting: 'accounting' };
 
@@ -42,7 +45,7 @@ export class Live {
   #check = null;
   #options = {};         // the size() options of the last render
   #hashTimer = 0;
-  #deferTimer = 0;       // the secondary sections' task
+  #deferTimer = 0;       // the task that fills the preset list
   #settled = null;       // updateComplete's promise while work is pending
   #resolveSettled = null;
   #observer = null;
@@ -214,7 +217,9 @@ export class Live {
     replace(this.#shadow, this.#ui.base);
     // The pictures (chart, GQA heads, check bar) were drawn at a guessed width: now on the
     // page, they are drawn again at their own, before any frame shows them.
-    for (const view of Object.values(this.#ui.sections)) view.size?.fit();
+    const drawn = Object.values(this.#ui.sections).filter((view) => view.size);
+    for (const view of drawn) view.size.measure();
+    for (const view of drawn) view.size.fit();
     this.#onShow();
   }
 
@@ -264,6 +269,19 @@ export class Live {
     if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
     clearTimeout(this.#deferTimer);
     this.#deferTimer = 0;
+    // Elements that go live together (the wasm arrived for all of them) do so one per task,
+    // so the page can paint the first before the others are drawn.
+    if (!this.#shown) {
+      if (firstRenderInTask) {
+        this.#deferTimer = setTimeout(() => {
+          this.#deferTimer = 0;
+          this.#queue();
+        }, 0);
+        return;
+      }
+      firstRenderInTask = true;
+      setTimeout(() => { firstRenderInTask = false; }, 0);
+    }
     if (!this.#ui) this.#build();
     const e = this.#engine;
     const ui = this.#ui;
@@ -328,7 +346,6 @@ export class Live {
     }
 
     this.#options = options;
-    const configText = source === 'preset' ? e.presetConfig(presetId) : config;
     // What is in use: the attributes, less the options the core refused.
     const applied = { ...values };
     for (const prop of ['context', 'batch', 'kvDtype', 'tp', 'accounting']) {
@@ -380,19 +397,15 @@ export class Live {
       ({ check, message: checkMessage } = this.#section('check').run(e, config, state, r));
     }
     const ctx = {
-      e, fmt, r, formula, state, options, config, configText, source, presetId, isMla, check, checkMessage,
+      e, fmt, r, formula, state, options, config, source, presetId, isMla, check, checkMessage,
       models: values.models, sizeOpts: (extra) => ({ ...options, ...extra }),
     };
-    // The view's first section is drawn now; the others (the chart, the table, the GQA rows:
-    // many core calls) in a task of their own, so an edit shows its main figures at once.
-    // The first render draws them all before it replaces the fallback.
-    let [first, ...rest] = sections;
-    this.#renderSection(first, ctx);
-    if (!this.#shown) {
-      for (const name of rest) this.#renderSection(name, ctx);
-      rest = [];
-      this.#show();
-    }
+    // Every section is drawn in this task (a few core calls: the size, one series for the
+    // chart, one for the GQA rows, the table's new column, the check), so no frame shows
+    // some sections at the new state and others at the old; the first render then replaces
+    // the fallback.
+    for (const name of sections) this.#renderSection(name, ctx);
+    this.#show();
 
     this.#result = r;
     this.#check = check;
@@ -402,11 +415,11 @@ export class Live {
       this.#lastKey = key;
       this.#host.dispatchEvent(new KvCalcChangeEvent(r, check, state));
     }
-    if (rest.length || !presetsReady) {
+    if (!presetsReady) {
+      // The preset list reads every bundled config: after the first result is on screen.
       this.#deferTimer = setTimeout(() => {
         this.#deferTimer = 0;
-        if (!presetsReady) ui.controls.setModels(e.presetList, extra, selected);
-        for (const name of rest) this.#renderSection(name, ctx);
+        ui.controls.setModels(e.presetList, extra, selected);
         this.#settle();
       }, 0);
     } else {
@@ -445,7 +458,7 @@ export class Live {
     } else if (name === 'chart') this.#renderChart(e, c.config, r, state, c.check, fmt, c.sizeOpts);
     else if (name === 'table') view.render(c);
     else if (name === 'gqa') {
-      view.update({ result: r, configText: c.configText, fmt, size: (cfg) => e.size(cfg, c.sizeOpts({ context: r.context })) });
+      view.update({ result: r, key: e.configKey(c.config), fmt, series: (axes) => e.series(c.config, c.sizeOpts({ context: r.context }), axes) });
     }
   }
 
@@ -466,16 +479,23 @@ export class Live {
     const { sampleContexts, chartDtypes } = sectionModule('chart');
     const contexts = sampleContexts(r, [poolTokens, check && check.maxContext].filter(Boolean));
     const chosen = state.kvDtype ?? 'auto';
-    const series = [];
-    for (const dtype of chartDtypes(r, chosen)) {
-      try {
-        const points = contexts.map((c) => ({ context: c, bytes: e.size(config, sizeOpts({ context: c, kvDtype: dtype })).kvBytes }));
-        const probe = e.size(config, sizeOpts({ context: contexts[0], kvDtype: dtype }));  // per token: any context
-        series.push({ dtype, points, current: dtype === chosen, label: `${dtype === 'auto' ? `auto (${probe.kvDtype})` : dtype}: ${fmt.bytes(probe.bytesPerToken)} per token` });
-      } catch {
-        // a dtype this model cannot use is left out of the chart
-      }
+    // Every point of every line in one core call: the contexts x the KV dtypes. A dtype this
+    // model cannot use (its series has an error) is left out of the chart.
+    const options = sizeOpts({});
+    delete options.context;
+    delete options.kvDtype;
+    let figures = [];
+    try {
+      figures = e.series(config, options, { contexts, kvDtypes: chartDtypes(r, chosen) }).series;
+    } catch {
+      // the main figures above say what is wrong
     }
+    const series = figures.filter((f) => !f.error).map((f) => ({
+      dtype: f.kvDtype,
+      points: contexts.map((c, i) => ({ context: c, bytes: f.kvBytes[i] })),
+      current: f.kvDtype === chosen,
+      label: `${f.kvDtype === 'auto' ? `auto (${f.kvDtypeName})` : f.kvDtype}: ${fmt.bytes(f.bytesPerToken)} per token`,
+    }));
     let pool = null;
     // The pool's tokens at this model's bytes per token, against the whole model's cache.
     if (poolTokens) {

@@ -64,10 +64,10 @@ export class TableView {
     return cols;
   }
 
-  // rows: [{ key, label, pasted, current }] in table order; report: the API's table() for
-  // the rows that loaded (rowOf[i] = its report row, or { error }).
   // Draws the element's render context c: the rows it names (the presets unless `models`
-  // says), the page's or reader's own config first, at the table's contexts.
+  // says), the page's or reader's own config first, at the table's contexts. update() takes
+  // rows: [{ key, label, pasted, current }] in table order, and rowOf[i]: the API's table()
+  // row for each, or { error }.
   render(c) {
     const { e, r, fmt, state } = c;
     const rows = (c.models ?? e.presetList.map((p) => p.id)).map((id) => ({
@@ -78,23 +78,41 @@ export class TableView {
         pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
     }
     const contexts = tableContexts(c.options.context);
-    const opts = { contexts };
-    if (c.options.kvDtype !== undefined) opts.kvDtype = c.options.kvDtype;
-    if (c.options.accounting !== undefined) opts.accounting = c.options.accounting;
-    const { rowOf } = tableFor(rows, (configs) => e.table(configs, opts));
+    const base = {};
+    if (c.options.kvDtype !== undefined) base.kvDtype = c.options.kvDtype;
+    if (c.options.accounting !== undefined) base.accounting = c.options.accounting;
+    // The fixed columns are read once for a dtype and accounting (the engine keeps them);
+    // a new chosen context asks the core for that one column only.
+    const fixed = tableFor(rows, (configs) => e.table(configs, { ...base, contexts: TABLE_CONTEXTS })).rowOf;
+    const chosen = contexts.find((x) => !TABLE_CONTEXTS.includes(x));
+    const own = chosen ? tableFor(rows, (configs) => e.table(configs, { ...base, contexts: [chosen] })).rowOf : null;
+    const rowOf = fixed.map((f, i) => (!f.r || !own ? f : own[i].r ? {
+      r: { ...f.r, kvBytes: contexts.map((x) => (x === chosen ? own[i].r.kvBytes[0] : f.r.kvBytes[TABLE_CONTEXTS.indexOf(x)])) },
+    } : own[i]));
     this.update({ rows, rowOf, contexts, fmt, state });
   }
 
-  update({ rows, report, rowOf, contexts, fmt, state }) {
+  update({ rows, rowOf, contexts, fmt, state }) {
     const data = rows.map((row, i) => ({ row, ...rowOf[i] }));
     const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
     const cols = this.columns(contexts, fmt, withWeights);
     this.renderHead(cols);
-    // Rebuilt only when what it shows changed (a re-render for another view costs nothing).
-    const key = JSON.stringify([fmt.locale, this.sort, rows, data.map((d) => d.r ?? d.error)]);
-    if (key !== this.bodyKey) {
-      this.bodyKey = key;
-      replace(this.tbody, this.sorted(data, cols).map((d) => this.renderRow(d, cols, fmt)));
+    // The rows are built when what they show beside the memory columns changes (the rows,
+    // their order, the columns, the dtype); a new context changes one memory column, whose
+    // cells are then set in place. A re-render for another view changes nothing.
+    const order = this.sorted(data, cols);
+    const shape = JSON.stringify([fmt.locale, this.sort, cols.map((c) => (c.index === undefined ? c.key : 'memory')),
+      order.map((d) => [d.row, d.error ?? { ...d.r, kvBytes: null }])]);
+    if (shape !== this.bodyKey) {
+      this.bodyKey = shape;
+      replace(this.tbody, order.map((d) => this.renderRow(d, cols, fmt)));
+    } else {
+      const memory = cols.map((c, i) => [c, i]).filter(([c]) => c.index !== undefined);
+      order.forEach((d, i) => {
+        if (!d.r) return;
+        const cells = this.tbody.rows[i].cells;
+        for (const [c, j] of memory) patchMemoryCell(cells[j], memoryCell(d.r, c.index, fmt));
+      });
     }
     setText(this.caption, `KV cache of one sequence per model (whole model), KV dtype ${state.kvDtype ?? 'auto'}, ` +
       `${state.accounting ?? 'resident'} accounting. Weights at the config's dtype.`);
@@ -102,24 +120,28 @@ export class TableView {
       `"—": the context is above the model's own max.${state.batch > 1 || state.tp > 1 ? ' Batch and TP do not apply to this table.' : ''}`);
   }
 
-  // The header is rebuilt only when the columns change, so a sort button pressed from the
-  // keyboard keeps the focus; aria-sort is updated in place.
+  // The header is built when the columns change, and otherwise relabelled in place (a new
+  // context renames its memory column), so a sort button pressed from the keyboard keeps
+  // the focus; aria-sort is updated in place.
   renderHead(cols) {
-    const key = JSON.stringify(cols.map((c) => c.label));
+    const key = JSON.stringify(cols.map((c) => (c.index === undefined ? c.key : 'memory')));
     if (key !== this.headKey) {
       this.headKey = key;
       replace(this.thead, h('tr', null, cols.map((c) => {
-        const button = h('button', { type: 'button', part: 'sort-button' }, c.label);
-        button.addEventListener('click', () => {
-          this.sort = { key: c.key, dir: this.sort.key === c.key && this.sort.dir === 'ascending' ? 'descending' : 'ascending' };
+        const th = h('th', { scope: 'col', class: c.type === 'text' ? 'kind' : null }, h('button', { type: 'button', part: 'sort-button' }));
+        th.firstChild.addEventListener('click', () => {
+          const sortKey = th.getAttribute('data-key');
+          this.sort = { key: sortKey, dir: this.sort.key === sortKey && this.sort.dir === 'ascending' ? 'descending' : 'ascending' };
           this.onSort?.();
         });
-        return h('th', { scope: 'col', 'data-key': c.key, class: c.type === 'text' ? 'kind' : null }, button);
+        return th;
       })));
     }
-    for (const th of this.thead.querySelectorAll('th')) {
-      th.setAttribute('aria-sort', th.getAttribute('data-key') === this.sort.key ? this.sort.dir : 'none');
-    }
+    [...this.thead.querySelectorAll('th')].forEach((th, i) => {
+      if (th.getAttribute('data-key') !== cols[i].key) th.setAttribute('data-key', cols[i].key);
+      setText(th.firstChild, cols[i].label);
+      th.setAttribute('aria-sort', cols[i].key === this.sort.key ? this.sort.dir : 'none');
+    });
   }
 
   sorted(data, cols) {
@@ -172,14 +194,35 @@ export class TableView {
             `${fmt.binary(r.weightBytes)} (${fmt.params(r.paramCount)}, ${r.weightDtype})`)
           : h('td', { class: 'num' }, '—');
         default: {
-          const v = r.kvBytes[c.index];
-          return v === null
-            ? h('td', { class: 'num', title: `above this model's max context (${r.maxContext === null ? 'none given' : fmt.int(r.maxContext)})` }, '—')
-            : h('td', { class: 'num', title: fmt.bytes(v) }, h('data', { value: String(v) }, fmt.binary(v)));
+          const cell = memoryCell(r, c.index, fmt);
+          return h('td', { class: 'num', title: cell.title }, cell.value === null ? cell.text : h('data', { value: cell.value }, cell.text));
         }
       }
     });
     return h('tr', { class: cls }, nameCell(r.model), cells);
+  }
+}
+
+// What a memory cell shows: the binary figure with the exact bytes as its title, or "—"
+// above the model's own max context.
+function memoryCell(r, index, fmt) {
+  const v = r.kvBytes[index];
+  return v === null
+    ? { text: '—', value: null, title: `above this model's max context (${r.maxContext === null ? 'none given' : fmt.int(r.maxContext)})` }
+    : { text: fmt.binary(v), value: String(v), title: fmt.bytes(v) };
+}
+
+// Sets a memory cell (a <td> as renderRow builds it) to show cell, touching what changed.
+function patchMemoryCell(td, cell) {
+  if (td.title !== cell.title) td.title = cell.title;
+  const data = td.firstElementChild;
+  if (cell.value === null) {
+    if (data) replace(td, cell.text);
+  } else if (!data) {
+    replace(td, h('data', { value: cell.value }, cell.text));
+  } else {
+    if (data.value !== cell.value) data.value = cell.value;
+    setText(data, cell.text);
   }
 }
 
