@@ -46,10 +46,21 @@ results.ratios = {
 };
 console.log(`ratios: wasm/native ${results.ratios.wasm_over_native}x, native/JS-formula ${results.ratios.native_over_js_baseline}x, ` +
   `wasm/JS-formula ${results.ratios.wasm_over_js_baseline}x (the full sizing does per-layer groups, windows, blocks, TP/PP; the baseline one multiply)`);
-console.log('\n== size_json per call (config text in, report text out), microseconds');
-for (const id of Object.keys(results.native.size_json_us)) {
-  const a = results.native.size_json_us[id], b = results.wasm.size_json_us[id];
-  console.log(`${id.padEnd(34)} native ${a.toFixed(1).padStart(8)}  wasm ${b.toFixed(1).padStart(8)}  (${(b / a).toFixed(1)}x)`);
+if (results.native.size_model_ns !== undefined) {
+  row('native size_model (whole report)', results.native.size_model_ms, results.native.size_model_ns);
+  row('wasm size_model (whole report)', results.wasm.size_model_ms, results.wasm.size_model_ns);
+}
+// The sweep's per-call figures, native against wasm: size of a config text seen before (the
+// core keeps what it read) and never seen.
+for (const [key, label] of [['size_seen_us', 'size() of a config seen before'], ['size_fresh_us', 'size() of a config never seen'],
+  ['size_json_us', 'size_json (config text in, report text out)']]) {
+  if (!results.native[key]) continue;
+  console.log(`\n== ${label}, microseconds per call`);
+  for (const id of Object.keys(results.native[key])) {
+    const a = results.native[key][id];
+    const b = results.wasm[key][id];
+    console.log(`${id.padEnd(34)} native ${a.toFixed(1).padStart(8)}  wasm ${b.toFixed(1).padStart(8)}  (${(b / a).toFixed(1)}x)`);
+  }
 }
 
 // Every other benchmark: its output is shown; a line "BENCH_JSON {...}" is collected.

@@ -64,12 +64,27 @@ export const snakeCase = (key) => key.replace(/[A-Z]/g, (c) => '_' + c.toLowerCa
 /** "kv_dtype" -> "kvDtype" */
 export const camelCase = (key) => key.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
+// A report's keys are a few hundred names, met again in every report: each is converted once.
+const camelNames = new Map();
+const camelName = (key) => {
+  let name = camelNames.get(key);
+  if (name === undefined) {
+    name = key.includes('_') ? camelCase(key) : key;
+    if (camelNames.size < 4096) camelNames.set(key, name);
+  }
+  return name;
+};
+
 /** A parsed report with every object key camelCased (values untouched). */
 export function camelKeys(value) {
-  if (Array.isArray(value)) return value.map(camelKeys);
   if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = camelKeys(value[i]);
+    return out;
+  }
   const out = {};
-  for (const key of Object.keys(value)) out[camelCase(key)] = camelKeys(value[key]);
+  for (const key in value) out[camelName(key)] = camelKeys(value[key]);
   return out;
 }
 
