@@ -187,3 +187,18 @@ test('a server that sends the wasm as application/octet-stream: it is fetched ag
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
+
+test('a wasm file that is not there is named in every element\'s alert, and the fallback stays', async () => {
+  const page = await env.context.newPage();
+  await page.route('**/dist/kvcalc_core.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(`${env.base}/formula.html`);
+  await waitForWidgets(page);
+  const alerts = await page.$$eval('kv-calc', (els) => els.map((el) => el.shadowRoot.querySelector('[role="alert"]')?.textContent));
+  assert.deepEqual(alerts, Array(4).fill(`kvcalc could not load: kvcalc: could not load the wasm module: ${env.base}/dist/kvcalc_core.wasm: HTTP 404`));
+  assert.match(await page.locator('#qwen').innerText(), /Qwen2.5-7B-Instruct keeps 57,344 bytes of KV cache per token/);
+  assert.equal(await page.$eval('#qwen', (el) => el.matches(':state(live)')), false);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
