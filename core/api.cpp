@@ -155,19 +155,43 @@ std::string series_text(const Model& model, std::string_view options, std::strin
     return text_of(series_report(model, *o, *a));
 }
 
+template <class F>
+std::string Session::remembered(const std::shared_ptr<const Model>& model, std::string key, F make) {
+    for (auto it = reports_.begin(); it != reports_.end(); ++it)
+        if (it->model == model && it->key == key) {
+            reports_.splice(reports_.begin(), reports_, it);
+            return it->text;
+        }
+    reports_.push_front({model, std::move(key), make()});
+    if (reports_.size() > report_capacity) reports_.pop_back();
+    return reports_.front().text;
+}
+
+std::string Session::size(const std::shared_ptr<const Model>& m, std::string_view options) {
+    return remembered(m, format("size\n{}", options), [&] { return size_text(*m, options); });
+}
+
+std::string Session::check(const std::shared_ptr<const Model>& m, std::string_view options) {
+    return remembered(m, format("check\n{}", options), [&] { return check_text(*m, options); });
+}
+
+std::string Session::series(const std::shared_ptr<const Model>& m, std::string_view options, std::string_view axes) {
+    return remembered(m, format("series\n{}\n{}", options, axes), [&] { return series_text(*m, options, axes); });
+}
+
 std::string Session::size(std::string_view config, std::string_view options) {
     auto m = model(config);
-    return m ? size_text(**m, options) : error_text(m.error());
+    return m ? size(*m, options) : error_text(m.error());
 }
 
 std::string Session::check(std::string_view config, std::string_view options) {
     auto m = model(config);
-    return m ? check_text(**m, options) : error_text(m.error());
+    return m ? check(*m, options) : error_text(m.error());
 }
 
 std::string Session::series(std::string_view config, std::string_view options, std::string_view axes) {
     auto m = model(config);
-    return m ? series_text(**m, options, axes) : error_text(m.error());
+    return m ? series(*m, options, axes) : error_text(m.error());
 }
 
 std::string Session::table(std::string_view configs_text, std::string_view options) {

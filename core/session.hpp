@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <map>
 
 #include "model.hpp"
 #include "weights.hpp"
@@ -33,10 +33,14 @@ public:
     Result<std::shared_ptr<const Model>> model(std::string_view config_or_preset);
 
     // Text in, text out: a report (snake_case JSON) or {"error": {...}}. Options are JSON
-    // text ("" for none).
+    // text ("" for none). The last reports are kept too, so asking again for the same figures
+    // (every section of a page re-rendering) costs a look-up.
     std::string size(std::string_view config, std::string_view options);
     std::string check(std::string_view config, std::string_view options);
     std::string series(std::string_view config, std::string_view options, std::string_view axes);
+    std::string size(const std::shared_ptr<const Model>& model, std::string_view options);
+    std::string check(const std::shared_ptr<const Model>& model, std::string_view options);
+    std::string series(const std::shared_ptr<const Model>& model, std::string_view options, std::string_view axes);
     // configs: a JSON array of preset ids, config objects, or config texts.
     std::string table(std::string_view configs, std::string_view options);
     // [{"id", "name", "attention_kind", "max_context", "layers", "bytes_per_token"}, ...]
@@ -46,8 +50,19 @@ private:
     using Entry = std::pair<std::string, std::shared_ptr<const Model>>;
     std::size_t capacity_;
     std::list<Entry> recent_;                                                 // most recent first
-    std::unordered_map<std::string_view, std::list<Entry>::iterator> index_;  // keys point into recent_
+    std::map<std::string_view, std::list<Entry>::iterator> index_;  // keys point into recent_
     std::string presets_;
+
+    // Reports by (model, call, options): the model is held, so its address is not reused.
+    struct Report {
+        std::shared_ptr<const Model> model;
+        std::string key;  // the call's name, its options and axes
+        std::string text;
+    };
+    std::list<Report> reports_;  // most recent first, at most report_capacity
+    static constexpr std::size_t report_capacity = 64;
+    template <class F>
+    std::string remembered(const std::shared_ptr<const Model>& model, std::string key, F make);
 };
 
 }  // namespace kvcalc

@@ -1,11 +1,12 @@
 // The wasm module's surface: Embind bindings over the core's text calls (core/api.hpp). One
 // Session keeps the configs the page has read, so a config seen before is not read again;
-// a Model handle also spares copying its text in. Every call answers JSON text, a report or
+// a model handle also spares copying its text in. Every call answers JSON text, a report or
 // {"error": {...}}; nothing here throws and no logic lives here: web/api.js turns the text
 // into objects and errors into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -20,36 +21,47 @@ kvcalc::Session& session() {
     return s;
 }
 
-// A config read once, for JS to evaluate many times.
-class Model {
-public:
-    explicit Model(const std::string& config) {
-        auto m = session().model(config);
-        if (m)
-            model_ = std::move(m.value());
-        else
-            error_ = kvcalc::error_text(m.error());
-    }
+// Models read once, for JS to evaluate many times, known to JS by a number (a handle) until
+// it closes them. Plain functions over numbers keep the glue small (no Embind class).
+std::map<int, std::shared_ptr<const kvcalc::Model>>& models() {
+    static std::map<int, std::shared_ptr<const kvcalc::Model>> m;
+    return m;
+}
 
-    // "" when the config was read, else its error report.
-    std::string error() const { return error_; }
+// {"handle": N}, or the config's error report.
+std::string open_model(const std::string& config) {
+    static int next = 0;
+    auto m = session().model(config);
+    if (!m) return kvcalc::error_text(m.error());
+    models().emplace(++next, std::move(m.value()));
+    return "{\"handle\":" + std::to_string(next) + "}";
+}
 
-    std::string size(const std::string& options) const {
-        return model_ ? kvcalc::size_text(*model_, options) : error_;
-    }
+void close_model(int handle) {
+    models().erase(handle);
+}
 
-    std::string check(const std::string& options) const {
-        return model_ ? kvcalc::check_text(*model_, options) : error_;
-    }
+// The call on an open model, or an error for a handle that is not (a bug in the caller).
+template <class F>
+std::string with_model(int handle, F call) {
+    auto it = models().find(handle);
+    if (it == models().end())
+        return kvcalc::error_text(
+            kvcalc::make_error(kvcalc::code::bad_option, "no open model " + std::to_string(handle), "model"));
+    return call(it->second);
+}
 
-    std::string series(const std::string& options, const std::string& axes) const {
-        return model_ ? kvcalc::series_text(*model_, options, axes) : error_;
-    }
+std::string model_size(int handle, const std::string& options) {
+    return with_model(handle, [&](const auto& m) { return session().size(m, options); });
+}
 
-private:
-    std::shared_ptr<const kvcalc::Model> model_;
-    std::string error_;
-};
+std::string model_check(int handle, const std::string& options) {
+    return with_model(handle, [&](const auto& m) { return session().check(m, options); });
+}
+
+std::string model_series(int handle, const std::string& options, const std::string& axes) {
+    return with_model(handle, [&](const auto& m) { return session().series(m, options, axes); });
+}
 
 std::string size(const std::string& config, const std::string& options) {
     return session().size(config, options);
@@ -96,10 +108,9 @@ EMSCRIPTEN_BINDINGS(kvcalc) {
     emscripten::function("gpuPresets", &gpu_presets);
     emscripten::function("options", &options);
     emscripten::function("heapInUse", &heap_in_use);
-    emscripten::class_<Model>("Model")
-        .constructor<const std::string&>()
-        .function("error", &Model::error)
-        .function("size", &Model::size)
-        .function("check", &Model::check)
-        .function("series", &Model::series);
+    emscripten::function("openModel", &open_model);
+    emscripten::function("closeModel", &close_model);
+    emscripten::function("modelSize", &model_size);
+    emscripten::function("modelCheck", &model_check);
+    emscripten::function("modelSeries", &model_series);
 }

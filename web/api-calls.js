@@ -53,9 +53,9 @@ function refuseHugeText(text) {
 // The key of the private heap hook on the API object.
 const HEAP_HOOK = Symbol.for('kvcalc.heap');
 
-// Parsed models kept by their config text, each an Embind Model handle: sizing a config
-// seen before re-reads nothing. Bounded; a handle pushed out is deleted (its wasm memory
-// freed). No caller ever holds a handle (a KvModel holds its text and asks here), so
+// Parsed models kept by their config text, each a handle the core gave (openModel): sizing
+// a config seen before re-reads nothing. Bounded; a handle pushed out is closed (its wasm
+// memory freed). No caller ever holds a handle (a KvModel holds its text and asks here), so
 // pushing one out costs at most a re-read.
 export const MODEL_HANDLES = 64;
 
@@ -74,13 +74,12 @@ class Handles {
       this.#byText.delete(text);
     } else {
       refuseHugeText(text);
-      const handle = new this.#module.Model(text);
-      const error = handle.error();
-      entry = { handle, error: error ? JSON.parse(error).error : null };
+      const opened = JSON.parse(this.#module.openModel(text));
+      entry = { handle: opened.handle ?? 0, error: opened.error ?? null };
       if (this.#byText.size >= MODEL_HANDLES) {
         const [oldest, old] = this.#byText.entries().next().value;
         this.#byText.delete(oldest);
-        old.handle.delete();
+        if (old.handle) this.#module.closeModel(old.handle);
       }
     }
     this.#byText.set(text, entry);
@@ -113,24 +112,25 @@ function makeApi(module) {
     return camelKeys(result);
   };
   const handles = new Handles(module);
-  // The Model handle of a config (text, object or preset id); throws its reading's error.
+  // The model handle of a config (text, object or preset id); throws its reading's error.
   const modelOf = (text) => {
     const entry = handles.get(text);
     if (entry.error) throw failure(entry.error, new Map());
     return entry.handle;
   };
-  // A Model's report call: fn 'size' or 'check', the options as the core's JSON.
+  // A model's report call: fn 'size' or 'check', the options as the core's JSON.
+  const modelCall = { size: module.modelSize, check: module.modelCheck };
   const modelReport = (text, fn, options) => {
     const handle = modelOf(text);
     const { text: optionsJson, names } = optionsText(options);
-    return answer(callText(`${fn}()`, (o) => handle[fn](o), optionsJson), names);
+    return answer(callText(`${fn}()`, (o) => modelCall[fn](handle, o), optionsJson), names);
   };
   const series = (text, options, axes) => {
     const handle = modelOf(text);
     const { text: optionsJson, names } = optionsText(options);
     const { text: axesJson, names: axisNames } = axesText(axes);
     for (const [k, v] of axisNames) names.set(k, v);
-    const result = answer(callText('series()', (o, a) => handle.series(o, a), optionsJson, axesJson), names);
+    const result = answer(callText('series()', (o, a) => module.modelSeries(handle, o, a), optionsJson, axesJson), names);
     // A series the core could not figure (fp8_ds_mla on a model without MLA, a KV-head
     // count that does not divide the query heads) carries its error; the others stand.
     for (const s of result.series) if (s.error) s.error = renameOptionError(s.error, names, jsNames);
