@@ -20,8 +20,8 @@ inline constexpr int exit_does_not_fit = 3;
 
 struct Args {
     std::vector<std::string> positional;
-    json options = json::object();  // the command's options as the core reads them
-    bool json_output = false;       // --json
+    json options = json::object();             // the command's options as the core reads them
+    bool json_output = false;                  // --json
     std::optional<std::string> usage_problem;  // exit 2
     std::optional<Error> bad_value;            // exit 1 (a value the option cannot take)
 };

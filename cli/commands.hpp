@@ -15,5 +15,6 @@ int run_presets(int argc, char** argv, int first);
 int run_check(int argc, char** argv, int first);
 int run_table(int argc, char** argv, int first);
 int run_gpus(int argc, char** argv, int first);
+int run_architectures(int argc, char** argv, int first);
 
 }  // namespace kvcalc::cli

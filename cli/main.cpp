@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     if (cmd == "check") return run_check(argc, argv, 2);
     if (cmd == "table") return run_table(argc, argv, 2);
     if (cmd == "gpus") return run_gpus(argc, argv, 2);
+    if (cmd == "architectures") return run_architectures(argc, argv, 2);
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
         print_usage();
         return exit_ok;

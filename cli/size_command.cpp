@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "api.hpp"
+#include "architectures.hpp"
 #include "args.hpp"
 #include "commands.hpp"
 #include "report.hpp"
@@ -138,6 +139,20 @@ int run_gpus(int argc, char** argv, int first) {
         std::cout << g["id"].get<std::string>() << "  " << g["name"].get<std::string>() << ", "
                   << g["memory_gib"].get<std::string>() << " GiB as CUDA reports it"
                   << (g["measured"].get<bool>() ? "" : " (estimated)") << "\n";
+    return exit_ok;
+}
+
+int run_architectures(int argc, char** argv, int first) {
+    Args a = parse_args(argc, argv, first, Command{}, true);
+    if (auto problem = argument_problem(a)) return *problem;
+    const json inventory = architectures_json();
+    if (a.json_output) {
+        std::cout << to_text(inventory, 2) << "\n";
+        return exit_ok;
+    }
+    for (const auto& r : inventory["architectures"])
+        std::cout << r["architecture"].get<std::string>() << "  " << r["support"].get<std::string>() << ": "
+                  << r["caches"].get<std::string>() << "\n";
     return exit_ok;
 }
 

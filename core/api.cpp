@@ -175,8 +175,10 @@ std::string Session::check(const std::shared_ptr<const Model>& m, std::string_vi
     return remembered(m, format("check\n{}", options), [&] { return check_text(*m, options); });
 }
 
-std::string Session::series(const std::shared_ptr<const Model>& m, std::string_view options, std::string_view axes) {
-    return remembered(m, format("series\n{}\n{}", options, axes), [&] { return series_text(*m, options, axes); });
+std::string Session::series(const std::shared_ptr<const Model>& m, std::string_view options,
+                            std::string_view axes) {
+    return remembered(m, format("series\n{}\n{}", options, axes),
+                      [&] { return series_text(*m, options, axes); });
 }
 
 std::string Session::size(std::string_view config, std::string_view options) {

@@ -18,9 +18,29 @@ Failure Fields::error_args(const char* c, const char* name, const char* fmt, con
     return fail_at(c, path(name), true, fmt, kinds, slots);
 }
 
+const ClassDefault* Defaults::row(std::string_view field) const {
+    for (const ClassDefault* r : rows)
+        if (field == r->field) return r;
+    return nullptr;
+}
+
+Defaults defaults_for(std::string_view model_type) {
+    Defaults d;
+    d.rows = class_defaults(model_type);
+    for (const ClassDefault* r : d.rows)
+        d.values[r->field] = *parse_json_text(r->value);
+    return d;
+}
+
 const json* Fields::find(const char* name) const {
-    const json* v = member(obj_, name);
-    return v && !v->is_null() ? v : nullptr;
+    if (const json* v = member(obj_, name)) return v->is_null() ? nullptr : v;
+    return defaults_ ? member(defaults_->values, name) : nullptr;
+}
+
+std::string Fields::source(const char* name) const {
+    const ClassDefault* d = defaults_ && !member(obj_, name) ? defaults_->row(name) : nullptr;
+    if (!d) return path(name);
+    return format("{} {} (default of {}: {})", path(name), d->value, d->config_class, d->meaning);
 }
 
 const char* Fields::first_of(std::initializer_list<const char*> names) const {
@@ -65,7 +85,7 @@ Result<Sourced> Fields::integer(const char* name, bool allow_zero) const {
     if (!v) return error(code::missing_field, name, "missing");
     auto r = checked_integer(*v, path(name), allow_zero);
     if (!r) return r.forward_error();
-    return Sourced{*r, path(name)};
+    return Sourced{*r, source(name)};
 }
 
 Result<Sourced> Fields::positive(const char* name) const {

@@ -5,20 +5,34 @@
 #include <string>
 #include <string_view>
 
+#include "architectures.hpp"
 #include "json.hpp"
 #include "model.hpp"
 
 namespace kvcalc {
 
+// The defaults of a model_type's config class (architectures.cpp), for the fields a config
+// leaves out.
+struct Defaults {
+    json values = json::object();  // field -> value
+    std::vector<const ClassDefault*> rows;
+    const ClassDefault* row(std::string_view field) const;
+};
+Defaults defaults_for(std::string_view model_type);
+
 class Fields {
 public:
-    Fields(const json& object, std::string prefix) : obj_(object), prefix_(std::move(prefix)) {}
+    Fields(const json& object, std::string prefix, const Defaults* defaults = nullptr)
+        : obj_(object), prefix_(std::move(prefix)), defaults_(defaults) {}
 
     // Names are C strings: one pointer at each of the many call sites.
     // The field's path as messages name it: "text_config.head_dim".
     std::string path(const char* name) const;
-    // A present, non-null field, or nullptr. (`"head_dim": null` means "not set".)
+    // A present, non-null field, or nullptr. (`"head_dim": null` means "not set".) A field
+    // the config leaves out takes its config class's default, when there is one.
     const json* find(const char* name) const;
+    // How a value was found: the field's path, or "<path> <value> (default of <class>: <meaning>)".
+    std::string source(const char* name) const;
     // The first present field of the aliases, or nullptr when none is.
     const char* first_of(std::initializer_list<const char*> names) const;
 
@@ -50,6 +64,7 @@ public:
 private:
     const json& obj_;
     std::string prefix_;
+    const Defaults* defaults_;
     Result<Sourced> integer(const char* name, bool allow_zero) const;
 };
 

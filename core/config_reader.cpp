@@ -1,4 +1,5 @@
 // Reading a config: find the text model, resolve field aliases, record provenance.
+#include "architectures.hpp"
 #include "config_fields.hpp"
 #include "layer_plan.hpp"
 #include "model.hpp"
@@ -32,19 +33,85 @@ Result<TextModel> find_text_model(const json& root) {
                 "config or its text_config");
 }
 
-Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads) {
-    const char* name = f.first_of({"num_key_value_heads", "num_kv_heads", "n_head_kv"});
+// The KV heads as vLLM counts them (ModelConfig.get_total_num_kv_heads): one for a multi-query
+// model (unless a Falcon of the new decoder architecture), MPT and DBRX's attn_config, the
+// first of n_head_kv, num_kv_heads, num_key_value_heads, ChatGLM's groups, else one per query head.
+Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads, const std::string& model_type,
+                              const Defaults& defaults) {
+    const bool falcon =
+        model_type == "falcon" || model_type == "RefinedWeb" || model_type == "RefinedWebModel";
+    bool new_arch = false;
+    if (falcon) {
+        auto na = f.flag("new_decoder_architecture", false);
+        if (!na) return na.forward_error();
+        new_arch = *na;
+        // vLLM's RWConfig: "Hack for falcon-40b".
+        const json* h = f.find("hidden_size");
+        if (model_type != "falcon" && !f.find("new_decoder_architecture") && h && *h == 8192) new_arch = true;
+    }
+    if (!new_arch) {
+        auto mq = f.flag("multi_query", false);
+        if (!mq) return mq.forward_error();
+        if (*mq) return Sourced{1, format("{} true: one KV head", f.source("multi_query"))};
+    }
+    if (const json* ac = f.find("attn_config"); ac && (model_type == "dbrx" || model_type == "mpt")) {
+        if (!ac->is_object())
+            return field_error(code::invalid_value, f.path("attn_config"), "must be an object, got {}",
+                               described(*ac));
+        Fields af(*ac, f.path("attn_config"));
+        if (af.find("kv_n_heads")) return af.positive("kv_n_heads");
+        if (const ClassDefault* d = defaults.row("attn_config.kv_n_heads"))
+            return Sourced{1, format("attn_config.kv_n_heads {} (default of {}: {})", d->value,
+                                     d->config_class, d->meaning)};
+    }
+    const char* name = f.first_of({"n_head_kv", "num_kv_heads", "num_key_value_heads"});
     if (name) return f.positive(name);
     if (f.find("multi_query_group_num")) {
         auto mqa = f.flag("multi_query_attention", false);
         if (!mqa) return mqa.forward_error();
         if (*mqa) return f.positive("multi_query_group_num");
     }
-    auto mq = f.flag("multi_query", false);
-    if (!mq) return mq.forward_error();
-    if (*mq) return Sourced{1, format("{} true", f.path("multi_query"))};
     return Sourced{query_heads.value,
                    format("{} (no KV-head field: one KV head per query head)", query_heads.source)};
+}
+
+// The architecture vLLM would load, and the fields that change the cache in ways kvcalc does
+// not model: refused by name. An architecture vLLM's registry does not have is read as a
+// standard decoder, and the model says so.
+Result<bool> check_architecture(const json& root, const Fields& f, const Fields& top,
+                                const std::string& model_type, ModelSpec& m) {
+    std::string arch;
+    if (const json* a = top.find("architectures"); a && a->is_array() && !a->empty() && (*a)[0].is_string())
+        arch = (*a)[0].get<std::string>();
+    const Architecture* known = arch.empty() ? nullptr : find_architecture(arch);
+    if (known && known->support == Support::refused)
+        return fail(code::unsupported, "architectures", "{} is not sized by kvcalc: {}", arch, known->caches);
+    std::string fields, whys;
+    for (const UnmodelledField& u : unmodelled_fields())
+        for (const Fields* src : {&f, &top}) {
+            const json* v = src->find(u.field);
+            if (!v || (u.unless && *v == *parse_json_text(u.unless))) continue;
+            format_to(fields, fields.empty() ? "{}" : ", {}", src->path(u.field));
+            format_to(whys, whys.empty() ? "{}" : "; {}", u.why);
+            break;
+        }
+    if (!fields.empty())
+        return fail(code::unsupported, fields,
+                    "{}{}: {} change the cache in ways kvcalc does not model ({}); it "
+                    "refuses to guess",
+                    arch.empty() ? "this config" : arch,
+                    model_type.empty() ? "" : format(" ({})", model_type), fields, whys);
+    (void)root;
+    if (!known)
+        m.warnings.push_back(
+            {arch.empty() ? "model_type" : "architectures",
+             format("{} is not an architecture kvcalc knows from vLLM's registry: it was read as a standard "
+                    "decoder (the fields it has, the defaults of none)",
+                    arch.empty()
+                        ? (model_type.empty() ? std::string("a config without architectures or model_type")
+                                              : format("model_type {}", model_type))
+                        : arch)});
+    return true;
 }
 
 Result<Sourced> read_head_dim(const Fields& f, const Sourced& query_heads, const Sourced& hidden) {
@@ -98,12 +165,23 @@ Result<ModelSpec> read_model(json config) {
     auto tm = find_text_model(root);
     if (!tm) return tm.forward_error();
     const json& text = *tm->object;
-    Fields f(text, tm->path);
+    // The config class: the text model's model_type, else the root's.
+    std::string model_type;
+    for (const json* o : {&text, &root})
+        if (const json* t = member(*o, "model_type"); t && t->is_string()) {
+            model_type = t->get<std::string>();
+            break;
+        }
+    const Defaults defaults = defaults_for(model_type);
+    Fields f(text, tm->path, &defaults);
     Fields top(root, "");
 
     ModelSpec m;
     m.text_path = tm->path;
+    m.model_type = model_type;
     name_model(m, root);
+    auto arch = check_architecture(root, f, top, model_type, m);
+    if (!arch) return arch.forward_error();
 
     auto layers = f.positive(f.first_of(layer_aliases));
     if (!layers) return layers.forward_error();
@@ -112,13 +190,18 @@ Result<ModelSpec> read_model(json config) {
                            "{} layers is beyond any real model (at most 100000)", layers->value);
     m.num_layers = *layers;
 
-    const char* qname = f.first_of({"num_attention_heads", "n_head", "num_heads"});
-    if (!qname)
+    // Mamba models have no attention: no heads to read.
+    const bool attention_free =
+        model_type == "mamba" || model_type == "falcon_mamba" || model_type == "mamba2";
+    const char* qname = f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
+    if (!qname && !attention_free)
         return f.error(code::missing_field, "num_attention_heads",
-                       "missing (also looked for n_head, num_heads)");
-    auto qh = f.positive(qname);
-    if (!qh) return qh.forward_error();
-    m.query_heads = *qh;
+                       "missing (also looked for n_head, num_heads, n_heads)");
+    if (qname) {
+        auto qh = f.positive(qname);
+        if (!qh) return qh.forward_error();
+        m.query_heads = *qh;
+    }
 
     const char* hname = f.first_of({"hidden_size", "n_embd", "d_model"});
     if (hname) {
@@ -127,14 +210,18 @@ Result<ModelSpec> read_model(json config) {
         m.hidden_size = *h;
     }
 
-    auto kv = read_kv_heads(f, m.query_heads);
-    if (!kv) return kv.forward_error();
-    if (kv->value > m.query_heads.value || m.query_heads.value % kv->value != 0)
-        return fail(code::inconsistent, kv->source, "{} {} does not divide {} {}", kv->source, kv->value,
-                    m.query_heads.source, m.query_heads.value);
-
-    auto hd = read_head_dim(f, m.query_heads, m.hidden_size);
-    if (!hd) return hd.forward_error();
+    Sourced kv, hd;
+    if (!attention_free) {
+        auto k = read_kv_heads(f, m.query_heads, model_type, defaults);
+        if (!k) return k.forward_error();
+        if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
+            return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,
+                        m.query_heads.source, m.query_heads.value);
+        auto h = read_head_dim(f, m.query_heads, m.hidden_size);
+        if (!h) return h.forward_error();
+        kv = *k;
+        hd = *h;
+    }
 
     // dtype: the text model's, else the root's.
     for (const Fields* src : {&f, &top}) {
@@ -163,8 +250,9 @@ Result<ModelSpec> read_model(json config) {
         break;
     }
 
-    const char* cname = f.first_of(
-        {"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length", "model_max_length"});
+    const char* cname =
+        f.first_of({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length",
+                    "model_max_length", "max_seq_len", "max_seq_length", "max_target_positions", "seq_len"});
     if (!cname) cname = top.first_of({"max_position_embeddings", "model_max_length"});
     if (cname) {
         const Fields& cf = f.find(cname) ? f : top;
@@ -173,7 +261,7 @@ Result<ModelSpec> read_model(json config) {
         m.max_context = *c;
     }
 
-    auto plan = build_layer_plan(f, m, *kv, *hd);
+    auto plan = build_layer_plan(f, m, kv, hd);
     if (!plan) return plan.forward_error();
 
     if (m.dtype.empty())

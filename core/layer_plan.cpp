@@ -2,10 +2,12 @@
 
 #include <tuple>
 
+#include "checked.hpp"
+
 namespace kvcalc {
 namespace {
 
-enum class Mixer { none, gated_delta_net, mamba2, kda };
+enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda };
 
 struct Plan {
     std::vector<LayerKind> kinds;
@@ -113,6 +115,44 @@ Result<bool> from_linear_attn_config(const Fields& f, const json& cfg, Plan& p, 
     return true;
 }
 
+// Jamba: attention on layers i % attn_layer_period == attn_layer_offset, Mamba on the others.
+Result<bool> from_period(const Fields& f, Plan& p, std::uint64_t layers) {
+    auto period = f.positive("attn_layer_period");
+    auto offset = f.non_negative("attn_layer_offset");
+    if (!period) return period.forward_error();
+    if (!offset) return offset.forward_error();
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        bool attn = i % period->value == offset->value;
+        p.kinds.push_back(attn ? LayerKind::full_attention : LayerKind::linear_state);
+        p.names.push_back(attn ? "attention" : "mamba");
+    }
+    p.source = format("{} {}, {} {}", period->source, period->value, offset->source, offset->value);
+    return true;
+}
+
+// Bamba: attention on the layers attn_layer_indices lists (0-indexed), Mamba on the others.
+Result<bool> from_indices(const Fields& f, Plan& p, std::uint64_t layers) {
+    const std::string field = f.path("attn_layer_indices");
+    const json& list = *f.find("attn_layer_indices");
+    if (!list.is_array())
+        return field_error(code::invalid_value, field, "must be a list of layer indices, got {}",
+                           described(list));
+    p.kinds.assign(layers, LayerKind::linear_state);
+    p.names.assign(layers, "mamba");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string at = format("{}[{}]", field, i);
+        auto n = checked_integer(list[i], at, true);
+        if (!n) return n.forward_error();
+        if (*n >= layers)
+            return field_error(code::inconsistent, at, "layer {} is beyond the model's {} layers (0-indexed)",
+                               *n, layers);
+        p.kinds[*n] = LayerKind::full_attention;
+        p.names[*n] = "attention";
+    }
+    p.source = field;
+    return true;
+}
+
 Result<bool> every_nth(const Fields& f, const char* name, Plan& p, std::uint64_t layers, LayerKind nth,
                        LayerKind others, const char* nth_name, const char* others_name) {
     auto n = f.positive(name);
@@ -163,7 +203,7 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
 
 // Qwen2-style use_sliding_window + max_window_layers, Gemma 3 sliding_window_pattern,
 // Gemma 2 alternation (cache_implementation "hybrid"), or a model-wide window (Mistral).
-Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
+Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers, const std::string& model_type) {
     auto all = [&](LayerKind k, const char* name, std::string src) {
         p.kinds.assign(layers, k);
         p.names.assign(layers, name);
@@ -179,6 +219,23 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
                        format("{} false", f.path("use_sliding_window")));
         if (!has_window)
             return f.error(code::missing_field, "sliding_window", "missing, but use_sliding_window is true");
+        if (model_type == "qwen2" || model_type == "qwen3") {
+            // vLLM slides every layer of these, and refuses a window on only some of them.
+            std::uint64_t mwl = 28;  // Qwen2Config's default
+            if (f.find("max_window_layers")) {
+                auto v = f.non_negative("max_window_layers");
+                if (!v) return v.forward_error();
+                mwl = v->value;
+            }
+            if (mwl > 0 && mwl < layers)
+                return fail(
+                    code::unsupported, f.path("max_window_layers"),
+                    "{}: use_sliding_window true with max_window_layers {} of {} layers: vLLM refuses to "
+                    "load a window on only some layers of {}",
+                    f.path("max_window_layers"), mwl, layers, model_type);
+            return all(LayerKind::sliding_window, "sliding_attention",
+                       format("{} true: every layer slides (vLLM)", f.path("use_sliding_window")));
+        }
         std::uint64_t first = 0;
         if (f.find("max_window_layers")) {
             auto mw = f.non_negative("max_window_layers");
@@ -194,10 +251,15 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers) {
         return true;
     }
     if (!has_window) return all(LayerKind::full_attention, "full_attention", "no sliding_window");
-    if (f.find("sliding_window_pattern")) {
-        return every_nth(f, "sliding_window_pattern", p, layers, LayerKind::full_attention,
-                         LayerKind::sliding_window, "full_attention", "sliding_attention");
-    }
+    for (const char* pattern : {"sliding_window_pattern", "global_attn_every_n_layers"})
+        if (f.find(pattern))
+            return every_nth(f, pattern, p, layers, LayerKind::full_attention, LayerKind::sliding_window,
+                             "full_attention", "sliding_attention");
+    if (model_type == "cwm")
+        return fail(code::unsupported, f.path("layer_types"),
+                    "{}: missing, and CwmConfig's default pattern (full attention on every 4th layer from the "
+                    "first) is not modelled",
+                    f.path("layer_types"));
     auto impl = f.text("cache_implementation");
     if (!impl) return impl.forward_error();
     if (*impl == "hybrid") {
@@ -237,25 +299,107 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
             k->value, nk->source, nk->value, dk->source, dk->value, nv->source, nv->value, dv->source,
             dv->value, nv->source, nv->value, dv->source, dv->value, dk->source, dk->value);
     } else if (mixer == Mixer::mamba2) {
-        auto k = need(f, "conv_kernel");
-        auto heads = need(f, "mamba_num_heads");
-        auto hd = need(f, "mamba_head_dim");
-        auto groups = need(f, "n_groups");
-        auto dstate = need(f, "ssm_state_size");
-        for (auto* r : {&k, &heads, &hd, &groups, &dstate})
+        // The field names of Nemotron-H, of Bamba / Granite 4 (mamba_*), and of HF's Mamba2Config;
+        // the inner width I is heads x head size (Nemotron-H) or expand x hidden_size.
+        struct Names {
+            const char *conv, *heads, *head_dim, *groups, *state, *expand;
+        };
+        const Names names =
+            f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
+                                            "mamba_n_groups", "mamba_d_state", "mamba_expand"}
+            : m.model_type == "mamba2"
+                ? Names{"conv_kernel", "num_heads", "head_dim", "n_groups", "state_size", "expand"}
+                : Names{"conv_kernel", "mamba_num_heads", "mamba_head_dim",
+                        "n_groups",    "ssm_state_size",  nullptr};
+        auto k = need(f, names.conv);
+        auto heads = need(f, names.heads);
+        auto groups = need(f, names.groups);
+        auto dstate = need(f, names.state);
+        for (auto* r : {&k, &heads, &groups, &dstate})
             if (!*r) return r->forward_error();
+        Sourced inner, hd;
+        if (names.expand) {
+            auto e = need(f, names.expand);
+            if (!e) return e.forward_error();
+            if (!m.hidden_size.value)
+                return f.error(code::missing_field, "hidden_size",
+                               "missing (the Mamba inner width is {} x hidden_size)", names.expand);
+            auto i = mul(e->value, m.hidden_size.value);
+            if (!i)
+                return f.error(code::invalid_value, names.expand, "{} x hidden_size is too large",
+                               names.expand);
+            inner = {*i,
+                     format("{} {} x {} {}", e->source, e->value, m.hidden_size.source, m.hidden_size.value)};
+        }
+        // A head size written as "auto" (Bamba, Granite 4) is the inner width over the heads.
+        const json* hdv = f.find(names.head_dim);
+        if (hdv && hdv->is_string() && *hdv == "auto" && inner.value) {
+            if (inner.value % heads->value != 0)
+                return fail(code::inconsistent, f.path(names.head_dim),
+                            "{} \"auto\": {} is not divisible by {} {}", f.path(names.head_dim), inner.value,
+                            heads->source, heads->value);
+            hd = {inner.value / heads->value,
+                  format("{} / {} {}", inner.source, heads->source, heads->value)};
+        } else {
+            auto h = need(f, names.head_dim);
+            if (!h) return h.forward_error();
+            hd = *h;
+        }
+        if (!names.expand) inner = {heads->value * hd.value, format("{} x {}", heads->source, hd.source)};
+        auto channels = add(inner.value, mul(mul(2, groups->value), dstate->value));
+        auto elements = mul(hd.value, dstate->value);
+        if (!channels || !elements)
+            return fail(code::invalid_value, f.path(names.state),
+                        "the Mamba-2 state of this config is too large");
         s.mixer = "mamba2";
         s.conv_rows = k->value - 1;
-        s.conv_channels = heads->value * hd->value + 2 * groups->value * dstate->value;
+        s.conv_channels = *channels;
         s.ssm_heads = heads->value;
-        s.ssm_head_elements = hd->value * dstate->value;
+        s.ssm_head_elements = *elements;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
         s.ssm_bits = s.conv_bits;
-        s.source =
-            format("conv ({} {} - 1) x ({} {} x {} {} + 2 x {} {} x {} {}), state {} {} x {} {} x {} {}",
-                   k->source, k->value, heads->source, heads->value, hd->source, hd->value, groups->source,
-                   groups->value, dstate->source, dstate->value, heads->source, heads->value, hd->source,
-                   hd->value, dstate->source, dstate->value);
+        s.source = format("conv ({} {} - 1) x ({} {} + 2 x {} {} x {} {}), state {} {} x {} {} x {} {}",
+                          k->source, k->value, inner.source, inner.value, groups->source, groups->value,
+                          dstate->source, dstate->value, heads->source, heads->value, hd.source, hd.value,
+                          dstate->source, dstate->value);
+    } else if (mixer == Mixer::mamba1) {
+        // Jamba's mamba_* fields, or MambaConfig's; the inner width I is mamba_expand x
+        // hidden_size (Jamba) or intermediate_size (Mamba, whose class derives it from expand).
+        const bool jamba = m.model_type == "jamba";
+        auto k = need(f, jamba ? "mamba_d_conv" : "conv_kernel");
+        auto dstate = need(f, jamba ? "mamba_d_state" : "state_size");
+        for (auto* r : {&k, &dstate})
+            if (!*r) return r->forward_error();
+        Sourced inner;
+        if (!jamba && f.find("intermediate_size")) {
+            auto i = need(f, "intermediate_size");
+            if (!i) return i.forward_error();
+            inner = *i;
+        } else {
+            const char* expand = jamba ? "mamba_expand" : "expand";
+            auto e = need(f, expand);
+            if (!e) return e.forward_error();
+            if (!m.hidden_size.value)
+                return f.error(code::missing_field, "hidden_size",
+                               "missing (the Mamba inner width is {} x hidden_size)", expand);
+            auto i = mul(e->value, m.hidden_size.value);
+            if (!i) return f.error(code::invalid_value, expand, "{} x hidden_size is too large", expand);
+            inner = {*i,
+                     format("{} {} x {} {}", e->source, e->value, m.hidden_size.source, m.hidden_size.value)};
+        }
+        auto elements = mul(inner.value, dstate->value);
+        if (!elements)
+            return fail(code::invalid_value, f.path(jamba ? "mamba_d_state" : "state_size"),
+                        "the Mamba state of this config is too large");
+        s.mixer = "mamba1";
+        s.conv_rows = k->value - 1;
+        s.conv_channels = inner.value;
+        s.ssm_heads = inner.value;  // sharded with the inner width
+        s.ssm_head_elements = dstate->value;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source = format("conv ({} {} - 1) x {} {}, state {} {} x {} {}", k->source, k->value, inner.source,
+                          inner.value, inner.source, inner.value, dstate->source, dstate->value);
     } else {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -288,39 +432,27 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         else
             return f.error(code::invalid_value, n,
                            "unknown dtype \"{}\" (expected float32, bfloat16 or float16)", *d);
-        format_to(s.source, " (state in {} from {})", *d, f.path(n));
+        format_to(s.source, " (state in {} from {})", *d, f.source(n));
         break;
     }
     return s;
 }
 
-Result<Mixer> pick_mixer(const Fields& f, const Plan& p) {
+Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const std::string& model_type) {
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
+    if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
-    if (f.find("mamba_num_heads") || f.find("ssm_state_size")) return Mixer::mamba2;
+    if (f.find("mamba_num_heads") || f.find("ssm_state_size") || f.find("mamba_n_heads") ||
+        model_type == "mamba2")
+        return Mixer::mamba2;
     return f.error(code::missing_field, "linear_num_value_heads",
                    "missing: the config has linear-attention layers but no state dimensions (looked for "
-                   "linear_num_value_heads, mamba_num_heads, linear_attn_config)");
+                   "linear_num_value_heads, mamba_num_heads, mamba_n_heads, linear_attn_config)");
 }
 
-// Fields that change the cache in ways the core does not model: a warning, never a guess.
+// What the plan leaves out on purpose, said where it matters (fields that change the cache
+// in ways kvcalc does not model are refused before: config_reader.cpp check_architecture).
 void warn_unmodelled(const Fields& f, ModelSpec& m) {
-    struct W {
-        const char* field;
-        const char* why;
-    };
-    static const W list[] = {
-        {"cross_attention_layers", "cross-attention layers cache the encoder's tokens, which is not counted"},
-        {"attn_type_list",
-         "per-layer attention types from attn_type_list are not read; all layers are sized as the plan says"},
-        {"layers_block_type", "per-layer block types from layers_block_type are not read"},
-        {"block_configs", "per-layer block configs (nemotron-nas) are not read"},
-        {"attn_config", "attn_config (MPT/DBRX) may set kv_n_heads, which is not read"},
-        {"index_head_dim", "the sparse-attention indexer cache (DeepSeek V3.2) is not counted"},
-        {"kv_lora_rank_per_layer", "per-layer latent sizes are not read"},
-    };
-    for (const auto& w : list)
-        if (f.find(w.field)) m.warnings.push_back({f.path(w.field), w.why});
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
         const json* v = f.find(mtp);
         auto n = v ? checked_integer(*v, f.path(mtp), true) : Result<std::uint64_t>(std::uint64_t{0});
@@ -345,19 +477,28 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     const std::uint64_t layers = m.num_layers.value;
     Plan p;
     Result<bool> r = true;
-    if (const json* lt = f.find("layer_types"))
+    const std::string& mt = m.model_type;
+    if (mt == "mamba" || mt == "falcon_mamba" || mt == "mamba2") {
+        p.kinds.assign(layers, LayerKind::linear_state);
+        p.names.assign(layers, "mamba");
+        p.source = format("model_type {}: a Mamba layer each, no attention", mt);
+    } else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers);
     else if (f.find("hybrid_override_pattern"))
         r = from_hybrid_pattern(f, p, layers);
     else if (const json* lac = f.find("linear_attn_config"))
         r = from_linear_attn_config(f, *lac, p, layers);
+    else if (mt == "jamba")
+        r = from_period(f, p, layers);
+    else if (f.find("attn_layer_indices"))
+        r = from_indices(f, p, layers);
     else if (f.find("full_attention_interval"))
         r = every_nth(f, "full_attention_interval", p, layers, LayerKind::full_attention,
                       LayerKind::linear_state, "full_attention", "linear_attention");
     else if (f.find("attention_chunk_size"))
         r = from_chunked(f, p, layers);
     else
-        r = from_sliding(f, p, layers);
+        r = from_sliding(f, p, layers, mt);
     if (!r) return r.forward_error();
 
     // Shared-KV layers (Gemma 3n style) reuse an earlier layer's cache.
@@ -375,7 +516,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
 
     // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
-    Sourced latent, mla_k, mla_v;
+    Sourced latent, mla_k, mla_v, indexer;
     bool mla = f.find("kv_lora_rank") != nullptr;
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
@@ -393,6 +534,17 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         auto v = f.find("v_head_dim") ? f.positive("v_head_dim") : Result<Sourced>(Sourced{});
         if (!nope) return nope.forward_error();
         if (!v) return v.forward_error();
+        if (f.find("index_head_dim")) {
+            // DeepSeek-V3.2's sparse-attention indexer keeps its own key cache on every MLA
+            // layer: fp8 keys with one fp32 scale per 128 (vLLM: index_head_dim + index_head_dim
+            // / 128 x 4 bytes, uint8, whatever the KV dtype), reserved like the latent.
+            auto ih = f.positive("index_head_dim");
+            if (!ih) return ih.forward_error();
+            auto bytes = add(ih->value, mul(ih->value / 128, 4));
+            if (!bytes) return f.error(code::invalid_value, "index_head_dim", "is too large");
+            indexer = {*bytes, format("{} {} + {} / 128 x 4 (fp8 keys and fp32 scales)", ih->source,
+                                      ih->value, ih->source, ih->value)};
+        }
         if (nope->value + rope->value > 0 && v->value > 0) {
             mla_k = {nope->value + rope->value,
                      format("{} {} + {} {}", nope->source, nope->value, rope->source, rope->value)};
@@ -420,7 +572,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
     StateShape state;
     if (any_linear) {
-        auto mixer = pick_mixer(f, p);
+        auto mixer = pick_mixer(f, p, mt);
         if (!mixer) return mixer.forward_error();
         auto s = read_state(f, *mixer, m);
         if (!s) return s.forward_error();
@@ -469,6 +621,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 g.latent_dim = latent;
                 g.mla_k_head_dim = mla_k;
                 g.mla_v_head_dim = mla_v;
+                g.indexer_bytes = indexer;
             } else if (k != LayerKind::linear_state && k != LayerKind::no_cache) {
                 bool full = k == LayerKind::full_attention;
                 g.kv_heads = full ? full_kv : kv_heads;

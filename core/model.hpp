@@ -55,8 +55,9 @@ struct LayerGroup {
     // mla: each query head's key (qk_nope_head_dim + qk_rope_head_dim) and value (v_head_dim)
     // before compression, for showing the attention MLA compresses; 0 when the config lacks them.
     Sourced mla_k_head_dim, mla_v_head_dim;
-    Sourced window;    // sliding_window / chunked_local: tokens kept
-    StateShape state;  // linear_state
+    Sourced indexer_bytes;  // mla: bytes per token of a sparse-attention indexer's keys (DeepSeek-V3.2), or 0
+    Sourced window;         // sliding_window / chunked_local: tokens kept
+    StateShape state;       // linear_state
 };
 
 struct Warning {
@@ -67,7 +68,8 @@ struct Warning {
 struct ModelSpec {
     std::string name;  // _name_or_path, else architectures[0], else model_type
     std::string name_source;
-    std::string text_path;  // "" for the root, or "text_config" / "llm_config" / ...
+    std::string text_path;   // "" for the root, or "text_config" / "llm_config" / ...
+    std::string model_type;  // the text model's (else the root's): which config class's defaults apply
     Sourced num_layers;
     Sourced query_heads;
     Sourced hidden_size;  // value 0 when the config has none

@@ -101,6 +101,7 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
     j["layers"] = g.count;
     if (g.kind == LayerKind::mla) {
         j["latent_dim"] = sourced(g.latent_dim);
+        if (g.indexer_bytes.value) j["indexer_bytes"] = sourced(g.indexer_bytes);
     } else if (g.kind != LayerKind::linear_state && g.kind != LayerKind::no_cache) {
         j["kv_heads"] = sourced(g.kv_heads);
         j["head_dim"] = sourced(g.k_head_dim);

@@ -20,6 +20,9 @@ inline constexpr const char* overflow = "overflow";
 inline constexpr const char* bad_option = "bad_option";
 inline constexpr const char* unknown_preset = "unknown_preset";
 inline constexpr const char* unrecognised_log = "unrecognised_log";
+// An architecture kvcalc does not size, or fields that change the cache in ways it does not
+// model: refused by name, never given a plain-attention figure.
+inline constexpr const char* unsupported = "unsupported_architecture";
 }  // namespace code
 
 struct Error {

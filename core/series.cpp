@@ -61,6 +61,7 @@ Result<ModelSpec> with_kv_heads(const ModelSpec& m, std::uint64_t kv_heads) {
             g.k_head_dim = g.mla_k_head_dim;
             g.v_head_dim = g.mla_v_head_dim;
             g.latent_dim = {};
+            g.indexer_bytes = {};
         }
         if (is_attention(g.kind)) g.kv_heads = heads;
     }

@@ -6,10 +6,10 @@
 
 #include <cstddef>
 #include <list>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <map>
 
 #include "model.hpp"
 #include "weights.hpp"
@@ -40,7 +40,8 @@ public:
     std::string series(std::string_view config, std::string_view options, std::string_view axes);
     std::string size(const std::shared_ptr<const Model>& model, std::string_view options);
     std::string check(const std::shared_ptr<const Model>& model, std::string_view options);
-    std::string series(const std::shared_ptr<const Model>& model, std::string_view options, std::string_view axes);
+    std::string series(const std::shared_ptr<const Model>& model, std::string_view options,
+                       std::string_view axes);
     // configs: a JSON array of preset ids, config objects, or config texts.
     std::string table(std::string_view configs, std::string_view options);
     // [{"id", "name", "attention_kind", "max_context", "layers", "bytes_per_token"}, ...]
@@ -49,7 +50,7 @@ public:
 private:
     using Entry = std::pair<std::string, std::shared_ptr<const Model>>;
     std::size_t capacity_;
-    std::list<Entry> recent_;                                                 // most recent first
+    std::list<Entry> recent_;                                       // most recent first
     std::map<std::string_view, std::list<Entry>::iterator> index_;  // keys point into recent_
     std::string presets_;
 

@@ -23,9 +23,10 @@ Failure overflow_error(const std::string& what, const std::string& field) {
 // One layer's bytes for one token, given the KV heads it holds.
 opt_u64 token_bytes(const LayerGroup& g, const KvDtype& d, std::uint64_t heads) {
     if (g.kind == LayerKind::mla) {
-        if (d.ds_mla) return ds_mla_bytes_per_token;
+        // The latent, and an indexer's keys (fixed bytes, whatever the KV dtype).
+        if (d.ds_mla) return add(ds_mla_bytes_per_token, g.indexer_bytes.value);
         auto bits = mul(g.latent_dim.value, d.bits);
-        return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
+        return bits ? add(cdiv(*bits, 8), g.indexer_bytes.value) : std::nullopt;
     }
     if (!is_attention(g.kind)) return 0;
     auto elems = mul(heads, add(g.k_head_dim.value, g.v_head_dim.value));

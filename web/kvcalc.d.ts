@@ -458,7 +458,7 @@ export interface Preset {
 
 export type ErrorCode =
   | 'malformed_json' | 'missing_field' | 'invalid_value' | 'inconsistent' | 'overflow'
-  | 'bad_option' | 'unknown_preset' | 'unrecognised_log'
+  | 'bad_option' | 'unknown_preset' | 'unrecognised_log' | 'unsupported_architecture'
   /** The API was called before load() resolved. */
   | 'not_loaded'
   /** The wasm could not be fetched or compiled. */

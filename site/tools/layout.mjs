@@ -12,6 +12,7 @@ export const PAGES = [
   { file: 'windows.html', nav: 'Windows and hybrids' },
   { file: 'models.html', nav: 'Model tables' },
   { file: 'pools.html', nav: 'Pool check' },
+  { file: 'architectures.html', nav: 'Architectures' },
   { file: 'faq.html', nav: 'FAQ' },
   { file: 'embed.html', nav: 'Embedding' },
   { file: 'reference.html', nav: 'Reference' },

@@ -1,5 +1,6 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
+#include "architectures.hpp"
 #include "support.hpp"
 
 using namespace kvtest;
@@ -75,7 +76,7 @@ TEST_CASE("provenance names the field or the derivation") {
     CHECK(glm.max_context.source == "seq_length");
     auto falcon = model("reconstructed/tiiuae--falcon-7b-instruct.json");
     CHECK(falcon.groups.at(0).kv_heads.value == 1);
-    CHECK(falcon.groups.at(0).kv_heads.source == "multi_query true");
+    CHECK(falcon.groups.at(0).kv_heads.source == "multi_query true: one KV head");
     auto gpt2 = model("openai-community--gpt2-large.json");
     CHECK(gpt2.groups.at(0).kv_heads.source == "n_head (no KV-head field: one KV head per query head)");
     CHECK(gpt2.groups.at(0).k_head_dim.source == "n_embd 1280 / n_head 20");
@@ -249,13 +250,17 @@ TEST_CASE("warnings for what the core does not model; errors for what sizing nee
     auto long_ctx = size("Qwen--Qwen2.5-7B-Instruct.json", at(65536));
     CHECK(has_warning(long_ctx, "context", "context 65536 is above the model's max context 32768"));
 
+    // A field that changes the cache in a way kvcalc does not model is refused, never sized as
+    // plain attention.
     auto m = kvcalc::read_model_text(R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
         "torch_dtype": "bfloat16", "cross_attention_layers": [1]})");
-    REQUIRE(m.ok());
-    auto r = kvcalc::size_model(*m, at(16));
-    REQUIRE(r.ok());
-    CHECK(has_warning(*r, "cross_attention_layers", "cross-attention layers cache the encoder's tokens"));
-    CHECK(r->bytes_per_token == 2 * 2 * 4 * 16 * 2);  // 512: the warning does not change the figure
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().code == "unsupported_architecture");
+    CHECK(m.error().field == "cross_attention_layers");
+    CHECK(
+        m.error().message ==
+        "this config: cross_attention_layers change the cache in ways kvcalc does not model (cross-attention "
+        "layers cache the encoder's (image) tokens); it refuses to guess");
 
     auto missing =
         kvcalc::read_model_text(R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
@@ -301,4 +306,116 @@ TEST_CASE("vLLM's hybrid block size is the one each GPU aligns to") {
     CHECK(r.vllm_block_size == 272);
     for (const auto& g : r.groups)
         if (g.vllm_block_size) CHECK(g.vllm_blocks == 964);  // cdiv(262,144, 272)
+}
+
+// Issue 16's four cases, with configs of the same shape as the published ones.
+TEST_CASE("Jamba: attention every attn_layer_period-th layer, a Mamba-1 state on the others") {
+    const char* jamba = R"({"architectures": ["JambaForCausalLM"], "model_type": "jamba", "hidden_size": 4096,
+        "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "attn_layer_offset": 4,
+        "attn_layer_period": 8, "mamba_d_conv": 4, "mamba_d_state": 16, "mamba_expand": 2,
+        "max_position_embeddings": 262144, "torch_dtype": "bfloat16"})";
+    auto m = kvcalc::read_model_text(jamba);
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 4);  // layers 4, 12, 20, 28
+    CHECK(m->count(LayerKind::linear_state) == 28);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 4 * 2 * 8 * 128 * 2);  // 16,384: 4 attention layers, not 32
+    // I = mamba_expand 2 x 4096 = 8192: conv (4 - 1) x 8192 x 2 B + ssm 8192 x 16 x 2 B = 311,296 B a layer.
+    CHECK(r->state_bytes == 28ull * ((4 - 1) * 8192 * 2 + 8192 * 16 * 2));  // 8,716,288
+    CHECK(r->sequence_bytes_resident == 16384ull * 4096 + 8716288);
+    // vLLM's attention block holds one state page: 16 x cdiv(311,296, 16 x 4,096) = 80 tokens.
+    CHECK(r->vllm_block_size == 80);
+    // The layer pattern's defaults are JambaConfig's, and say so.
+    auto d = kvcalc::read_model_text(R"({"architectures": ["JambaForCausalLM"], "model_type": "jamba",
+        "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "max_position_embeddings": 4096})");
+    REQUIRE(d.ok());
+    CHECK(d->count(LayerKind::full_attention) == 4);
+    CHECK(d->layer_plan_source.find("attn_layer_period 8 (default of JambaConfig") != std::string::npos);
+    for (const auto& g : d->groups)
+        if (g.kind == LayerKind::full_attention)
+            CHECK(g.kv_heads.source == "num_key_value_heads 8 (default of JambaConfig: the KV heads)");
+}
+
+TEST_CASE("Falcon-H1: attention and Mamba in every layer are refused by name") {
+    auto m = kvcalc::read_model_text(R"({"architectures": ["FalconH1ForCausalLM"], "model_type": "falcon_h1",
+        "hidden_size": 2048, "num_hidden_layers": 24, "num_attention_heads": 8, "num_key_value_heads": 2,
+        "mamba_d_ssm": 1536, "mamba_n_heads": 24, "mamba_d_state": 256, "max_position_embeddings": 16384})");
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().code == "unsupported_architecture");
+    CHECK(m.error().field == "architectures");
+    CHECK(m.error().message ==
+          "FalconH1ForCausalLM is not sized by kvcalc: every layer keeps both a full-attention cache and a "
+          "Mamba-2 "
+          "state (a parallel hybrid), which kvcalc does not model");
+    // The same fields under an architecture kvcalc does not know: refused by the field.
+    auto other = kvcalc::read_model_text(R"({"architectures": ["MyHybridForCausalLM"], "hidden_size": 2048,
+        "num_hidden_layers": 24, "num_attention_heads": 8, "mamba_d_ssm": 1536})");
+    REQUIRE_FALSE(other.ok());
+    CHECK(other.error().field == "mamba_d_ssm");
+}
+
+TEST_CASE("DBRX and MPT: n_heads, n_layers, d_model and attn_config.kv_n_heads") {
+    auto dbrx = kvcalc::read_model_text(R"({"architectures": ["DbrxForCausalLM"], "model_type": "dbrx",
+        "d_model": 6144, "n_heads": 48, "n_layers": 40, "max_seq_len": 32768,
+        "attn_config": {"clip_qkv": 8, "kv_n_heads": 8, "rope_theta": 500000}, "torch_dtype": "bfloat16"})");
+    REQUIRE(dbrx.ok());
+    auto r = kvcalc::size_model(*dbrx, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 40 * 8 * (6144 / 48) * 2);  // 163,840
+    CHECK(dbrx->max_context.value == 32768);                    // max_seq_len
+    // DbrxAttentionConfig's default kv_n_heads is 1.
+    auto one = kvcalc::read_model_text(R"({"architectures": ["DbrxForCausalLM"], "model_type": "dbrx",
+        "d_model": 6144, "n_heads": 48, "n_layers": 40, "attn_config": {}})");
+    REQUIRE(one.ok());
+    CHECK(one->groups.at(0).kv_heads.value == 1);
+    CHECK(one->groups.at(0).kv_heads.source ==
+          "attn_config.kv_n_heads 1 (default of DbrxAttentionConfig: the KV heads)");
+    // MPT without kv_n_heads: one KV head per query head.
+    auto mpt = kvcalc::read_model_text(R"({"architectures": ["MPTForCausalLM"], "model_type": "mpt",
+        "d_model": 4096, "n_heads": 32, "n_layers": 32, "max_seq_len": 2048,
+        "attn_config": {"alibi": true, "attn_type": "multihead_attention"}, "torch_dtype": "bfloat16"})");
+    REQUIRE(mpt.ok());
+    auto p = kvcalc::size_model(*mpt, at(2048));
+    REQUIRE(p.ok());
+    CHECK(p->bytes_per_token == 2 * 32 * 32 * 128 * 2);  // 524,288
+}
+
+TEST_CASE("Gemma-2 alternates sliding and full layers whatever cache_implementation says") {
+    auto m = kvcalc::read_model_text(R"({"architectures": ["Gemma2ForCausalLM"], "model_type": "gemma2",
+        "hidden_size": 3584, "num_hidden_layers": 42, "num_attention_heads": 16, "num_key_value_heads": 8,
+        "head_dim": 256, "sliding_window": 4096, "max_position_embeddings": 8192, "torch_dtype": "bfloat16"})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::sliding_window) == 21);
+    CHECK(m->count(LayerKind::full_attention) == 21);
+    CHECK(m->layer_plan_source.find("default of Gemma2Config: every other layer slides") !=
+          std::string::npos);
+    auto r = kvcalc::size_model(*m, at(8192));
+    REQUIRE(r.ok());
+    // 2 x 8 x 256 x 2 = 8,192 B a layer and token: 21 full layers x 8,192 tokens + 21 sliding x 4,096.
+    CHECK(r->sequence_bytes_resident == 21ull * 8192 * 8192 + 21ull * 8192 * 4096);  // 2,113,929,216
+}
+
+TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
+    const auto& rows = kvcalc::architecture_table();
+    CHECK(rows.size() == 273);
+    std::size_t exact = 0;
+    for (const auto& a : rows) {
+        INFO(a.name);
+        CHECK(std::string(a.caches).size() > 10);
+        exact += a.support == kvcalc::Support::exact;
+        CHECK(kvcalc::find_architecture(a.name) == &a);
+    }
+    CHECK(exact == 217);
+    CHECK(kvcalc::find_architecture("JambaForCausalLM")->support == kvcalc::Support::exact);
+    CHECK(kvcalc::find_architecture("MllamaForConditionalGeneration")->support == kvcalc::Support::refused);
+    auto m = kvcalc::read_model_text(R"({"architectures": ["SomethingNewForCausalLM"], "model_type": "new",
+        "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "torch_dtype": "bfloat16"})");
+    REQUIRE(m.ok());
+    REQUIRE(m->warnings.size() == 1);
+    CHECK(m->warnings[0].field == "architectures");
+    CHECK(
+        m->warnings[0].message ==
+        "SomethingNewForCausalLM is not an architecture kvcalc knows from vLLM's registry: it was read as a "
+        "standard decoder (the fields it has, the defaults of none)");
 }

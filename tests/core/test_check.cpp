@@ -458,14 +458,17 @@ TEST_CASE("check report: a context above the model's max is warned about once") 
 }
 
 TEST_CASE("check report: vLLM's padding layers count in a hybrid's request") {
-    // Nemotron-H-56B with 10 GiB: pages of 2,080 tokens x 4,096 B = 8,519,680 B. Its 54 Mamba
-    // layers go in groups of its 10 attention layers: six groups, 60 state pages a request, with
-    // 10 x cdiv(8,192, 2,080) = 40 attention blocks: 100 pages = 851,968,000 B.
-    // vLLM: 10,737,418,240 // 8,519,680 // 10 = 126 blocks / (4 + 6) a request = 12.60x.
+    // Nemotron-H-56B with 10 GiB. vLLM keeps its SSM state in float32 (NemotronHForCausalLMConfig):
+    // a state page of 3 x (256 x 64 + 2 x 8 x 256) x 2 + 256 x 64 x 256 x 4 = 16,900,096 B, so the
+    // attention block is 16 x cdiv(16,900,096, 16 x 4,096) = 4,128 tokens, pages of 4,128 x 4,096 =
+    // 16,908,288 B. Its 54 Mamba layers go in groups of its 10 attention layers: six groups, 60 state
+    // pages a request, with 10 x cdiv(8,192, 4,128) = 20 attention blocks: 80 pages = 1,352,663,040 B.
+    // By bytes: 10,737,418,240 / 1,352,663,040 = 7.938: "7.94". (vLLM's own figure floors the pool
+    // to whole pages per group first: 10,737,418,240 // 16,908,288 // 10 = 63 blocks / (2 + 6) = 7.875.)
     json r = report("nvidia/Nemotron-H-56B-Base-8K",
                     {{"max_context", 8192},
                      {"engine_log", "INFO [gpu_worker.py:227] Available KV cache memory: 10.00 GiB\n"}});
     CHECK(r["fits_by"] == "bytes");
-    CHECK(r["request_bytes_per_gpu"] == 851968000);
-    CHECK(r["max_concurrency_text"] == "12.60");
+    CHECK(r["request_bytes_per_gpu"] == 1352663040);
+    CHECK(r["max_concurrency_text"] == "7.94");
 }

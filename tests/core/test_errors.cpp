@@ -73,7 +73,7 @@ TEST_CASE("config errors name the field and the value, and the next call works")
          "its "
          "text_config"},
         {"missing query heads", R"({"num_hidden_layers": 32, "hidden_size": 4096})", "missing_field",
-         "num_attention_heads", "num_attention_heads: missing (also looked for n_head, num_heads)"},
+         "num_attention_heads", "num_attention_heads: missing (also looked for n_head, num_heads, n_heads)"},
         {"heads do not divide hidden size",
          R"({"num_hidden_layers": 32, "hidden_size": 4000, "num_attention_heads": 48})", "inconsistent",
          "hidden_size",
@@ -145,7 +145,7 @@ TEST_CASE("config errors name the field and the value, and the next call works")
          "missing_field", "linear_num_value_heads",
          "linear_num_value_heads: missing: the config has linear-attention layers but no state dimensions "
          "(looked for "
-         "linear_num_value_heads, mamba_num_heads, linear_attn_config)"},
+         "linear_num_value_heads, mamba_num_heads, mamba_n_heads, linear_attn_config)"},
         {"hybrid pattern of the wrong length",
          R"({"num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 32, "hybrid_override_pattern": "M*"})",
          "inconsistent", "hybrid_override_pattern",

@@ -82,3 +82,47 @@ TEST_CASE("the table covers every bundled config, and the presets are those file
     }
     CHECK(files.size() == kvcalc::preset_count());
 }
+
+TEST_CASE("every fixture config has its expected figures, or its refusal") {
+    // tests/fixtures/configs: real published configs of the families vLLM serves (SOURCES.md),
+    // sized as the expected table's arithmetic says, or refused by name.
+    json table = expected_table();
+    REQUIRE(table["fixtures"].size() >= 25);
+    for (const auto& e : table["fixtures"]) {
+        const std::string file = e["file"].get<std::string>();
+        SECTION(file) {
+            auto m = kvcalc::read_model_text(read_file(std::string(KVCALC_SOURCE_DIR) + "/" + file));
+            if (e.contains("refused")) {
+                REQUIRE_FALSE(m.ok());
+                CHECK(m.error().code == e["refused"]["code"]);
+                CHECK(m.error().field == e["refused"]["field"]);
+                CHECK(m.error().message == e["refused"]["message"]);
+                continue;
+            }
+            INFO(file << ": " << (m ? "" : m.error().message));
+            REQUIRE(m.ok());
+            for (const auto& it : e.items()) {
+                if (it.key().rfind("at_", 0) != 0) continue;
+                const json& at = it.value();
+                auto r = kvcalc::size_model(*m, kvtest::at(at["context"].get<std::uint64_t>()));
+                REQUIRE(r.ok());
+                CHECK(r->bytes_per_token == figure(e["bytes_per_token"]));
+                CHECK(r->sequence_bytes_naive == figure(at["naive"]));
+                CHECK(r->sequence_bytes_resident == figure(at["resident"]));
+                CHECK(r->sequence_bytes_vllm == figure(at["vllm"]));
+                CHECK(r->state_bytes == figure(at["state"]));
+            }
+            const json& tp8 = e["tp8"];
+            kvcalc::SizeOptions o = kvtest::at(4096);
+            o.tp = 8;
+            auto r = kvcalc::size_model(*m, o);
+            if (tp8.contains("refused")) {
+                REQUIRE_FALSE(r.ok());
+                CHECK(r.error().field == tp8["refused"]["field"]);
+            } else {
+                REQUIRE(r.ok());
+                CHECK(r->kv_bytes_per_gpu == figure(tp8["kv_bytes_per_gpu"]));
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+#include "architectures.hpp"
+
+namespace kvcalc {
+namespace {
+
+const std::vector<Architecture> table = {
+#include "architectures_table.inc"
+};
+
+// From transformers' config classes (and vLLM's own, where vLLM reads through one): the
+// defaults that change the cache. The layer patterns some classes build in __post_init__
+// are told by the field kvcalc reads for them (sliding_window_pattern: every n-th layer full).
+const std::vector<ClassDefault> defaults = {
+    {"gemma2", "Gemma2Config", "sliding_window", "4096", "the window"},
+    {"gemma2", "Gemma2Config", "sliding_window_pattern", "2",
+     "every other layer slides, whatever cache_implementation says"},
+    {"gemma3_text", "Gemma3TextConfig", "sliding_window", "4096", "the window"},
+    {"gemma3_text", "Gemma3TextConfig", "sliding_window_pattern", "6",
+     "every 6th layer is full, the others slide"},
+    {"gemma3n_text", "Gemma3nTextConfig", "sliding_window", "512", "the window"},
+    {"gemma3n_text", "Gemma3nTextConfig", "sliding_window_pattern", "5",
+     "every 5th layer is full, the others slide"},
+    {"gemma3n_text", "Gemma3nTextConfig", "num_kv_shared_layers", "15",
+     "the last 15 layers reuse earlier layers' caches"},
+    {"cohere2", "Cohere2Config", "sliding_window", "4096", "the window"},
+    {"cohere2", "Cohere2Config", "sliding_window_pattern", "4", "every 4th layer is full, the others slide"},
+    {"exaone4", "Exaone4Config", "sliding_window", "4096", "the window"},
+    {"exaone4", "Exaone4Config", "sliding_window_pattern", "4", "every 4th layer is full, the others slide"},
+    {"exaone_moe", "ExaoneMoeConfig", "sliding_window", "4096", "the window"},
+    {"exaone_moe", "ExaoneMoeConfig", "sliding_window_pattern", "4",
+     "every 4th layer is full, the others slide"},
+    {"olmo3", "Olmo3Config", "sliding_window", "4096", "the window"},
+    {"olmo3", "Olmo3Config", "sliding_window_pattern", "4", "every 4th layer is full, the others slide"},
+    {"mistral", "MistralConfig", "sliding_window", "4096", "every layer slides"},
+    {"ministral", "MinistralConfig", "sliding_window", "4096", "every layer slides"},
+    {"afmoe", "AfmoeConfig (vLLM)", "sliding_window", "2048", "the window"},
+    {"afmoe", "AfmoeConfig (vLLM)", "global_attn_every_n_layers", "4", "every 4th layer is full, the others slide"},
+    {"mistral", "MistralConfig", "num_key_value_heads", "8", "the KV heads"},
+    {"falcon", "FalconConfig", "multi_query", "true", "one KV head"},
+    {"RefinedWeb", "RWConfig (vLLM)", "multi_query", "true", "one KV head"},
+    {"RefinedWebModel", "RWConfig (vLLM)", "multi_query", "true", "one KV head"},
+    {"gpt_bigcode", "GPTBigCodeConfig", "multi_query", "true", "one KV head"},
+    {"dbrx", "DbrxAttentionConfig", "attn_config.kv_n_heads", "1", "the KV heads"},
+    {"jamba", "JambaConfig", "attn_layer_period", "8", "attention every 8th layer"},
+    {"jamba", "JambaConfig", "attn_layer_offset", "4", "the first attention layer"},
+    {"jamba", "JambaConfig", "num_key_value_heads", "8", "the KV heads"},
+    {"jamba", "JambaConfig", "mamba_d_state", "16", "the state size"},
+    {"jamba", "JambaConfig", "mamba_d_conv", "4", "the convolution width"},
+    {"jamba", "JambaConfig", "mamba_expand", "2", "the inner width, a multiple of hidden_size"},
+    {"mamba", "MambaConfig", "state_size", "16", "the state size"},
+    {"mamba", "MambaConfig", "conv_kernel", "4", "the convolution width"},
+    {"mamba", "MambaConfig", "expand", "2", "the inner width, a multiple of hidden_size"},
+    {"falcon_mamba", "FalconMambaConfig", "state_size", "16", "the state size"},
+    {"falcon_mamba", "FalconMambaConfig", "conv_kernel", "4", "the convolution width"},
+    {"falcon_mamba", "FalconMambaConfig", "expand", "2", "the inner width, a multiple of hidden_size"},
+    {"mamba2", "Mamba2Config", "num_heads", "128", "the SSM heads"},
+    {"mamba2", "Mamba2Config", "head_dim", "64", "the SSM head size"},
+    {"mamba2", "Mamba2Config", "state_size", "128", "the state size"},
+    {"mamba2", "Mamba2Config", "n_groups", "8", "the B/C groups"},
+    {"mamba2", "Mamba2Config", "conv_kernel", "4", "the convolution width"},
+    {"mamba2", "Mamba2Config", "expand", "2", "the inner width, a multiple of hidden_size"},
+    {"bamba", "BambaConfig", "mamba_n_heads", "128", "the SSM heads"},
+    {"bamba", "BambaConfig", "mamba_n_groups", "1", "the B/C groups"},
+    {"bamba", "BambaConfig", "mamba_d_state", "256", "the state size"},
+    {"bamba", "BambaConfig", "mamba_d_conv", "4", "the convolution width"},
+    {"bamba", "BambaConfig", "mamba_expand", "2", "the inner width, a multiple of hidden_size"},
+    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_n_heads", "128", "the SSM heads"},
+    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_n_groups", "1", "the B/C groups"},
+    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_d_state", "256", "the state size"},
+    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_d_conv", "4", "the convolution width"},
+    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_expand", "2",
+     "the inner width, a multiple of hidden_size"},
+    {"nemotron_h", "NemotronHConfig (vLLM)", "mamba_ssm_cache_dtype", "\"float32\"",
+     "vLLM keeps the SSM state in float32"},
+    {"qwen3_next", "Qwen3NextConfig", "full_attention_interval", "4", "every 4th layer is full attention"},
+    {"llama4_text", "Llama4TextConfig", "attention_chunk_size", "8192", "the chunk of local attention"},
+};
+
+const std::vector<UnmodelledField> unmodelled = {
+    {"cross_attention_layers", nullptr, "cross-attention layers cache the encoder's (image) tokens"},
+    {"is_encoder_decoder", "false",
+     "an encoder-decoder model caches the encoder's tokens for cross-attention"},
+    {"attn_type_list", nullptr, "lightning linear-attention state layers (MiniMax)"},
+    {"decoder_attention_types", nullptr, "lightning linear-attention state layers (MiniMax)"},
+    {"layers_block_type", nullptr,
+     "per-layer block types (Zamba2's hybrid layers with a shared attention block)"},
+    {"hybrid_layer_ids", nullptr, "hybrid layers with a shared attention block (Zamba2)"},
+    {"mamba_d_ssm", nullptr, "a Mamba-2 state beside the attention cache in every layer (Falcon-H1)"},
+    {"block_configs", nullptr, "per-layer KV heads and no-op layers (Nemotron-NAS / DeciLM)"},
+    {"index_topk_pattern", nullptr, "an indexer cache on some layers only"},
+    {"index_topk_freq", nullptr, "an indexer cache on some layers only"},
+    {"kv_lora_rank_per_layer", nullptr, "per-layer MLA latent sizes"},
+    {"use_cla", "false", "cross-layer KV sharing (HunYuan)"},
+    {"compress_ratios", nullptr, "compressed attention with a packed cache (DeepSeek-V4)"},
+    {"param_sink_number", nullptr, "sink attention"},
+    {"interleaved_sliding_window", nullptr, "per-layer windows"},
+    {"rswa_window", nullptr, "R-SWA attention"},
+    {"swa_num_key_value_heads", nullptr, "sliding layers with their own KV heads (MiMo-V2)"},
+    {"swa_head_dim", nullptr, "sliding layers with their own head size (MiMo-V2)"},
+    {"attention_other_setting", nullptr, "another attention geometry for one layer type (Step-3.5)"},
+    {"loop_num", nullptr, "several caches per layer, one per loop"},
+    {"total_ut_steps", nullptr, "several caches per layer, one per loop step"},
+    {"conv_L_cache", nullptr, "short-convolution state layers (LFM2)"},
+};
+
+}  // namespace
+
+const std::vector<Architecture>& architecture_table() {
+    return table;
+}
+
+const Architecture* find_architecture(std::string_view name) {
+    for (const auto& a : table)
+        if (name == a.name) return &a;
+    return nullptr;
+}
+
+std::vector<const ClassDefault*> class_defaults(std::string_view model_type) {
+    std::vector<const ClassDefault*> out;
+    for (const auto& d : defaults)
+        if (model_type == d.model_type) out.push_back(&d);
+    return out;
+}
+
+const std::vector<ClassDefault>& class_default_table() {
+    return defaults;
+}
+
+const std::vector<UnmodelledField>& unmodelled_fields() {
+    return unmodelled;
+}
+
+json architectures_json() {
+    json rows = json::array();
+    for (const auto& a : table) {
+        json r;
+        r["architecture"] = a.name;
+        r["family"] = a.family;
+        r["support"] = a.support == Support::exact ? "exact" : "refused";
+        r["caches"] = a.caches;
+        r["note"] = a.note;
+        rows.push_back(std::move(r));
+    }
+    json ds = json::array();
+    for (const auto& d : defaults) {
+        json r;
+        r["model_type"] = d.model_type;
+        r["config_class"] = d.config_class;
+        r["field"] = d.field;
+        r["value"] = *parse_json_text(d.value);
+        r["meaning"] = d.meaning;
+        ds.push_back(std::move(r));
+    }
+    json un = json::array();
+    for (const auto& u : unmodelled) {
+        json r;
+        r["field"] = u.field;
+        r["why"] = u.why;
+        un.push_back(std::move(r));
+    }
+    json out;
+    out["architectures"] = std::move(rows);
+    out["class_defaults"] = std::move(ds);
+    out["unmodelled_fields"] = std::move(un);
+    return out;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,56 @@
+// What kvcalc knows of the architectures vLLM serves, as data: the inventory (every text
+// architecture of vLLM's registry, and the multimodal wrappers around a text model, each
+// sized exactly or refused by name), the defaults of the transformers (or vLLM) config class
+// of each model_type that change the cache when a field is absent, and the fields that
+// change the cache in ways kvcalc does not model. The reader (config_reader.cpp) and the
+// site's Architectures page read them.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "json.hpp"
+
+namespace kvcalc {
+
+enum class Support { exact, refused };
+
+struct Architecture {
+    const char* name;    // the class in config.json's architectures: "JambaForCausalLM"
+    const char* family;  // the vLLM model file's family: "jamba"
+    Support support;
+    const char* caches;  // exact: what each layer caches; refused: what kvcalc does not model
+    const char* note;    // "removed from vLLM main in 2026", or ""
+};
+
+const std::vector<Architecture>& architecture_table();
+const Architecture* find_architecture(std::string_view name);
+
+// A default of a config class, used when the field is absent from the config (a null
+// field is the config's own "none"). `value` is JSON text.
+struct ClassDefault {
+    const char* model_type;
+    const char* config_class;
+    const char* field;
+    const char* value;
+    const char* meaning;  // what the default does, for the provenance ("every other layer slides")
+};
+
+// The defaults of the config class of `model_type` (none for a type kvcalc has no defaults of).
+std::vector<const ClassDefault*> class_defaults(std::string_view model_type);
+const std::vector<ClassDefault>& class_default_table();
+
+// A field that changes the cache in a way kvcalc does not model: a config that has it (with
+// a value other than `unless`, JSON text, when given) is refused, naming the field.
+struct UnmodelledField {
+    const char* field;
+    const char* unless;  // a value that means the feature is off ("false"), or nullptr
+    const char* why;
+};
+const std::vector<UnmodelledField>& unmodelled_fields();
+
+// The inventory, defaults and unmodelled fields as JSON, for `kvcalc architectures --json`
+// and the site's Architectures page.
+json architectures_json();
+
+}  // namespace kvcalc

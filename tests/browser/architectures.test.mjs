@@ -1,0 +1,53 @@
+// The site's Architectures page, generated at build time from the core's inventory
+// (kvcalc architectures --json): it renders in Chromium with a row for every architecture,
+// exact or refused as the core says, and the four cases of issue 16 read as the core reads them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CSP, startServer } from '../../scripts/serve.mjs';
+import { SITE_BUILD, kvcalc, launch, openPage } from './site-pages/support.mjs';
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+  assert.ok(existsSync(join(SITE_BUILD, 'architectures.html')), 'site-build/architectures.html is missing: run bash scripts/build.sh');
+  server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) await new Promise((ok) => server.close(ok));
+});
+
+test('the Architectures page shows the core inventory, row by row', async () => {
+  const inventory = kvcalc(['architectures']);
+  const { page } = await openPage(browser, `${base}/architectures.html`);
+  const rows = await page.$eval('#inventory-caption', (c) => [...c.closest('table').querySelectorAll('tbody tr')].map((tr) =>
+    [...tr.children].map((td) => td.textContent)));
+  assert.equal(rows.length, inventory.architectures.length);
+  assert.equal(rows.length, 273);
+  const byName = new Map(rows.map((r) => [r[0], r]));
+  for (const a of inventory.architectures) {
+    const r = byName.get(a.architecture);
+    assert.ok(r, a.architecture);
+    assert.equal(r[2], a.support === 'exact' ? 'sized exactly' : 'refused', a.architecture);
+    assert.equal(r[3], a.caches, a.architecture);
+  }
+  // Issue 16's four cases.
+  assert.equal(byName.get('JambaForCausalLM')[2], 'sized exactly');
+  assert.match(byName.get('FalconH1ForCausalLM')[3], /both a full-attention cache and a Mamba-2 state/);
+  assert.equal(byName.get('FalconH1ForCausalLM')[2], 'refused');
+  assert.match(byName.get('DbrxForCausalLM')[3], /attn_config\.kv_n_heads/);
+  assert.match(byName.get('Gemma2ForCausalLM')[3], /every other layer slides/);
+  const heading = await page.$eval('#inventory', (h) => h.textContent);
+  const exact = inventory.architectures.filter((a) => a.support === 'exact').length;
+  assert.equal(heading, `Every architecture (273: ${exact} sized, ${273 - exact} refused)`);
+  const defaults = await page.$$eval('#defaults-caption', (c) => c[0].closest('table').querySelectorAll('tbody tr').length);
+  assert.equal(defaults, inventory.class_defaults.length);
+  await page.close();
+});
