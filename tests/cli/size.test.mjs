@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expectedConfigs, repoRoot, configsDir } from '../expected/expected.mjs';
+import { expectedConfigs, expectedFixtures, repoRoot, configsDir } from '../expected/expected.mjs';
 
 const kvcalc = process.env.KVCALC || join(repoRoot, process.env.KVCALC_BUILD_DIR || 'build', 'kvcalc');
 const run = (args, input) => spawnSync(kvcalc, args, { input, encoding: 'utf8' });
@@ -12,6 +12,33 @@ const json = (args, input) => {
   const r = run([...args, '--json'], input);
   return { ...r, out: JSON.parse(r.stdout) };
 };
+
+test('every fixture config (tests/fixtures/): its figures at two contexts and tp 8, or its refusal by name', () => {
+  const all = expectedFixtures();
+  assert.ok(all.length >= 29, String(all.length));
+  for (const e of all) {
+    if (e.refused) {
+      const r = json(['size', e.path]);
+      assert.equal(r.status, 1, e.file);
+      assert.deepEqual(r.out.error, e.refused, e.file);
+      continue;
+    }
+    for (const at of e.ats) {
+      const a = json(['size', e.path, '--context', String(at.context)]);
+      assert.equal(a.status, 0, `${e.file}: ${a.stderr}`);
+      assert.equal(a.out.bytes_per_token, e.bytesPerToken, e.file);
+      assert.deepEqual([a.out.sequence_bytes_naive, a.out.sequence_bytes_resident, a.out.sequence_bytes_vllm, a.out.state_bytes],
+        [at.naive, at.resident, at.vllm, at.state], `${e.file} at ${at.context}`);
+    }
+    const t = json(['size', e.path, '--context', '4096', '--tp', '8']);
+    if (e.tp8.refused) {
+      assert.equal(t.status, 1, e.file);
+      assert.equal(t.out.error.field, e.tp8.refused.field, e.file);
+    } else {
+      assert.equal(t.out.kv_bytes_per_gpu, e.tp8.kvBytesPerGpu, `${e.file} at tp 8`);
+    }
+  }
+});
 
 test('every shared config: bytes per token and the three figures at 4,096 and at max context', () => {
   const all = expectedConfigs();

@@ -64,3 +64,21 @@ export function expectedConfigs() {
       bytesPerToken: num(e.bytes_per_token), at4096: at(e.at_4096), atMax: at(e.at_max) };
   });
 }
+
+// The real configs under tests/fixtures/ (configs.json "fixtures"): each with its figures at
+// two contexts and at tp 8, or the error that refuses it. Every arithmetic is checked.
+export function expectedFixtures() {
+  const table = JSON.parse(readFileSync(join(here, 'configs.json'), 'utf8'));
+  const num = (f) => {
+    const v = evaluate(f.arithmetic);
+    if (v !== BigInt(f.value)) throw new Error(`configs.json: ${f.arithmetic} is ${v}, not ${f.value}`);
+    return f.value;
+  };
+  return table.fixtures.map((e) => {
+    if (e.refused) return { file: e.file, path: join(repoRoot, e.file), refused: e.refused };
+    const ats = Object.keys(e).filter((k) => k.startsWith('at_')).map((k) => e[k]).map((a) => ({
+      context: a.context, naive: num(a.naive), resident: num(a.resident), vllm: num(a.vllm), state: num(a.state) }));
+    const tp8 = e.tp8.refused ? { refused: e.tp8.refused } : { context: e.tp8.context, kvBytesPerGpu: num(e.tp8.kv_bytes_per_gpu) };
+    return { file: e.file, path: join(repoRoot, e.file), bytesPerToken: num(e.bytes_per_token), ats, tp8 };
+  });
+}
