@@ -3,9 +3,7 @@
 namespace kvcalc {
 namespace {
 
-const std::vector<Architecture> table = {
 #include "architectures_table.inc"
-};
 
 // From transformers' config classes (and vLLM's own, where vLLM reads through one): the
 // defaults that change the cache. The layer patterns some classes build in __post_init__
@@ -34,7 +32,8 @@ const std::vector<ClassDefault> defaults = {
     {"mistral", "MistralConfig", "sliding_window", "4096", "every layer slides"},
     {"ministral", "MinistralConfig", "sliding_window", "4096", "every layer slides"},
     {"afmoe", "AfmoeConfig (vLLM)", "sliding_window", "2048", "the window"},
-    {"afmoe", "AfmoeConfig (vLLM)", "global_attn_every_n_layers", "4", "every 4th layer is full, the others slide"},
+    {"afmoe", "AfmoeConfig (vLLM)", "global_attn_every_n_layers", "4",
+     "every 4th layer is full, the others slide"},
     {"mistral", "MistralConfig", "num_key_value_heads", "8", "the KV heads"},
     {"falcon", "FalconConfig", "multi_query", "true", "one KV head"},
     {"RefinedWeb", "RWConfig (vLLM)", "multi_query", "true", "one KV head"},
@@ -105,14 +104,24 @@ const std::vector<UnmodelledField> unmodelled = {
 
 }  // namespace
 
+const std::vector<Family>& family_table() {
+    return families;
+}
+
 const std::vector<Architecture>& architecture_table() {
-    return table;
+    return architectures;
 }
 
 const Architecture* find_architecture(std::string_view name) {
-    for (const auto& a : table)
+    for (const auto& a : architectures)
         if (name == a.name) return &a;
     return nullptr;
+}
+
+const Family& family_of(const Architecture& a) {
+    for (const auto& f : families)
+        if (std::string_view(a.family) == f.name) return f;
+    return families.front();  // not reached: a test checks every architecture's family is listed
 }
 
 std::vector<const ClassDefault*> class_defaults(std::string_view model_type) {
@@ -132,13 +141,15 @@ const std::vector<UnmodelledField>& unmodelled_fields() {
 
 json architectures_json() {
     json rows = json::array();
-    for (const auto& a : table) {
+    for (const auto& a : architectures) {
+        const Family& f = family_of(a);
         json r;
         r["architecture"] = a.name;
         r["family"] = a.family;
-        r["support"] = a.support == Support::exact ? "exact" : "refused";
-        r["caches"] = a.caches;
-        r["note"] = a.note;
+        r["support"] = f.support == Support::exact ? "exact" : "refused";
+        r["caches"] = f.caches;
+        r["text_config"] = a.text_config;
+        r["note"] = a.removed ? "removed from vLLM main in 2026" : "";
         rows.push_back(std::move(r));
     }
     json ds = json::array();

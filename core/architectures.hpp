@@ -15,16 +15,25 @@ namespace kvcalc {
 
 enum class Support { exact, refused };
 
-struct Architecture {
-    const char* name;    // the class in config.json's architectures: "JambaForCausalLM"
-    const char* family;  // the vLLM model file's family: "jamba"
+// A family: the architectures of one vLLM model file (or of one kind of wrapper), and what
+// kvcalc does with them.
+struct Family {
+    const char* name;  // "jamba"
     Support support;
     const char* caches;  // exact: what each layer caches; refused: what kvcalc does not model
-    const char* note;    // "removed from vLLM main in 2026", or ""
 };
 
+struct Architecture {
+    const char* name;         // the class in config.json's architectures: "JambaForCausalLM"
+    const char* family;       // a Family's name
+    const char* text_config;  // where a multimodal wrapper keeps its text model, or ""
+    bool removed;             // removed from vLLM main in 2026 (served by earlier releases)
+};
+
+const std::vector<Family>& family_table();
 const std::vector<Architecture>& architecture_table();
 const Architecture* find_architecture(std::string_view name);
+const Family& family_of(const Architecture& a);
 
 // A default of a config class, used when the field is absent from the config (a null
 // field is the config's own "none"). `value` is JSON text.

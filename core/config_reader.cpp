@@ -84,8 +84,9 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
     if (const json* a = top.find("architectures"); a && a->is_array() && !a->empty() && (*a)[0].is_string())
         arch = (*a)[0].get<std::string>();
     const Architecture* known = arch.empty() ? nullptr : find_architecture(arch);
-    if (known && known->support == Support::refused)
-        return fail(code::unsupported, "architectures", "{} is not sized by kvcalc: {}", arch, known->caches);
+    if (known && family_of(*known).support == Support::refused)
+        return fail(code::unsupported, "architectures", "{} is not sized by kvcalc: {}", arch,
+                    family_of(*known).caches);
     std::string fields, whys;
     for (const UnmodelledField& u : unmodelled_fields())
         for (const Fields* src : {&f, &top}) {

@@ -110,7 +110,8 @@ ${rows.join('\n')}
 </table>
 </div>`;
   const exact = inv.architectures.filter((a) => a.support === 'exact').length;
-  const row = (a) => `<tr><th scope="row"><code>${escapeText(a.architecture)}</code></th>${cell(a.family)}` +
+  const row = (a) => `<tr><th scope="row"><code>${escapeText(a.architecture)}</code></th>` +
+    `${cell(a.text_config ? `${a.family} (its text model in ${a.text_config})` : a.family)}` +
     `<td>${a.support === 'exact' ? 'sized exactly' : '<strong>refused</strong>'}</td>${cell(a.caches)}${cell(a.note)}</tr>`;
   return `<h2 id="inventory">Every architecture (${inv.architectures.length}: ${exact} sized, ${inv.architectures.length - exact} refused)</h2>
 ${table('inventory-caption', 'vLLM\'s architectures and what kvcalc does with each',

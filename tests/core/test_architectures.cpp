@@ -402,13 +402,17 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
     std::size_t exact = 0;
     for (const auto& a : rows) {
         INFO(a.name);
-        CHECK(std::string(a.caches).size() > 10);
-        exact += a.support == kvcalc::Support::exact;
+        const kvcalc::Family& f = kvcalc::family_of(a);
+        CHECK(std::string(f.name) == a.family);  // every architecture's family is listed
+        CHECK(std::string(f.caches).size() > 10);
+        exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
     CHECK(exact == 217);
-    CHECK(kvcalc::find_architecture("JambaForCausalLM")->support == kvcalc::Support::exact);
-    CHECK(kvcalc::find_architecture("MllamaForConditionalGeneration")->support == kvcalc::Support::refused);
+    CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
+          kvcalc::Support::exact);
+    CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
+          kvcalc::Support::refused);
     auto m = kvcalc::read_model_text(R"({"architectures": ["SomethingNewForCausalLM"], "model_type": "new",
         "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "torch_dtype": "bfloat16"})");
     REQUIRE(m.ok());
