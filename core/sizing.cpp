@@ -445,6 +445,11 @@ Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) cons
     f.sequence_bytes_vllm = *seq_v;
     f.kv_bytes = *kv;
 
+    if (o_.tp == 1 && o_.pp == 1 && !detail) {
+        // One GPU holds the whole model: its figure is the model's.
+        f.kv_bytes_per_gpu = f.kv_bytes_deployment = f.kv_bytes;
+        return f;
+    }
     opt_u64 deployment = 0;
     for (const Stage& s : stages_) {
         opt_u64 sk = 0;

@@ -76,7 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // the text API on the same input never fails to answer, nor does a series of its variants
     kvcalc::Session session;
     require(!session.size(text, "{\"context\": 4096}").empty());
-    require(!session.series(text, "{}", R"({"contexts": [1, 4096, 1048576], "kv_dtypes": ["auto", "fp8"],
+    require(!session
+                 .series(text, "{}", R"({"contexts": [1, 4096, 1048576], "kv_dtypes": ["auto", "fp8"],
                                            "variants": ["model", "mla", {"kv_heads": 1}, {"kv_heads": 2}]})")
                  .empty());
     return 0;
