@@ -256,10 +256,11 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers, const 
             return every_nth(f, pattern, p, layers, LayerKind::full_attention, LayerKind::sliding_window,
                              "full_attention", "sliding_attention");
     if (model_type == "cwm")
-        return fail(code::unsupported, f.path("layer_types"),
-                    "{}: missing, and CwmConfig's default pattern (full attention on every 4th layer from the "
-                    "first) is not modelled",
-                    f.path("layer_types"));
+        return fail(
+            code::unsupported, f.path("layer_types"),
+            "{}: missing, and CwmConfig's default pattern (full attention on every 4th layer from the "
+            "first) is not modelled",
+            f.path("layer_types"));
     auto impl = f.text("cache_implementation");
     if (!impl) return impl.forward_error();
     if (*impl == "hybrid") {
