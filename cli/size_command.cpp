@@ -117,7 +117,8 @@ int run_size(int argc, char** argv, int first) {
 int run_presets(int argc, char** argv, int first) {
     Args a = parse_args(argc, argv, first, Command{}, true);
     if (auto problem = argument_problem(a)) return *problem;
-    auto list = presets_report();
+    Session session;
+    auto list = presets_report(session);
     if (a.json_output) {
         std::cout << to_text(*list, 2) << "\n";
         return exit_ok;

@@ -91,22 +91,21 @@ Result<json> size_report(const Model& model, const Options& options) {
     return size_report(model, *r);
 }
 
-Result<json> presets_report() {
+Result<json> presets_report(Session& session) {
     json list = json::array();
     for (std::size_t i = 0; i < preset_count(); ++i) {
         const Preset& p = preset_at(i);
-        auto m = load_config(p.id);
-        if (!m) continue;  // every bundled config is tested to load; skip rather than abort
+        auto model = session.model(p.id);  // read once: a table of the presets reuses it
+        if (!model) continue;              // every bundled config is tested to load; skip rather than abort
+        const ModelSpec& m = (*model)->spec;
         json entry;
         entry["id"] = p.id;
-        entry["name"] = m->name;
-        entry["attention_kind"] = attention_kind(*m);
-        entry["max_context"] = m->max_context.value ? json(m->max_context.value) : json(nullptr);
-        entry["layers"] = m->num_layers.value;
-        SizeOptions o;
-        o.context = 1;
-        auto r = size_model(*m, o);
-        entry["bytes_per_token"] = r ? json(r->bytes_per_token) : json(nullptr);
+        entry["name"] = m.name;
+        entry["attention_kind"] = attention_kind(m);
+        entry["max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
+        entry["layers"] = m.num_layers.value;
+        auto plan = SizePlan::make(m, SizeOptions{});
+        entry["bytes_per_token"] = plan ? json(plan->bytes_per_token()) : json(nullptr);
         list.push_back(std::move(entry));
     }
     return list;
@@ -240,7 +239,7 @@ std::string Session::table(std::string_view configs_text, std::string_view optio
 }
 
 const std::string& Session::presets() {
-    if (presets_.empty()) presets_ = text_of(presets_report());
+    if (presets_.empty()) presets_ = text_of(presets_report(*this));
     return presets_;
 }
 

@@ -28,7 +28,9 @@ std::string series_text(const Model& model, std::string_view options, std::strin
 
 // The reports, from options already read.
 Result<json> size_report(const Model& model, const Options& options);
-Result<json> presets_report();
+// [{"id", "name", "attention_kind", "max_context", "layers", "bytes_per_token"}, ...], the
+// presets read through (and kept by) `session`.
+Result<json> presets_report(Session& session);
 
 // One-shot text calls (a Session of their own): the tests', the fuzz target's.
 std::string size_json(std::string_view config_or_preset, std::string_view options_json);
