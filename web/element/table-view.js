@@ -38,14 +38,16 @@ export class TableView {
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.note = h('p', { class: 'note' });
+    const hint = h('p', { class: 'note', hidden: true }, 'The table scrolls sideways (focus it and use the arrow keys): more columns to the right.');
+    const table = h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody);
+    // A table wider than the element scrolls sideways, its first column kept in view; the
+    // box takes keyboard focus (arrow keys scroll it), and the hint shows while it is needed.
+    const wrap = h('div', { class: 'table-wrap', part: 'table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': this.caption.id }, table);
+    const fits = new ResizeObserver(() => { hint.hidden = wrap.scrollWidth <= wrap.clientWidth; });
+    fits.observe(table);
+    fits.observe(wrap);
     this.root = h('section', { class: 'view table', part: 'view table' },
-      h('h2', null, 'Per-model table'),
-      this.caption,
-      h('p', { class: 'note scroll-hint' }, 'The table scrolls sideways: more columns to the right.'),
-      // Scrolls sideways on narrow screens; the sort buttons inside take keyboard focus.
-      h('div', { class: 'table-wrap', part: 'table-wrap' },
-        h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody)),
-      this.note);
+      h('h2', null, 'Per-model table'), this.caption, hint, wrap, this.note);
     this.headKey = '';
     this.bodyKey = '';
   }
