@@ -98,7 +98,7 @@ test('a bad config shows the error naming the field, and the widget keeps workin
 
   delete cfg.num_attention_heads;
   await useConfig(page, JSON.stringify(cfg));
-  assert.equal(await error(), 'num_attention_heads: missing (also looked for n_head, num_heads)');
+  assert.equal(await error(), 'num_attention_heads: missing (also looked for n_head, num_heads, n_heads)');
   assert.equal(await page.locator('#qwen textarea[name=config]').getAttribute('aria-invalid'), 'true');
 
   cfg.num_attention_heads = 'many';

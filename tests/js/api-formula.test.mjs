@@ -74,11 +74,13 @@ test('linear state is per sequence, no-cache layers have no terms (Nemotron-H)',
   assert.equal(mamba.per, 'sequence');
   assert.deepEqual(mamba.terms, [
     { name: 'layers', value: 54, source: 'hybrid_override_pattern' },
-    { name: 'state bytes per layer', value: 8_511_488, source: mamba.terms[1].source },
+    // conv 3 x (16,384 + 2 x 8 x 256) x 2 B = 122,880 B + SSM state 256 x 64 x 256 x 4 B
+    // (float32 in vLLM) = 16,777,216 B
+    { name: 'state bytes per layer', value: 16_900_096, source: mamba.terms[1].source },
   ]);
   assert.match(mamba.terms[1].source, /^conv \(conv_kernel 4 - 1\) x /);
-  assert.equal(mamba.bytes, 459_620_352); // 54 x 8,511,488
-  assert.equal(f.stateBytes, 459_620_352);
+  assert.equal(mamba.bytes, 912_605_184); // 54 x 16,900,096
+  assert.equal(f.stateBytes, 912_605_184);
   assert.deepEqual([mlp.per, mlp.terms, mlp.bytes, mlp.expression], ['none', [], 0, '']);
   assert.equal(attention.expression, '2 x 10 x 8 x 128 x 2');
   assert.equal(f.bytesPerToken, 40_960); // 2 x 10 x 8 x 128 x 2
