@@ -25,7 +25,8 @@ tbody th[scope="row"], thead th:first-child { position: sticky; left: 0; z-index
 tbody th[scope="row"] { background: var(--_bg); box-shadow: 1px 0 0 var(--_border); }
 tr.pasted th[scope="row"] { background: var(--_surface); }
 @container (max-width: 45rem) {
-  tbody th[scope="row"] { min-width: 8rem; max-width: 10rem; }
+  tbody th[scope="row"] { min-width: 7rem; max-width: 9rem; }
+  td.weights { white-space: normal; min-width: 7rem; }
   tbody th[scope="row"] .nobreak { white-space: normal; }
   thead th { white-space: normal; min-width: 4.5rem; }
 }

@@ -192,7 +192,7 @@ export class TableView {
         case 'head': return h('td', { class: 'num' }, r.headSizeText);
         case 'bpt': return h('td', { class: 'num' }, fmt.bytes(r.bytesPerToken));
         case 'weights': return r.weightBytes != null
-          ? h('td', { class: 'num', title: `${fmt.int(r.paramCount)} parameters, ${fmt.bytes(r.weightBytes)}` },
+          ? h('td', { class: 'num weights', title: `${fmt.int(r.paramCount)} parameters, ${fmt.bytes(r.weightBytes)}` },
             `${fmt.binary(r.weightBytes)} (${fmt.params(r.paramCount)}, ${r.weightDtype})`)
           : h('td', { class: 'num' }, '—');
         default: {
