@@ -199,6 +199,7 @@ export async function build() {
   if (!snippet.includes(SNIPPET_PACKAGE_PATH)) throw new Error(`${PLAIN_EXAMPLE} does not load the package from ${SNIPPET_PACKAGE_PATH}`);
   mkdirSync(join(OUT, 'examples'), { recursive: true });
   writeFileSync(join(OUT, 'examples/plain.html'), snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH));
+  cpSync(join(ROOT, 'examples/plain-html/favicon.svg'), join(OUT, 'examples/favicon.svg'));
 
   for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));
   writeFileSync(join(OUT, 'favicon.ico'), faviconIco());

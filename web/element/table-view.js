@@ -38,11 +38,12 @@ export class TableView {
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.note = h('p', { class: 'note' });
-    const hint = h('p', { class: 'note', hidden: true }, 'The table scrolls sideways (focus it and use the arrow keys): more columns to the right.');
+    // Shown until the table is seen to fit: most tables are wider than a page's column.
+    const hint = h('p', { class: 'note' }, 'The table scrolls sideways (focus it and use the arrow keys): more columns to the right.');
     const table = h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody);
     // A table wider than the element scrolls sideways, its first column kept in view; the
     // box takes keyboard focus (arrow keys scroll it), and the hint shows while it is needed.
-    const wrap = h('div', { class: 'table-wrap', part: 'table-wrap', tabindex: '0', role: 'region', 'aria-labelledby': this.caption.id }, table);
+    const wrap = this.wrap = h('div', { class: 'table-wrap', part: 'table-wrap', tabindex: '0', role: 'region' }, table);
     const fits = new ResizeObserver(() => { hint.hidden = wrap.scrollWidth <= wrap.clientWidth; });
     fits.observe(table);
     fits.observe(wrap);
@@ -92,6 +93,9 @@ export class TableView {
       r: { ...f.r, kvBytes: contexts.map((x) => (x === chosen ? own[i].r.kvBytes[0] : f.r.kvBytes[TABLE_CONTEXTS.indexOf(x)])) },
     } : own[i]));
     this.update({ rows, rowOf, contexts, fmt, state });
+    // The scrolling box's name tells two tables of one page apart (axe: unique landmarks).
+    this.wrap.setAttribute('aria-label', `Per-model table: ${rows.slice(0, 2).map((r) => r.label).join(', ')}` +
+      `${rows.length > 2 ? ` and ${rows.length - 2} more` : ''}`);
   }
 
   update({ rows, rowOf, contexts, fmt, state }) {
