@@ -14,6 +14,7 @@ command -v clang++ >/dev/null || need+=(clang)
 ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
+command -v mkdocs >/dev/null || need+=(mkdocs)   # the MkDocs example, as Debian 12 ships it
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
@@ -30,6 +31,15 @@ if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]
   echo "setup: installing npm dev dependencies"
   npm install --no-audit --no-fund --loglevel=error
 fi
+
+# The examples' own tools (Vite, VitePress), from their lock files: the tests build each
+# example from the packed package, offline.
+for example in examples/vite-app examples/vitepress-site; do
+  if [ ! -d "$example/node_modules" ] || [ "$example/package-lock.json" -nt "$example/node_modules/.package-lock.json" ]; then
+    echo "setup: installing the dev dependencies of $example"
+    npm ci --prefix "$example" --no-audit --no-fund --loglevel=error
+  fi
+done
 
 # The closure compiler for the wasm module's JS glue, pinned (TOOLCHAIN.md section 4: only
 # 20220202.0.0 works with Emscripten 3.1.6). A build tool, not a package dependency.

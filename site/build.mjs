@@ -28,9 +28,15 @@ const ELEMENT_SOURCE = join(ROOT, 'web/element.js');
 const KVCALC = join(resolve(ROOT, process.env.KVCALC_BUILD_DIR || 'build'), 'kvcalc');
 const STATIC_FILES = ['site.css', 'site.js', 'favicon.svg'];
 
-// Where the snippets say the package lives, and where the built example finds it.
-export const SNIPPET_PACKAGE_PATH = '/kvcalc/';
-const EXAMPLE_PACKAGE_PATH = '../dist/';
+// The plain-HTML example (examples/plain-html, tested as it is), where it says the package
+// lives, and where the site's runnable copy finds it.
+export const PLAIN_EXAMPLE = 'examples/plain-html/index.html';
+export const SNIPPET_PACKAGE_PATH = 'kvcalc/kvcalc.js';
+const EXAMPLE_PACKAGE_PATH = '../dist/kvcalc.js';
+
+// A snippet's file: site/snippets/NAME, or one of the tested examples (examples/...), so the
+// guide shows the very files the tests build.
+export const snippetPath = (name) => (name.startsWith('examples/') ? join(ROOT, name) : join(SITE, 'snippets', name));
 
 function readPage(file) {
   const text = readFileSync(join(SITE, 'pages', file), 'utf8');
@@ -49,8 +55,8 @@ function readPage(file) {
 // <!-- snippet: FILE | Label --> becomes the file's text, escaped, in a labelled block.
 function insertSnippets(body, file) {
   return body.replace(/<!--\s*snippet:\s*([^|\s]+)\s*\|\s*([^>]*?)\s*-->/g, (m, name, label) => {
-    const path = join(SITE, 'snippets', name);
-    if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/`);
+    const path = snippetPath(name);
+    if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/ or examples/`);
     const code = readFileSync(path, 'utf8').replace(/\n$/, '');
     // Snippet lines wrap; CSP sources such as 'wasm-unsafe-eval' must not break at their hyphens.
     const html = escapeText(code).replace(/'[a-z]+(?:-[a-z]+)+'/g, (m) => `<span class="nowrap">${m}</span>`);
@@ -189,11 +195,12 @@ export async function build() {
     writeFileSync(join(OUT, file), renderPage({ file, title: meta.title, description: meta.description, body, usesElement }));
   }
 
-  // The plain-HTML snippet of the embedding guide, as a page that runs.
-  const snippet = readFileSync(join(SITE, 'snippets/page.html'), 'utf8');
-  if (!snippet.includes(SNIPPET_PACKAGE_PATH)) throw new Error(`site/snippets/page.html does not load the package from ${SNIPPET_PACKAGE_PATH}`);
+  // The plain-HTML example of the embedding guide, as a page that runs.
+  const snippet = readFileSync(join(ROOT, PLAIN_EXAMPLE), 'utf8');
+  if (!snippet.includes(SNIPPET_PACKAGE_PATH)) throw new Error(`${PLAIN_EXAMPLE} does not load the package from ${SNIPPET_PACKAGE_PATH}`);
   mkdirSync(join(OUT, 'examples'), { recursive: true });
   writeFileSync(join(OUT, 'examples/plain.html'), snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH));
+  cpSync(join(ROOT, 'examples/plain-html/favicon.svg'), join(OUT, 'examples/favicon.svg'));
 
   for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));
   writeFileSync(join(OUT, 'favicon.ico'), faviconIco());

@@ -27,6 +27,7 @@
  * @attr max-context - The advertised max context the check tests. Default: the model's max context.
  * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
  * @attr loading - `lazy` (default): fetch the wasm and the view's code when the element comes within a screen's height of the viewport; until then the fallback shows. `eager`: fetch at once.
+ * @attr theme - `auto` (default): dark when the page is (a `dark` class or `data-theme="dark"` on the root element, or `color-scheme: dark`), light when the page says light, else as the reader's system prefers. `light` or `dark` forces it.
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
  * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (every section does when kvcalc-change fires; the model list fills a task after the first result). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
@@ -73,6 +74,7 @@
  * @part legend - The chart's legend.
  *
  * @cssstate live - The live element has replaced the fallback (`kv-calc:state(live)`); style the fallback's box with `kv-calc:not(:state(live))`.
+ * @cssstate dark - The element shows its dark colours (see the `theme` attribute).
  *
  * @cssprop --kv-color - Text colour.
  * @cssprop --kv-background - Background.
@@ -207,7 +209,10 @@ export class KvCalcElement extends ElementBase {
   // it comes near the viewport.
   #watch() {
     if (this.#started || !this.isConnected) return;
-    if (this.getAttribute('loading')?.trim() === 'eager' || typeof IntersectionObserver !== 'function') {
+    // A link with this element's state in its fragment (element/hash.js) starts it at once:
+    // the live element scrolls to itself.
+    if (this.getAttribute('loading')?.trim() === 'eager' || typeof IntersectionObserver !== 'function' ||
+        location.hash.includes(this.id ? `${this.id}.` : this.localName)) {
       this.#start();
       return;
     }
@@ -244,9 +249,10 @@ export class KvCalcElement extends ElementBase {
     loadLive().then(({ Live }) => {
       this.#live = new Live(this, this.#shadow, {
         config: this.#config,
-        onShow: () => {
+        // The element's custom states: live, dark (kv-calc:state(live) in a page's CSS).
+        state: (name, on) => {
           try {
-            this.#internals?.states.add('live');
+            this.#internals?.states[on ? 'add' : 'delete'](name);
           } catch {
             // an older engine that only takes dashed state names
           }

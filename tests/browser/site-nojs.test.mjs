@@ -27,6 +27,12 @@ test('without JavaScript every widget shows its baked fallback', async () => {
       assert.deepEqual(log.failed, [], file);
       await page.close();
     }
+    // The overview says that JavaScript is off, and does not promise a live calculator.
+    const { page: home } = await openPage(browser, `${base}/index.html`);
+    const main = await home.$eval('main', (m) => m.innerText);
+    assert.match(main, /JavaScript is off in this browser, so the calculator below shows the figures .* as they were computed when this site was built/);
+    assert.doesNotMatch(main, /Below is a live calculator/);
+    await home.close();
     // The first table's first baked row, as the CLI printed it.
     const { page } = await openPage(browser, `${base}/models.html`);
     const row = await page.$eval('#table-main tbody tr', (tr) => [...tr.children].map((c) => c.textContent.replace(/\s+/g, ' ')));

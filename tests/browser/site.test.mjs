@@ -15,6 +15,7 @@ import { PAGES } from '../../site/tools/layout.mjs';
 import { binaryBytes, groupThousands } from '../../site/tools/bake.mjs';
 import { parseElementHeader } from '../../site/tools/reference.mjs';
 import { listFiles } from '../../site/tools/service-worker.mjs';
+import { snippetPath } from '../../site/build.mjs';
 import {
   ROOT, SITE_BUILD, SITE_PAGES, ALL_PAGES, kvcalc, launch, openPage, runAxe, waitForWidgets, widgets, sizeOf,
 } from './site-pages/support.mjs';
@@ -38,7 +39,7 @@ after(async () => {
 });
 
 test('the build lists every page, and every page is built', () => {
-  // 9 pages in the navigation + the runnable snippet.
+  // 10 pages in the navigation + the runnable snippet.
   assert.equal(SITE_PAGES.length, 10);
   for (const file of ALL_PAGES) assert.ok(siteFiles.includes(file), `site-build/${file}`);
   assert.ok(siteFiles.includes('dist/kvcalc.js'), 'site-build/dist/kvcalc.js: the site carries its own copy of the package');
@@ -289,7 +290,7 @@ test('the reference page lists what web/element.js documents, and the element re
     cssprop: doc.cssprop.map((e) => e.name),
   });
   // The documented states are the element's: live once it has replaced the fallback.
-  assert.deepEqual(doc.cssstate.map((e) => e.name), ['live']);
+  assert.deepEqual(doc.cssstate.map((e) => e.name), ['live', 'dark']);
   assert.equal(await page.$eval('kv-calc[view="all"]', (el) => el.matches(':state(live)')), true);
   // The documented attributes are the ones the element observes.
   const observed = await page.evaluate(() => customElements.get('kv-calc').observedAttributes);
@@ -318,12 +319,18 @@ test('the snippets on the embedding page are the files in site/snippets, and the
   const names = [...html.matchAll(/<!--\s*snippet:\s*(\S+)\s*\|/g)].map((m) => m[1]);
   assert.equal(shown.length, names.length);
   names.forEach((name, i) => {
-    assert.equal(shown[i].code, readFileSync(join(ROOT, 'site/snippets', name), 'utf8').replace(/\n$/, ''), name);
+    assert.equal(shown[i].code, readFileSync(snippetPath(name), 'utf8').replace(/\n$/, ''), name);
   });
+  // One source: the recipes for plain HTML, Vite, VitePress and MkDocs are the tested
+  // examples' own files.
+  for (const example of ['plain-html/index.html', 'vite-app/main.js', 'vite-app/vite.config.js', 'vitepress-site/docs/.vitepress/config.mjs',
+    'vitepress-site/docs/.vitepress/theme/index.js', 'mkdocs-site/mkdocs.yml', 'mkdocs-site/overrides/main.html']) {
+    assert.ok(names.includes(`examples/${example}`), `the guide shows examples/${example}`);
+  }
   await page.close();
-  // The runnable copy differs from the snippet only in where the package is.
-  const snippet = readFileSync(join(ROOT, 'site/snippets/page.html'), 'utf8');
-  assert.equal(readFileSync(join(SITE_BUILD, 'examples/plain.html'), 'utf8'), snippet.replace('/kvcalc/', '../dist/'));
+  // The runnable copy differs from the example only in where the package is.
+  const snippet = readFileSync(join(ROOT, 'examples/plain-html/index.html'), 'utf8');
+  assert.equal(readFileSync(join(SITE_BUILD, 'examples/plain.html'), 'utf8'), snippet.replace('kvcalc/kvcalc.js', '../dist/kvcalc.js'));
   // The CSP in the snippets is the one the site is served with.
   for (const name of ['csp-header.txt', 'nginx.conf', 'apache.conf', 'headers.txt', 'meta-csp.html']) {
     const text = readFileSync(join(ROOT, 'site/snippets', name), 'utf8').replace(/\s+/g, ' ');

@@ -1,8 +1,8 @@
-// The npm package: `npm pack` holds only what a user needs (dist/, package.json, README,
-// LICENSE), and the packed tarball, installed into an empty folder, sizes a model.
+// The npm package: `npm pack` holds only what a user needs (dist/, package.json, the
+// package's README, LICENSE), and the packed tarball, installed into an empty folder, sizes a model.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { after, test } from 'node:test';
@@ -12,7 +12,28 @@ const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-pack-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
+const contributorsReadme = readFileSync(join(root, 'README.md'), 'utf8');
 const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], root));
+
+test('the tarball\'s README is the package\'s (web/README.md), its LICENSE is MIT; the repository\'s README is left as it was', () => {
+  const files = packed.files.map((f) => f.path);
+  assert.ok(files.includes('README.md') && files.includes('LICENSE'), files.join(' '));
+  const out = join(scratch, 'unpacked');
+  mkdirSync(out);
+  execFileSync('tar', ['-xzf', join(scratch, packed.filename), '-C', out]);
+  const readme = readFileSync(join(out, 'package/README.md'), 'utf8');
+  assert.equal(readme, readFileSync(join(root, 'web/README.md'), 'utf8'));
+  // What an npm user needs: the install, the import, the script tag, bundlers, Node, the attributes.
+  for (const needed of ['npm install kvcalc', "import 'kvcalc';", '<script type="module" src="/kvcalc/kvcalc.js"></script>',
+    "optimizeDeps: { exclude: ['kvcalc'] }", 'isCustomElement', 'load({ wasmBinary: readFileSync(wasmUrl) })', '| `kv-dtype` |', '| `theme` |']) {
+    assert.ok(readme.includes(needed), needed);
+  }
+  const license = readFileSync(join(out, 'package/LICENSE'), 'utf8');
+  assert.match(license, /^MIT License\n/);
+  assert.equal(JSON.parse(readFileSync(join(out, 'package/package.json'), 'utf8')).license, 'MIT');
+  assert.equal(readFileSync(join(root, 'README.md'), 'utf8'), contributorsReadme);
+  assert.ok(!existsSync(join(root, 'build/pack/README.md')), 'nothing left behind');
+});
 
 test('the pack holds dist/ (every file the build put there), package.json, README and LICENSE only', () => {
   const files = packed.files.map((f) => f.path).sort();

@@ -2,7 +2,8 @@
 // straight line, a sliding window flattens it), one line per KV dtype for the current
 // model, the pool as a horizontal line and the chosen context as a marker. Every point is
 // a core result; lines only join them. Drawn at the element's real width, so the text
-// stays readable on a phone.
+// stays readable on a phone. Hovering over it, or focusing it and pressing the arrow keys,
+// reads out the figures at one sampled context.
 
 import { h, replace, setText, svg, watchWidth } from './dom.js';
 
@@ -19,6 +20,7 @@ const CSS = `
 .chart .pool-line { stroke: var(--_pool); stroke-width: 2; stroke-dasharray: 4 4; }
 .chart .pool-label { fill: var(--_pool); font-size: 11px; }
 .chart .marker { stroke: var(--_fg); stroke-width: 1; stroke-dasharray: 2 2; }
+.chart .guide { stroke: var(--_focus); stroke-width: 2; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
 .legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
 .legend svg { width: 1.6rem; height: 0.6rem; }
@@ -57,14 +59,49 @@ export function chartDtypes(r, chosen) {
 
 export class ChartView {
   constructor() {
-    this.svgEl = svg('svg', { role: 'img', part: 'chart-svg' });
+    this.svgEl = svg('svg', { role: 'img', part: 'chart-svg', tabindex: '0' });
+    this.guide = svg('line', { class: 'guide' });
+    this.readout = h('p', { class: 'note', 'aria-live': 'polite' });
     this.legend = h('ul', { class: 'legend', part: 'legend' });
     this.summary = h('p', { class: 'note' });
     this.root = h('section', { class: 'view chart', part: 'view chart' },
       h('h2', null, 'Memory against context'),
-      this.svgEl, this.legend, this.summary);
+      this.svgEl, this.readout, this.legend, this.summary);
     this.last = null;
     this.size = watchWidth(this.root, () => this.last && this.draw(this.last));
+    // The readout: the sampled context nearest the pointer, or stepped with the arrow keys.
+    const e = this.svgEl;
+    e.addEventListener('pointermove', (ev) => {
+      if (!this.at) return;
+      const box = e.getBoundingClientRect();
+      const x = ((ev.clientX - box.left) * this.at.W) / box.width;
+      const xs = this.at.contexts.map((c) => Math.abs(this.at.X(c) - x));
+      this.read(xs.indexOf(Math.min(...xs)));
+    });
+    e.addEventListener('keydown', (ev) => {
+      const step = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[ev.key];
+      if (!step || !this.at) return;
+      ev.preventDefault();
+      this.read(Math.max(0, Math.min(this.at.contexts.length - 1, this.i + step)));
+    });
+    e.addEventListener('focus', () => this.read(this.at ? this.at.start : -1));
+    for (const ev of ['pointerleave', 'blur']) e.addEventListener(ev, () => this.read(-1));
+  }
+
+  // Shows the figures at the i-th sampled context (none for -1).
+  read(i) {
+    const { contexts = [], X, series, pool, fmt, top, bottom } = this.at ?? {};
+    this.i = i;
+    if (!contexts[i]) {
+      this.guide.setAttribute('hidden', '');
+      setText(this.readout, 'Hover over the chart, or focus it and press the arrow keys, to read its figures.');
+      return;
+    }
+    const x = X(contexts[i]).toFixed(1);
+    for (const [k, v] of [['x1', x], ['x2', x], ['y1', top], ['y2', bottom]]) this.guide.setAttribute(k, v);
+    this.guide.removeAttribute('hidden');
+    setText(this.readout, `At ${fmt.tokens(contexts[i])}: ${series.map((s) => `${s.dtype} ${fmt.binary(s.points[i].bytes)}`)
+      .join(', ')}${pool ? `; ${pool.short}` : ''}.`);
   }
 
   // series: [{ dtype, label, points: [{context, bytes}], current }]; pool: {bytes, label}|null
@@ -85,6 +122,7 @@ export class ChartView {
     const ys = all.map((p) => p.bytes).filter((b) => b > 0);
     if (pool && pool.bytes > 0) ys.push(pool.bytes);
     if (!xs.length || !ys.length) {
+      this.at = null;
       replace(this.svgEl);
       return;
     }
@@ -95,6 +133,10 @@ export class ChartView {
     if (y1 - y0 < 2) { y0 -= 1; y1 += 1; }
     const X = (c) => left + ((log2(c) - x0) / Math.max(1, x1 - x0)) * (W - left - right);
     const Y = (b) => top + (1 - (log2(b) - y0) / Math.max(1, y1 - y0)) * (H - top - bottom);
+    // The readout starts at the sampled context nearest the chosen one.
+    const contexts = series[0].points.map((p) => p.context);
+    const near = contexts.map((c) => Math.abs(log2(c) - log2(r.context)));
+    this.at = { contexts, X, series, pool, fmt, W, top, bottom: H - bottom, start: near.indexOf(Math.min(...near)) };
     const nodes = [svg('title', null, `KV cache memory against context for ${r.model}`)];
 
     // Grid and ticks: contexts every few octaves, memory every few octaves, both labelled.
@@ -133,9 +175,11 @@ export class ChartView {
         .map((p, j) => `${j ? 'L' : 'M'}${X(p.context).toFixed(1)} ${Y(p.bytes).toFixed(1)}`).join(' ');
       nodes.push(svg('path', { class: `series ${SERIES_CLASSES[i]}${s.current ? ' current' : ''}`, d }));
     });
+    nodes.push(this.guide);
     this.svgEl.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this.svgEl.setAttribute('aria-label', this.describe(r, series, pool, fmt));
     replace(this.svgEl, nodes);
+    this.read(-1);
 
     replace(this.legend, series.map((s, i) => h('li', null,
       svg('svg', { viewBox: '0 0 24 8', 'aria-hidden': 'true' },

@@ -124,7 +124,15 @@ export class CheckView {
     const key = JSON.stringify(list.map((g) => g.id));
     if (key === this.gpuListKey) return;
     this.gpuListKey = key;
+    this.gpuNames = Object.fromEntries(list.map((g) => [g.id, g.name || g.id]));
     replace(this.gpu.control, list.map((g) => h('option', { value: g.id }, g.name || g.id)));
+  }
+
+  // The core's words with the reader's names: a GPU by its name, not its preset id, and
+  // the steps by their heading here, not the report's field.
+  plain(text) {
+    return String(text).replace(/\(see pool\.steps\)/g, '(see "How the pool was found")')
+      .replace(/\bgpu ([\w.-]+)/g, (m, id) => this.gpuNames?.[id] ?? m);
   }
 
   // The pool inputs as the API's check options, or { error } for a bad one.
@@ -176,7 +184,7 @@ export class CheckView {
       this.setInput(this.poolTokens, String(state.poolTokens), (v) => readTokens(v).value === state.poolTokens);
     }
     setText(this.gpuCountNote, `GPUs: ${fmt.int(state.tp ?? 1)}, one per tensor-parallel rank (the TP input above).`);
-    setText(this.error, message || '');
+    setText(this.error, this.plain(message || ''));
     if (!check) {
       this.poolStepsBox.hidden = true;
       this.verdict.className = 'verdict';
@@ -191,23 +199,30 @@ export class CheckView {
     const byBytes = check.fitsBy === 'bytes';  // windows or states: one request's bytes against the pool's
     const pool = byBytes ? `${fmt.bytesBoth(check.poolBytesPerGpu)} per GPU` : fmt.tokens(check.poolTokens);
     this.verdict.className = fits ? 'verdict fits' : 'verdict fails';
-    setText(this.verdict, fits
-      ? `Fits: one ${fmt.int(check.maxContext)}-token request fits the pool of ${pool} (${fmt.ratio(check.maxConcurrency)} concurrency) for ${r.model}.`
-      : `Does not fit: one ${fmt.int(check.maxContext)}-token request needs more than the pool of ${pool} (${fmt.ratio(check.maxConcurrency)}) for ${r.model}.`);
+    // A GPU whose memory the weights and reservations already fill has no pool: say why.
+    const p = check.pool;
+    setText(this.verdict, p && p.memoryLeft === false
+      ? `Does not fit: on each ${this.gpuNames?.[this.gpu.control.value] ?? 'GPU'}, ${r.model}'s weights (${fmt.binary(p.weightBytesPerGpu)} per GPU) ` +
+        `and the engine's reservations exceed the ${fmt.binary(p.requestedBytes)} it may use (${Math.round(p.fraction * 100)}% of ` +
+        `${fmt.binary(p.gpuMemoryBytes)}): no memory is left for a KV pool. More GPUs (tensor parallel) or larger ones would leave some.`
+      : fits
+        ? `Fits: one ${fmt.int(check.maxContext)}-token request fits the pool of ${pool} (${fmt.ratio(check.maxConcurrency)} concurrency) for ${r.model}.`
+        : `Does not fit: one ${fmt.int(check.maxContext)}-token request needs more than the pool of ${pool} (${fmt.ratio(check.maxConcurrency)}) for ${r.model}.`);
     const rows = [
-      ['Pool', `${fmt.tokens(check.poolTokens)}${check.poolSource ? ` (${check.poolSource})` : ''}`],
+      ['Pool', `${fmt.tokens(check.poolTokens)}${check.poolSource ? ` (${this.plain(check.poolSource)})` : ''}`],
       ['Advertised max context', fmt.tokens(check.maxContext)],
       ['Max concurrency', `${fmt.ratio(check.maxConcurrency)} (${byBytes ? 'pool bytes ÷ one request\'s bytes' : 'pool ÷ max context'})`],
       ['Safe max context', `${fmt.tokens(check.maxSafeContext)}${check.maxSafeContextSource ? ` (${check.maxSafeContextSource})` : ''}`],
     ];
     if (check.poolBytesPerGpu != null) rows.splice(1, 0, ['Pool memory per GPU', fmt.bytesBoth(check.poolBytesPerGpu)]);
     if (byBytes) rows.splice(3, 0, ['One request per GPU', fmt.bytesBoth(check.requestBytesPerGpu)]);
-    replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
-    replace(this.advice, (check.advice || []).map((line) => h('li', null, line)));
+    replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]),
+      fmt.replicated(r) && [h('dt', null, 'Per GPU'), h('dd', { class: 'note' }, fmt.replicated(r))]);
+    replace(this.advice, (check.advice || []).map((line) => h('li', null, this.plain(line))));
     const steps = check.pool && check.pool.steps ? check.pool.steps
       : check.log && check.log.understood ? check.log.understood.map((u) => `line ${u.line}: ${u.what}`) : [];
     this.poolStepsBox.hidden = steps.length === 0;
-    replace(this.poolSteps, steps.map((t) => h('li', null, t)));
+    replace(this.poolSteps, steps.map((t) => h('li', null, this.plain(t))));
     this.drawBar(check, fmt);
   }
 

@@ -60,16 +60,11 @@ export class ConfigInput {
   }
 
   apply(text, fileName = null) {
-    if (!text.trim()) {
-      this.showError('config.json: the text is empty');
-      return;
-    }
-    const err = this.onConfig(text);
-    if (err) this.showError(describeError(err));
-    else {
-      this.showError('');
-      setText(this.status, fileName ? `Using ${fileName}.` : 'Using the pasted config.');
-    }
+    const err = text.trim() ? this.onConfig(text) : 'config.json: the text is empty';
+    this.showError(err ? describeError(err) : '');
+    // After an error the calculator keeps the config it had: the note says so, not "Using".
+    setText(this.status, err ? 'Not used: the figures are still those of the config before.'
+      : fileName ? `Using ${fileName}.` : 'Using the pasted config.');
   }
 
   showError(text) {

@@ -1,7 +1,9 @@
-// The shared inputs: model, context (with 4K/32K/128K/1M shortcuts), batch, KV dtype,
-// accounting and tensor parallelism. Each change goes back to the element as an attribute
-// value (onChange(attribute, text)); a value that does not parse is shown next to its
-// input and not applied.
+// The shared inputs: model (a select in natural order, and a search field with the ids as
+// suggestions),
+// context (with 4K/32K/128K/1M shortcuts), batch, KV dtype, accounting and tensor
+// parallelism. Each change goes back to the element as an attribute value
+// (onChange(attribute, text), null for an emptied input: the default); a value that does
+// not parse is shown next to its input and not applied.
 
 import { h, replace, setText, uid } from './dom.js';
 import { CONTEXT_SHORTCUTS, readCount, readTokens } from './state.js';
@@ -10,16 +12,18 @@ const DTYPE_CHOICES = [
   ['bf16', 'bf16 (2 bytes)'], ['fp16', 'fp16 (2 bytes)'], ['fp32', 'fp32 (4 bytes)'],
   ['fp8', 'fp8 (1 byte)'], ['int8', 'int8 (1 byte)'], ['int4', 'int4 (0.5 byte)'],
 ];
-const ACCOUNTING_CHOICES = [
-  ['resident', 'resident (tokens kept)'],
-  ['naive', 'naive (per token × context)'],
-  ['vllm', 'vLLM (blocks reserved)'],
-];
+// Short, so that a select in a narrow column shows its whole choice; the formula view says
+// what each one counts.
+const ACCOUNTING_CHOICES = [['resident', 'resident'], ['naive', 'naive'], ['vllm', 'vLLM blocks']];
+
+// Model ids in natural order, case aside: "deepseek" before "Qwen", "Qwen3-8B" before "Qwen3-30B".
+const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' }).compare;
 
 export const PASTED = '#pasted';
 export const INLINE = '#inline';
 
-function field(labelText, control, { wide = false, extra = null, hint = null } = {}) {
+// wide: a whole row; w2: a whole row when the element is narrow.
+function field(labelText, control, { wide = false, w2 = false, extra = null, hint = null } = {}) {
   const id = uid('kv-in');
   control.id = id;
   const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert' });
@@ -30,7 +34,7 @@ function field(labelText, control, { wide = false, extra = null, hint = null } =
     describedBy.push(`${id}-hint`);
   }
   control.setAttribute('aria-describedby', describedBy.join(' '));
-  const el = h('div', { class: wide ? 'field wide' : 'field' },
+  const el = h('div', { class: `field${wide ? ' wide' : w2 ? ' w2' : ''}` },
     h('label', { for: id }, labelText), control, extra, hintEl, error);
   return { el, control, error, hint: hintEl };
 }
@@ -39,6 +43,12 @@ export class Controls {
   constructor(onChange) {
     this.onChange = onChange;
     this.modelSelect = h('select', { name: 'model', part: 'input model-select' });
+    const listId = uid('kv-models');
+    this.modelList = h('datalist', { id: listId });
+    this.modelSearch = h('input', {
+      type: 'search', name: 'model-search', list: listId, placeholder: 'Find a model', 'aria-label': 'Find a model',
+      autocomplete: 'off', spellcheck: 'false', part: 'input',
+    });
     this.contextInput = h('input', {
       name: 'context', type: 'text', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false',
       part: 'input',
@@ -54,20 +64,33 @@ export class Controls {
     this.tpInput = h('input', { name: 'tp', type: 'number', min: '1', step: '1', inputmode: 'numeric', part: 'input' });
 
     this.fields = {
-      model: field('Model', this.modelSelect, { wide: true }),
+      model: field('Model', this.modelSelect, { wide: true, extra: [this.modelSearch, this.modelList] }),
       context: field('Context (tokens)', this.contextInput, {
+        w2: true,
         extra: h('div', { class: 'shortcuts', role: 'group', 'aria-label': 'Context shortcuts' }, this.shortcuts),
         hint: true,
       }),
       batch: field('Batch (sequences)', this.batchInput),
-      'kv-dtype': field('KV cache dtype', this.dtypeSelect),
-      accounting: field('Accounting', this.accountingSelect),
+      'kv-dtype': field('KV cache dtype', this.dtypeSelect, { w2: true }),
+      accounting: field('Accounting', this.accountingSelect, { w2: true }),
       tp: field('Tensor parallel (GPUs)', this.tpInput),
     };
     this.root = h('div', { class: 'controls', part: 'controls', role: 'group', 'aria-label': 'Inputs' },
       Object.values(this.fields).map((f) => f.el));
 
     this.modelSelect.addEventListener('change', () => this.onChange('model', this.modelSelect.value));
+    // The search suggests the ids that hold its text (the browser's list); an id picked
+    // there, or Enter (the first id, in the select's order, that holds the text), chooses.
+    const pick = (enter) => {
+      const q = this.modelSearch.value.trim().toLowerCase();
+      const m = this.models.find((x) => (enter ? x.id.toLowerCase().includes(q) : x.id.toLowerCase() === q));
+      if (q && m) {
+        this.modelSearch.value = '';
+        this.onChange('model', m.id);
+      }
+    };
+    this.modelSearch.addEventListener('input', () => pick(false));
+    this.modelSearch.addEventListener('keydown', (ev) => ev.key === 'Enter' && pick(true));
     this.dtypeSelect.addEventListener('change', () => this.onChange('kv-dtype', this.dtypeSelect.value));
     this.accountingSelect.addEventListener('change', () => this.onChange('accounting', this.accountingSelect.value));
     this.bindNumber('context', this.contextInput, readTokens);
@@ -83,15 +106,16 @@ export class Controls {
     this.presetKey = '';
   }
 
+  // An emptied input stands for the default (the model's max context, one sequence, one
+  // GPU): the figures show it, and the input shows it again once it loses the focus.
   bindNumber(name, input, read) {
     input.addEventListener('input', () => {
-      if (input.value.trim() === '') return;  // mid-edit: wait for a value
-      const r = read(input.value);
+      const r = input.value.trim() === '' ? { value: null } : read(input.value);
       this.setError(name, r.error || '');
-      if (!r.error) this.onChange(name, String(r.value));
+      if (!r.error) this.onChange(name, r.value === null ? null : String(r.value));
     });
-    input.addEventListener('change', () => {
-      if (input.value.trim() === '') this.setError(name, 'needs a value');
+    input.addEventListener('blur', () => {
+      if (input.value.trim() === '') this.onChange(name, null);
     });
   }
 
@@ -105,7 +129,7 @@ export class Controls {
   // Sets a control's value unless the user is typing a value that already means the same.
   setValue(input, text, same) {
     const focused = input.getRootNode().activeElement === input;
-    if (focused && same(input.value)) return;
+    if (focused && (!input.value.trim() || same(input.value))) return;
     if (input.value !== text) input.value = text;
   }
 
@@ -114,9 +138,11 @@ export class Controls {
     const key = JSON.stringify([models.map((m) => m.id), extra]);
     if (key !== this.presetKey) {
       this.presetKey = key;
+      this.models = [...models].sort((a, b) => natural(a.id, b.id));
+      replace(this.modelList, this.models.map((m) => h('option', { value: m.id })));
       replace(this.modelSelect,
         extra.map((e) => h('option', { value: e.value }, e.label)),
-        models.map((m) => h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (${m.id})` : m.id)));
+        this.models.map((m) => h('option', { value: m.id }, m.name && m.name !== m.id ? `${m.name} (${m.id})` : m.id)));
     }
     if (this.modelSelect.value !== selected) this.modelSelect.value = selected;
   }
@@ -142,7 +168,7 @@ export class Controls {
     const dtype = state.kvDtype ?? 'auto';
     const autoLabel = result && (state.kvDtype ?? 'auto') === 'auto' ? `auto (${result.kvDtype})` : 'auto (the model dtype)';
     const choices = [['auto', autoLabel], ...DTYPE_CHOICES];
-    if (isMla) choices.push(['fp8_ds_mla', 'fp8_ds_mla (656 B per token per layer)']);
+    if (isMla) choices.push(['fp8_ds_mla', 'fp8_ds_mla (656 B)']);
     if (!choices.some(([v]) => v === dtype)) choices.push([dtype, dtype]);
     const dkey = JSON.stringify(choices);
     if (dkey !== this.dtypeKey) {

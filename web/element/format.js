@@ -77,6 +77,16 @@ export class Formatter {
     return `${this.int(hundredths / 100n)}${this.decimal}${String(hundredths % 100n).padStart(2, '0')} ${unit}`;
   }
 
+  // The note for per-GPU figures when a tensor-parallel GPU cannot take a share of the cache:
+  // TP above the KV heads (each GPU keeps a whole head: heads are replicated), or an MLA
+  // latent (never split). '' otherwise.
+  replicated(r) {
+    const kv = Math.min(...r.groups.map((g) => (g.kvHeads ? g.kvHeads.value : g.kind === 'mla' ? 0 : Infinity)));
+    if (r.tp < 2 || r.tp <= kv) return '';
+    return `${kv ? `TP ${this.int(r.tp)} is above the model's ${this.int(kv)} KV heads: each GPU keeps a whole head, so heads are replicated`
+      : 'The MLA latent is not split: each GPU keeps all of it'}; the ${this.int(r.tp)} GPUs hold ${this.binary(r.kvBytesDeployment)} in all.`;
+  }
+
   tokens(n) {
     return `${this.int(n)} ${BigInt(n) === 1n ? 'token' : 'tokens'}`;
   }

@@ -115,12 +115,12 @@ export class FormulaView {
       [`Per sequence (${fmt.tokens(r.context)}, ${r.accounting})`, fmt.bytesBoth(sequenceBytes(r))],
       [`For the batch (${fmt.int(r.batch)} ${r.batch === 1 ? 'sequence' : 'sequences'})`, fmt.bytesBoth(r.kvBytes)],
     ];
-    if (r.tp > 1 || r.pp > 1) rows.push([`Per GPU (TP ${fmt.int(r.tp)})`, fmt.bytesBoth(r.kvBytesPerGpu)]);
+    if (r.tp > 1 || r.pp > 1) rows.push([`Per GPU (TP ${fmt.int(r.tp)})`, fmt.bytesBoth(r.kvBytesPerGpu), fmt.replicated(r)]);
     if (r.stateBytes > 0) rows.push(['Fixed state per sequence', fmt.bytesBoth(r.stateBytes)]);
     if (r.weightBytes != null) {
       rows.push([`Weights (${r.weightDtype}, for comparison)`, `${fmt.binary(r.weightBytes)}, ${fmt.params(r.paramCount)} parameters`]);
     }
-    replace(this.results, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
+    replace(this.results, rows.map(([k, v, note]) => [h('dt', null, k), h('dd', null, h('strong', null, v), note && h('p', { class: 'note' }, note))]));
   }
 }
 

@@ -13,6 +13,7 @@ import { engine, loadedEngine } from './engine.js';
 import { formatterFor } from './format.js';
 import { Controls, INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
+import { followTheme } from './theme.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
 import { KvCalcChangeEvent } from '../element.js';
 
@@ -50,15 +51,17 @@ export class Live {
   #resolveSettled = null;
   #observer = null;
   #onHashChange = () => this.#readHash();
-  #onShow;
+  #state;
+  #theme = null;        // follows the page's light or dark mode once shown
+  #scrollTo = false;    // the URL's fragment set this element's state: scroll to it once drawn
 
   // host: the <kv-calc>; shadow: its shadow root, which shows the fallback through a slot
   // until the first render replaces it; config: a config the page set before (or null);
-  // onShow: called once the live content has replaced the fallback.
-  constructor(host, shadow, { config, onShow }) {
+  // state(name, on): sets the host's custom states (live once the fallback is replaced, dark).
+  constructor(host, shadow, { config, state }) {
     this.#host = host;
     this.#shadow = shadow;
-    this.#onShow = onShow;
+    this.#state = state;
     // The first Intl.NumberFormat costs milliseconds (locale data): build it while the wasm
     // module compiles, not after.
     formatterFor(host);
@@ -95,16 +98,19 @@ export class Live {
       if (this.#readInline()) this.#queue();
     });
     this.#observer.observe(this.#host, { childList: true, subtree: true, characterData: true });
+    if (this.#shown) this.#theme = followTheme(this.#host, this.#state);
     this.#queue();
   }
 
   disconnected() {
     window.removeEventListener('hashchange', this.#onHashChange);
     this.#observer?.disconnect();
+    this.#theme?.forget();
   }
 
   attributeChanged(name, oldValue, newValue) {
-    if (oldValue !== newValue) this.#queue();
+    if (name === 'theme') this.#theme?.apply();
+    else if (oldValue !== newValue) this.#queue();
   }
 
   // Several attribute changes in one task become one render.
@@ -137,6 +143,7 @@ export class Live {
 
   #readHash() {
     const { attributes, config } = readHash(this.#hashPrefix());
+    if (config !== null || Object.keys(attributes).length) this.#scrollTo = true;
     for (const [name, value] of Object.entries(attributes)) {
       if (this.#host.getAttribute(name) !== value) this.#host.setAttribute(name, value);
     }
@@ -169,8 +176,10 @@ export class Live {
       this.#queue();
       return;
     }
-    if (this.#host.getAttribute(attribute) !== value) this.#host.setAttribute(attribute, value);
-    else this.#queue();
+    // An emptied input (null) goes back to the default, and what was said about its value goes.
+    if (value === null) this.#host.removeAttribute(attribute);
+    else if (this.#host.getAttribute(attribute) !== value) this.#host.setAttribute(attribute, value);
+    this.#queue();
   }
 
   // The config is tried with the element's current options (its context, dtype...), so an
@@ -220,7 +229,8 @@ export class Live {
     const drawn = Object.values(this.#ui.sections).filter((view) => view.size);
     for (const view of drawn) view.size.measure();
     for (const view of drawn) view.size.fit();
-    this.#onShow();
+    this.#state('live', true);
+    this.#theme = followTheme(this.#host, this.#state);
   }
 
   // Resolves to the paste panel's ConfigInput, loading its code the first time.
@@ -406,6 +416,10 @@ export class Live {
     // the fallback.
     for (const name of sections) this.#renderSection(name, ctx);
     this.#show();
+    if (this.#scrollTo) {
+      this.#scrollTo = false;
+      this.#host.scrollIntoView();
+    }
 
     this.#result = r;
     this.#check = check;

@@ -5,6 +5,7 @@
 export const VIEWS = ['formula', 'table', 'gqa', 'check', 'all'];
 export const ACCOUNTINGS = ['resident', 'naive', 'vllm'];
 export const LOADINGS = ['lazy', 'eager'];
+export const THEMES = ['auto', 'light', 'dark'];
 export const CONTEXT_SHORTCUTS = [['4K', 4096], ['32K', 32768], ['128K', 131072], ['1M', 1048576]];
 export const DEFAULT_MODEL = 'Qwen/Qwen2.5-7B-Instruct';
 
@@ -21,6 +22,7 @@ export const ATTRIBUTES = {
   'max-context': { prop: 'maxContext', read: readTokens },
   accounting: { prop: 'accounting', read: (v) => readChoice(v, ACCOUNTINGS) },
   loading: { prop: 'loading', read: (v) => readChoice(v, LOADINGS) },
+  theme: { prop: 'theme', read: (v) => readChoice(v, THEMES) },
 };
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

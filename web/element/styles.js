@@ -6,6 +6,7 @@
 // element.js; the internal --_* names only hold the resolved values.
 const CSS = `
 :host {
+  color-scheme: light;
   --_fg: var(--kv-color, #1d2430);
   --_bg: var(--kv-background, #ffffff);
   --_muted: var(--kv-muted-color, #56606e);
@@ -35,8 +36,8 @@ const CSS = `
   max-width: 100%;
   box-sizing: border-box;
 }
-@media (prefers-color-scheme: dark) {
-  :host {
+:host(:state(dark)) {
+    color-scheme: dark;
     --_fg: var(--kv-color, #e6e9ee);
     --_bg: var(--kv-background, #161a20);
     --_muted: var(--kv-muted-color, #a9b2bf);
@@ -51,7 +52,6 @@ const CSS = `
     --_series-2: var(--kv-series-2, #f0a35e);
     --_series-3: var(--kv-series-3, #c6a2ff);
     --_pool: var(--kv-pool-color, #ff8f87);
-  }
 }
 :host([hidden]) { display: none; }
 *, *::before, *::after { box-sizing: border-box; }
@@ -62,10 +62,10 @@ h2, h3 { margin: 0; font-size: 1.05em; line-height: 1.3; }
 h3 { font-size: 1em; }
 p { margin: 0; }
 .muted, .note { color: var(--_muted); font-size: 0.9em; }
-.note { overflow-wrap: anywhere; }
+.note { overflow-wrap: break-word; }
 .num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .model-line { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: baseline; }
-.model-name { font-weight: 600; overflow-wrap: anywhere; }
+.model-name { font-weight: 600; overflow-wrap: break-word; }
 .loading { color: var(--_muted); }
 .view { display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(var(--_gap) * 0.75); min-width: 0; }
 
@@ -74,7 +74,7 @@ p { margin: 0; }
   color: var(--_bad);
   border-left: 3px solid var(--_bad);
   padding: 0.25rem 0.5rem;
-  overflow-wrap: anywhere;
+  overflow-wrap: break-word;
 }
 .error:empty { display: none; }
 .warnings { margin: 0; padding-left: 1.2rem; color: var(--_muted); font-size: 0.9em; }
@@ -111,7 +111,7 @@ button[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-f
 .shortcuts { display: flex; flex-wrap: wrap; gap: 0.25rem; }
 .shortcuts button { padding: 0.1rem 0.45rem; font-size: 0.85em; }
 [aria-invalid="true"] { border-color: var(--_bad); outline: 1px solid var(--_bad); }
-.field-error { color: var(--_bad); font-size: 0.85em; overflow-wrap: anywhere; }
+.field-error { color: var(--_bad); font-size: 0.85em; overflow-wrap: break-word; }
 .field-error:empty { display: none; }
 :focus-visible {
   outline: 3px solid var(--_focus);
@@ -127,11 +127,12 @@ details[open] > summary { margin-bottom: 0.4rem; }
 /* The figures of the formula and check views */
 .results { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 0.75rem; margin: 0; }
 .results dt { color: var(--_muted); }
-.results dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.results dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: break-word; }
 .results dd strong { font-weight: 600; }
 
 @container (max-width: 30rem) {
-  .controls { grid-template-columns: 1fr 1fr; }
+  .controls { grid-template-columns: 1fr 1fr; grid-auto-flow: dense; }
+  .controls .w2 { grid-column: 1 / -1; }
   .results { grid-template-columns: 1fr; }
   .results dd { margin-bottom: 0.3rem; }
 }

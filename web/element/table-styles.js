@@ -19,15 +19,15 @@ thead th[aria-sort="ascending"] button::after { content: " \\2191"; color: var(-
 thead th[aria-sort="descending"] button::after { content: " \\2193"; color: var(--_fg); }
 tr.pasted th, tr.pasted td { background: var(--_surface); }
 tr.current th[scope="row"] { font-weight: 700; }
-.scroll-hint { display: none; }
+/* The first column stays in view while the table scrolls sideways, so every figure keeps
+   its row's name beside it; its cells are opaque to cover what scrolls under them. */
+tbody th[scope="row"], thead th:first-child { position: sticky; left: 0; z-index: 1; }
+tbody th[scope="row"] { background: var(--_bg); box-shadow: 1px 0 0 var(--_border); }
+tr.pasted th[scope="row"] { background: var(--_surface); }
 @container (max-width: 45rem) {
-  .scroll-hint { display: block; }
-  /* A narrow table scrolls sideways: its first column stays in view, so every figure keeps
-     its row's name beside it. The cells need an opaque background to cover what scrolls. */
-  tbody th[scope="row"], thead th:first-child { position: sticky; left: 0; z-index: 1; }
-  tbody th[scope="row"] { background: var(--_bg); min-width: 8rem; max-width: 10rem; overflow-wrap: anywhere; box-shadow: 1px 0 0 var(--_border); }
+  tbody th[scope="row"] { min-width: 7rem; max-width: 9rem; }
+  td.weights { white-space: normal; min-width: 7rem; }
   tbody th[scope="row"] .nobreak { white-space: normal; }
-  tr.pasted th[scope="row"] { background: var(--_surface); }
   thead th { white-space: normal; min-width: 4.5rem; }
 }
 `;

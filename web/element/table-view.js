@@ -38,14 +38,17 @@ export class TableView {
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.note = h('p', { class: 'note' });
+    // Shown until the table is seen to fit: most tables are wider than a page's column.
+    const hint = h('p', { class: 'note' }, 'The table scrolls sideways (focus it and use the arrow keys): more columns to the right.');
+    const table = h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody);
+    // A table wider than the element scrolls sideways, its first column kept in view; the
+    // box takes keyboard focus (arrow keys scroll it), and the hint shows while it is needed.
+    const wrap = this.wrap = h('div', { class: 'table-wrap', part: 'table-wrap', tabindex: '0', role: 'region' }, table);
+    const fits = new ResizeObserver(() => { hint.hidden = wrap.scrollWidth <= wrap.clientWidth; });
+    fits.observe(table);
+    fits.observe(wrap);
     this.root = h('section', { class: 'view table', part: 'view table' },
-      h('h2', null, 'Per-model table'),
-      this.caption,
-      h('p', { class: 'note scroll-hint' }, 'The table scrolls sideways: more columns to the right.'),
-      // Scrolls sideways on narrow screens; the sort buttons inside take keyboard focus.
-      h('div', { class: 'table-wrap', part: 'table-wrap' },
-        h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody)),
-      this.note);
+      h('h2', null, 'Per-model table'), this.caption, hint, wrap, this.note);
     this.headKey = '';
     this.bodyKey = '';
   }
@@ -90,6 +93,9 @@ export class TableView {
       r: { ...f.r, kvBytes: contexts.map((x) => (x === chosen ? own[i].r.kvBytes[0] : f.r.kvBytes[TABLE_CONTEXTS.indexOf(x)])) },
     } : own[i]));
     this.update({ rows, rowOf, contexts, fmt, state });
+    // The scrolling box's name tells two tables of one page apart (axe: unique landmarks).
+    this.wrap.setAttribute('aria-label', `Per-model table: ${rows.slice(0, 2).map((r) => r.label).join(', ')}` +
+      `${rows.length > 2 ? ` and ${rows.length - 2} more` : ''}`);
   }
 
   update({ rows, rowOf, contexts, fmt, state }) {
@@ -190,7 +196,7 @@ export class TableView {
         case 'head': return h('td', { class: 'num' }, r.headSizeText);
         case 'bpt': return h('td', { class: 'num' }, fmt.bytes(r.bytesPerToken));
         case 'weights': return r.weightBytes != null
-          ? h('td', { class: 'num', title: `${fmt.int(r.paramCount)} parameters, ${fmt.bytes(r.weightBytes)}` },
+          ? h('td', { class: 'num weights', title: `${fmt.int(r.paramCount)} parameters, ${fmt.bytes(r.weightBytes)}` },
             `${fmt.binary(r.weightBytes)} (${fmt.params(r.paramCount)}, ${r.weightDtype})`)
           : h('td', { class: 'num' }, '—');
         default: {

@@ -1,0 +1,75 @@
+// The element is light or dark as the page is: a page's own dark mode (a `dark` class or
+// data-theme on the root element, or color-scheme), else the system's preference; the
+// `theme` attribute forces one. Read from the live element's colours.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, openPage, waitForWidgets, problems, CLEAN } from './harness.mjs';
+
+let env;
+before(async () => { env = await startBrowser(); });
+after(async () => { await env?.close(); });
+
+const LIGHT = 'rgb(255, 255, 255)';
+const DARK = 'rgb(22, 26, 32)';
+
+// The element's background and the select's (the controls follow the theme too), and its
+// dark state, once the page has changed.
+const look = (page) => page.$eval('#qwen', async (el) => {
+  await new Promise(requestAnimationFrame);
+  const select = el.shadowRoot.querySelector('select[name=kv-dtype]');
+  return { host: getComputedStyle(el).backgroundColor, select: getComputedStyle(select).backgroundColor,
+    scheme: getComputedStyle(select).colorScheme, dark: el.matches(':state(dark)') };
+});
+
+test('a page\'s own dark mode: a dark class, data-theme, color-scheme; light when the page says light', async () => {
+  const { page, log } = await openPage(env, '/formula.html', { colorScheme: 'light' });
+  await waitForWidgets(page);
+  assert.deepEqual(await look(page), { host: LIGHT, select: LIGHT, scheme: 'light', dark: false });
+  const root = (js) => page.evaluate(js);
+  // VitePress and Tailwind: <html class="dark">
+  await root(() => document.documentElement.classList.add('dark'));
+  assert.deepEqual(await look(page), { host: DARK, select: DARK, scheme: 'dark', dark: true });
+  await root(() => document.documentElement.classList.remove('dark'));
+  assert.equal((await look(page)).host, LIGHT);
+  // Docusaurus and Pico: <html data-theme="dark">
+  await root(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  assert.equal((await look(page)).host, DARK);
+  await root(() => document.documentElement.setAttribute('data-theme', 'light'));
+  assert.equal((await look(page)).host, LIGHT);
+  await root(() => document.documentElement.removeAttribute('data-theme'));
+  // color-scheme: dark on the root (the element inherits it)
+  await root(() => { document.documentElement.style.colorScheme = 'dark'; });
+  assert.equal((await look(page)).host, DARK);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
+
+test('the system preference, unless the page says otherwise', async () => {
+  const { page } = await openPage(env, '/formula.html', { colorScheme: 'dark' });
+  await waitForWidgets(page);
+  assert.equal((await look(page)).host, DARK);
+  // A page switched to light on a dark system: light.
+  await page.evaluate(() => document.documentElement.classList.add('light'));
+  assert.equal((await look(page)).host, LIGHT);
+  await page.evaluate(() => document.documentElement.classList.remove('light'));
+  // "light dark" says either: the system decides.
+  await page.evaluate(() => { document.documentElement.style.colorScheme = 'light dark'; });
+  assert.equal((await look(page)).host, DARK);
+  // The system changes while the page is open.
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal((await look(page)).host, LIGHT);
+  await page.close();
+});
+
+test('theme="dark" and theme="light" force the theme, whatever the page and the system say', async () => {
+  const { page } = await openPage(env, '/formula.html', { colorScheme: 'light' });
+  await waitForWidgets(page);
+  await page.$eval('#qwen', (el) => el.setAttribute('theme', 'dark'));
+  assert.deepEqual(await look(page), { host: DARK, select: DARK, scheme: 'dark', dark: true });
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await page.$eval('#qwen', (el) => { el.theme = 'light'; });
+  assert.deepEqual(await look(page), { host: LIGHT, select: LIGHT, scheme: 'light', dark: false });
+  await page.$eval('#qwen', (el) => el.setAttribute('theme', 'auto'));
+  assert.equal((await look(page)).host, DARK, 'auto: the page\'s dark class again');
+  await page.close();
+});
