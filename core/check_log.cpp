@@ -202,8 +202,8 @@ void VllmReading::combine(std::vector<Statement>& said) {
         if (possible) continue;  // compared below, against the others or the memory
         out_.checks.push_back(
             {s.figure, s.what.substr(s.what.find(": ") + 2),
-             format("no pool of blocks prints this under kvcalc's layout: {}", b_.layout.text), false,
-             s.line});
+             format("no pool of blocks prints this under kvcalc's layout: {}", b_.layout.text), false, s.line,
+             "no pool of blocks"});
     }
 }
 
@@ -214,34 +214,36 @@ void VllmReading::compare(const Statement& s, const Range& base, const std::stri
     const std::string_view figure = s.figure;
     if (figure == "pool") {
         out_.checks.push_back({"pool", range_text(s.blocks, "blocks"), format("{}: {}", blocks, from),
-                               meets(s.blocks, base), s.line});
+                               meets(s.blocks, base), s.line, blocks});
     } else if (figure == "GPU KV cache size") {
         const std::uint64_t cp = log_.cp_multiplier ? log_.cp_multiplier->value : 1;
         const std::uint64_t t = log_.pool_tokens->value;
         bool agree = false;
-        std::string derived;
+        std::string derived, figure_alone;
         for (const TokenLine& d : token_lines) {
             if (!b_.layout.hybrid && &d != &token_lines[0]) break;  // one group: the releases agree
             const std::uint64_t lo = d.figure(b_, base.lo, *per_request_, len_) * cp,
                                 hi = d.figure(b_, base.hi, *per_request_, len_) * cp;
+            const std::string tokens = lo == hi ? format("{} tokens", grouped(lo))
+                                                : format("{} to {} tokens", grouped(lo), grouped(hi));
+            if (figure_alone.empty() || (!agree && lo <= t && t <= hi)) figure_alone = tokens;
             agree = agree || (lo <= t && t <= hi);
-            format_to(derived, derived.empty() ? "{} ({})" : "; {} ({})",
-                      lo == hi ? format("{} tokens", grouped(lo))
-                               : format("{} to {} tokens", grouped(lo), grouped(hi)),
+            format_to(derived, derived.empty() ? "{} ({})" : "; {} ({})", tokens,
                       b_.layout.hybrid ? d.release : "num_blocks x block");
         }
         out_.checks.push_back({s.figure, format("{} tokens", grouped(t)),
-                               format("{}, from {}: {}", derived, blocks, from), agree, s.line});
+                               format("{}, from {}: {}", derived, blocks, from), agree, s.line,
+                               figure_alone});
     } else {  // concurrency
         const std::uint64_t ctx = log_.concurrency->context, h = *log_.concurrency->hundredths;
         const std::uint64_t lo = concurrency(base.lo, ctx), hi = concurrency(base.hi, ctx);
+        const std::string x =
+            lo == hi ? hundredths_text(lo) : format("{} to {}", hundredths_text(lo), hundredths_text(hi));
         out_.checks.push_back(
             {"concurrency", format("{}x for {} tokens", hundredths_text(h), grouped(ctx)),
-             format("{}x ({}, {} blocks per request), from {}: {}",
-                    lo == hi ? hundredths_text(lo)
-                             : format("{} to {}", hundredths_text(lo), hundredths_text(hi)),
-                    concurrency_formula(), grouped(b_.per_request(ctx).value_or(0)), blocks, from),
-             lo <= h && h <= hi, s.line});
+             format("{}x ({}, {} blocks per request), from {}: {}", x, concurrency_formula(),
+                    grouped(b_.per_request(ctx).value_or(0)), blocks, from),
+             lo <= h && h <= hi, s.line, x + "x"});
     }
 }
 
@@ -283,18 +285,19 @@ void VllmReading::compare_refusal() {
         const std::uint64_t need = f ? f->kv_bytes_per_gpu : 0;
         out_.checks.push_back({"KV cache needed", format("{} for {} tokens", r.needed->text, grouped(len)),
                                format("{} B per GPU ({})", grouped(need), gib(need)),
-                               r.needed->low <= need && need <= r.needed->high, r.line});
+                               r.needed->low <= need && need <= r.needed->high, r.line, gib(need)});
     }
     if (r.estimated_max_len && r.available) {
         const std::uint64_t lo = longest_fitting(b_.plan, r.available->low, len),
                             hi = longest_fitting(b_.plan, r.available->high, len);
         const std::uint64_t M = *r.estimated_max_len;
+        const std::string tokens =
+            lo == hi ? format("{} tokens", grouped(lo)) : format("{} to {} tokens", grouped(lo), grouped(hi));
         out_.checks.push_back(
             {"estimated maximum model length", format("{} tokens", grouped(M)),
-             format("{} tokens: the longest request whose blocks fit {} ({} to {} B)",
-                    lo == hi ? format("{}", grouped(lo)) : format("{} to {}", grouped(lo), grouped(hi)),
-                    r.available->text, grouped(r.available->low), grouped(r.available->high)),
-             lo <= M && M <= hi, r.line});
+             format("{}: the longest request whose blocks fit {} ({} to {} B)", tokens, r.available->text,
+                    grouped(r.available->low), grouped(r.available->high)),
+             lo <= M && M <= hi, r.line, tokens});
     }
 }
 
@@ -335,7 +338,8 @@ void VllmReading::engine_verdict() {
                                                      grouped(*per_request_), range_text(*memory_, "blocks"))
                                         : format("either: {} blocks needed, {} in the memory",
                                                  grouped(*per_request_), range_text(*memory_, "blocks")),
-                               lo != hi || lo == v.fits, 0});
+                               lo != hi || lo == v.fits, 0,
+                               lo == hi ? (lo ? "one request fits" : "one request does not fit") : "either"});
     }
 }
 
@@ -391,7 +395,8 @@ Result<bool> VllmReading::read() {
         out_.checks.push_back(
             {"padding layers", format("{} padding layers", grouped(log_.padding_layers->value)),
              format("{} padding layers ({})", grouped(b_.layout.padding_layers), b_.layout.text),
-             log_.padding_layers->value == b_.layout.padding_layers, log_.padding_layers->line});
+             log_.padding_layers->value == b_.layout.padding_layers, log_.padding_layers->line,
+             format("{} padding layers", grouped(b_.layout.padding_layers))});
     compare_refusal();
     engine_verdict();
     if (!engine_ && !memory_)
@@ -444,17 +449,17 @@ void sglang_pool(const LogInputs& in, const SizeResult& r, LogPool& out) {
                               format("{} B ({}): ({} tokens + one page of {}) x {} B per token per GPU",
                                      grouped(bytes), gib(bytes), grouped(log.sglang_tokens->value),
                                      grouped(slots - log.sglang_tokens->value), grouped(per_token)),
-                              said->low <= bytes && bytes <= said->high, said->line});
+                              said->low <= bytes && bytes <= said->high, said->line, gib(bytes)});
     };
     compare("K size", log.k_size, k);
     compare("V size", log.v_size, v);
     compare("KV size", log.kv_size, k);
     if (log.max_total_num_tokens && log.max_total_num_tokens->value != log.sglang_tokens->value)
-        out.checks.push_back({"pool",
-                              format("max_total_num_tokens {}", grouped(log.max_total_num_tokens->value)),
-                              format("\"KV Cache is allocated. #tokens: {}\" (line {})",
-                                     grouped(log.sglang_tokens->value), log.sglang_tokens->line),
-                              false, log.max_total_num_tokens->line});
+        out.checks.push_back(
+            {"pool", format("max_total_num_tokens {}", grouped(log.max_total_num_tokens->value)),
+             format("\"KV Cache is allocated. #tokens: {}\" (line {})", grouped(log.sglang_tokens->value),
+                    log.sglang_tokens->line),
+             false, log.max_total_num_tokens->line, format("{} tokens", grouped(log.sglang_tokens->value))});
 }
 
 }  // namespace

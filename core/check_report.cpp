@@ -417,6 +417,7 @@ json cross_checks_json(const Pool& p) {
         e["figure"] = c.figure;
         e["engine"] = c.engine;
         e["kvcalc"] = c.kvcalc;
+        e["kvcalc_figure"] = c.derived;
         e["agree"] = c.agree;
         e["line"] = c.line ? json(c.line) : json(nullptr);
         e["text"] = c.agree
