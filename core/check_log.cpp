@@ -379,6 +379,9 @@ void VllmReading::choose_pool() {
 
 Result<bool> VllmReading::read() {
     len_ = log_.max_model_len ? log_.max_model_len->value : in_.context;
+    if (auto f = b_.plan.figures(len_); !f)
+        return fail(f.error().code.c_str(), "engine_log", "the engine log's max model length {} (line {}): {}",
+                    grouped(len_), log_.max_model_len ? log_.max_model_len->line : 0, f.error().message);
     per_request_ = b_.per_request(len_);
     if (!per_request_)
         return fail(

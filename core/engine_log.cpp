@@ -228,7 +228,7 @@ private:
     std::string_view text_;
     int vllm_line_ = 0, sglang_line_ = 0;
     int len_priority_ = 0;
-    bool memory_closed_ = false;  // a pool line came after the last memory line: a new start
+    bool closed_ = false;  // the current start has stated its pool: a memory line now begins the next
     std::vector<bool> tp_seen_;
     // Per process prefix: vLLM's DEBUG "Requested memory: ... X GiB" and "Total non KV cache
     // memory: Y GiB", whose difference is a rank's KV memory when it prints no INFO line of it.
@@ -260,14 +260,39 @@ private:
         log_.max_model_len_what = what;
         return !same;
     }
+    // A line that opens a start (its memory, its padding, a refusal) after the previous start
+    // stated its pool: a restart in the same paste, whose figures replace the earlier start's.
+    void lead() {
+        if (!closed_) return;
+        closed_ = false;
+        len_priority_ = 0;
+        log_.pool_tokens.reset();
+        log_.gpu_blocks.reset();
+        log_.kv_memory.reset();
+        log_.concurrency.reset();
+        log_.refusal.reset();
+        log_.v0_refusal_tokens.reset();
+        log_.no_memory = false;
+        log_.padding_layers.reset();
+        log_.cp_multiplier.reset();
+        log_.auto_fit_from.reset();
+        log_.notes.push_back(
+            format("line {}: a new start begins; the figures of the start before it are left out", line_));
+    }
+    // Per GPU: the smallest any rank of this start states.
     void memory(const LogMemory& m, const char* what) {
-        if (memory_closed_ || !log_.kv_memory || m.high < log_.kv_memory->high) {
+        lead();
+        if (!log_.kv_memory || m.high < log_.kv_memory->high) {
             log_.kv_memory = m;
             log_.kv_memory_what = what;
         }
-        memory_closed_ = false;
     }
-    void pool_line() { memory_closed_ = log_.kv_memory.has_value(); }
+    // A line that states the pool ends a start: its ranks' memory is settled.
+    void pool_line() {
+        settle_ranks();
+        closed_ = true;
+    }
+    void settle_ranks();
     Rank& rank(std::string_view text);
     void ranks(std::string_view text);
 
@@ -316,10 +341,6 @@ void Reader::vllm_pool(std::string_view s) {
         auto n = read_count(s, skip_spaces(s, p), &end);
         if (!n || s.compare(skip_spaces(s, end), 6, "tokens") != 0) return;
         vllm();
-        if (log_.pool_tokens && log_.pool_tokens->value != *n)
-            log_.notes.push_back(
-                format("line {}: a later start logged {} tokens; the last start's figure is used", line_,
-                       grouped(*n)));
         log_.pool_tokens = LogCount{*n, line_};
         pool_line();
         found(format("vLLM GPU KV cache size: {} tokens", grouped(*n)));
@@ -465,10 +486,11 @@ void Reader::vllm_refusal(std::string_view s, std::string_view next) {
         if (p != npos) r.estimated_max_len = read_count(m, skip_spaces(m, p + 33));
         r.cut = !r.estimated_max_len && m.find("Try increasing") == npos;
         vllm();
-        log_.refusal = r;
-        pool_line();
-        if (r.max_model_len) set_len(*r.max_model_len, 3, "the refusal's \"max seq len\"");
+        lead();
         if (r.available) memory(*r.available, "the refusal's \"available KV cache memory\"");
+        log_.refusal = r;
+        if (r.max_model_len) set_len(*r.max_model_len, 3, "the refusal's \"max seq len\"");
+        pool_line();
         std::string what = "vLLM refused to start";
         if (r.max_model_len) format_to(what, ": max seq len {}", grouped(*r.max_model_len));
         if (r.needed) format_to(what, ", {} needed", r.needed->text);
@@ -506,6 +528,7 @@ void Reader::vllm_other(std::string_view s) {
         auto n = read_count(s, p, &end);
         if (!n || s.compare(end, 15, " padding layers") != 0) return;
         vllm();
+        lead();
         log_.padding_layers = LogCount{*n, line_};
         found(format("vLLM added {} padding layers to fill its KV cache groups", grouped(*n)));
     });
@@ -667,19 +690,19 @@ void Reader::line(std::string_view text, std::string_view next, int no) {
     deployment(text);
 }
 
-Result<EngineLog> Reader::finish() {
-    EngineLog& log = log_;
-    // A rank that printed no INFO line of its KV memory: its DEBUG lines give it.
+// A rank that printed no INFO line of its KV memory: its DEBUG lines give it, and the pool
+// follows the smallest rank.
+void Reader::settle_ranks() {
     for (const Rank& r : ranks_) {
         if (r.stated || !r.requested || !r.non_kv || r.requested->low < r.non_kv->high) continue;
         LogMemory m{r.requested->bytes - std::min(r.requested->bytes, r.non_kv->bytes),
                     r.requested->low - r.non_kv->high, r.requested->high - r.non_kv->low,
                     format("{} - {}", r.requested->text, r.non_kv->text), r.non_kv->line};
-        if (!log.kv_memory || m.high < log.kv_memory->high) {
-            log.kv_memory = m;
-            log.kv_memory_what = format("{}'s \"Requested memory\" less its \"Total non KV cache memory\"",
-                                        r.prefix.empty() ? std::string("a rank") : r.prefix);
-            log.understood.push_back(
+        if (!log_.kv_memory || m.high < log_.kv_memory->high) {
+            log_.kv_memory = m;
+            log_.kv_memory_what = format("{}'s \"Requested memory\" less its \"Total non KV cache memory\"",
+                                         r.prefix.empty() ? std::string("a rank") : r.prefix);
+            log_.understood.push_back(
                 {m.line, 0,
                  format("vLLM KV cache memory of {}: {} (it prints no \"Available KV cache "
                         "memory\"; this is the smallest rank)",
@@ -687,6 +710,12 @@ Result<EngineLog> Reader::finish() {
                  ""});
         }
     }
+    ranks_.clear();
+}
+
+Result<EngineLog> Reader::finish() {
+    EngineLog& log = log_;
+    settle_ranks();
     std::stable_sort(log.understood.begin(), log.understood.end(),
                      [](const LogFinding& a, const LogFinding& b) { return a.line < b.line; });
     unsigned contiguous = 0;

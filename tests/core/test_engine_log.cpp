@@ -361,7 +361,19 @@ TEST_CASE("engine log: a start after a start: the last one's pool and memory") {
     CHECK(restarted.kv_memory->text == "30.00 GiB");  // not the smaller figure of the earlier start
     REQUIRE(restarted.notes.size() == 1);
     CHECK(restarted.notes[0] ==
-          "line 4: a later start logged 90,000 tokens; the last start's figure is used");
+          "line 3: a new start begins; the figures of the start before it are left out");
+    // What only the earlier start said (its padding layers, its concurrency) is left out with it.
+    auto two = parse(
+        "WARNING [kv_cache_utils.py:1059] Add 8 padding layers, may waste at most 15.38% KV cache memory\n"
+        "INFO Available KV cache memory: 19.53 GiB\n"
+        "INFO GPU KV cache size: 36,560 tokens\n"
+        "INFO Maximum concurrency for 8,192 tokens per request: 4.46x\n"
+        "INFO Available KV cache memory: 58.11 GiB\n"
+        "INFO GPU KV cache size: 476,016 tokens\n");
+    CHECK_FALSE(two.padding_layers);
+    CHECK_FALSE(two.concurrency);
+    CHECK(two.pool_tokens->value == 476016);
+    CHECK(two.kv_memory->text == "58.11 GiB");
 }
 
 TEST_CASE("engine log: malformed numbers are not read") {
