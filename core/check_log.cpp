@@ -380,8 +380,9 @@ void VllmReading::choose_pool() {
 Result<bool> VllmReading::read() {
     len_ = log_.max_model_len ? log_.max_model_len->value : in_.context;
     if (auto f = b_.plan.figures(len_); !f)
-        return fail(f.error().code.c_str(), "engine_log", "the engine log's max model length {} (line {}): {}",
-                    grouped(len_), log_.max_model_len ? log_.max_model_len->line : 0, f.error().message);
+        return fail(f.error().code.c_str(), "engine_log",
+                    "the engine log's max model length {} (line {}): {}", grouped(len_),
+                    log_.max_model_len ? log_.max_model_len->line : 0, f.error().message);
     per_request_ = b_.per_request(len_);
     if (!per_request_)
         return fail(
@@ -419,16 +420,20 @@ Result<bool> VllmReading::read() {
 // SGLang's pool in tokens, and its K / V sizes against kvcalc's bytes per token.
 void sglang_pool(const LogInputs& in, const SizeResult& r, LogPool& out) {
     const EngineLog& log = in.log;
-    const LogCount* pool = log.max_total_num_tokens ? &*log.max_total_num_tokens
-                           : log.full_layer_tokens  ? &*log.full_layer_tokens
-                                                    : &*log.sglang_tokens;
+    // The scheduler's max_total_num_tokens, else the full layers' pool of a split one, else the
+    // allocation line (the reader refuses a log with none of them).
+    const char* said = "max_total_num_tokens";
+    std::optional<LogCount> pool = log.max_total_num_tokens;
+    if (!pool && log.full_layer_tokens) {
+        pool = log.full_layer_tokens;
+        said = "full_layer_tokens (its full-attention layers' pool)";
+    } else if (!pool) {
+        pool = log.sglang_tokens;
+        said = "\"KV Cache is allocated. #tokens\"";
+    }
+    if (!pool) return;
     out.tokens = pool->value;
-    out.source = format("the engine log: SGLang's {} (line {})",
-                        pool == &*log.max_total_num_tokens ? "max_total_num_tokens"
-                        : log.full_layer_tokens && pool == &*log.full_layer_tokens
-                            ? "full_layer_tokens (its full-attention layers' pool)"
-                            : "\"KV Cache is allocated. #tokens\"",
-                        pool->line);
+    out.source = format("the engine log: SGLang's {} (line {})", said, pool->line);
     if (log.mamba_cache_size) out.max_requests = log.mamba_cache_size->value;
     if (!log.sglang_tokens || log.full_layer_tokens) return;  // a split pool's sizes are per pool
     // SGLang allocates #tokens + one page of slots in every layer it counts.
