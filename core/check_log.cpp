@@ -410,10 +410,11 @@ Result<bool> VllmReading::read() {
             "understood, and check the model, tp and block_size",
             b_.layout.text);
     choose_pool();
-    // In the log's order; the verdict, which no one line states, last.
-    std::stable_sort(out_.checks.begin(), out_.checks.end(), [](const CrossCheck& a, const CrossCheck& b) {
-        return (a.line ? a.line : INT32_MAX) < (b.line ? b.line : INT32_MAX);
-    });
+    // In the log's order; the verdict, which no one line states, last (an insertion sort: a few rows).
+    auto key = [](const CrossCheck& c) { return c.line ? c.line : INT32_MAX; };
+    for (std::size_t i = 1; i < out_.checks.size(); ++i)
+        for (std::size_t j = i; j > 0 && key(out_.checks[j - 1]) > key(out_.checks[j]); --j)
+            std::swap(out_.checks[j - 1], out_.checks[j]);
     return true;
 }
 

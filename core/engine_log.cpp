@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 
 #include "checked.hpp"
 
@@ -166,20 +167,31 @@ std::optional<std::uint64_t> hundredths(const Decimal& d) {
     return d.mantissa * pow10(2 - d.decimals);
 }
 
-// Every position just after `phrase` in `line`.
-template <class F>
-void each_after(std::string_view line, std::string_view phrase, F&& f) {
+// A callable passed by reference, so that the scanning loops below are compiled once, not once
+// per line the reader knows (the wasm module's size).
+template <class... A>
+class Visit {
+public:
+    template <class F>
+    Visit(F&& f)  // NOLINT: implicit, as a lambda argument
+        : obj_(&f), call_([](void* o, A... a) { (*static_cast<std::remove_reference_t<F>*>(o))(a...); }) {}
+    void operator()(A... a) const { call_(obj_, a...); }
+
+private:
+    void* obj_;
+    void (*call_)(void*, A...);
+};
+
+// Every position just after `phrase` in `line`, and where the phrase starts.
+void each_after(std::string_view line, std::string_view phrase, Visit<std::size_t, std::size_t> f) {
     for (std::size_t p = line.find(phrase); p != npos; p = line.find(phrase, p + 1))
         f(p + phrase.size(), p);
 }
 
 // After `key` where it starts a word ("tp_size=" but not "attn_tp_size=", "-tp" but not "--tp").
-template <class F>
-void each_key(std::string_view line, std::string_view key, F&& f) {
-    each_after(line, key, [&](std::size_t after, std::size_t at) {
-        if (at > 0 && (is_word(line[at - 1]) || line[at - 1] == '-')) return;
-        f(after);
-    });
+void each_key(std::string_view line, std::string_view key, Visit<std::size_t> f) {
+    for (std::size_t at = line.find(key); at != npos; at = line.find(key, at + 1))
+        if (at == 0 || !(is_word(line[at - 1]) || line[at - 1] == '-')) f(at + key.size());
 }
 
 // A word after `pos`, past spaces, '=' and quotes: "fp8" in "kv_cache_dtype='fp8'".
@@ -702,12 +714,16 @@ void Reader::settle_ranks() {
             log_.kv_memory = m;
             log_.kv_memory_what = format("{}'s \"Requested memory\" less its \"Total non KV cache memory\"",
                                          r.prefix.empty() ? std::string("a rank") : r.prefix);
-            log_.understood.push_back(
-                {m.line, 0,
-                 format("vLLM KV cache memory of {}: {} (it prints no \"Available KV cache "
-                        "memory\"; this is the smallest rank)",
-                        r.prefix, m.text),
-                 ""});
+            // In line order: this rank's lines came before the pool line that settles it.
+            auto at = log_.understood.end();
+            while (at != log_.understood.begin() && (at - 1)->line > m.line)
+                --at;
+            log_.understood.insert(
+                at, {m.line, 0,
+                     format("vLLM KV cache memory of {}: {} (it prints no \"Available KV cache "
+                            "memory\"; this is the smallest rank)",
+                            r.prefix, m.text),
+                     ""});
         }
     }
     ranks_.clear();
@@ -716,8 +732,6 @@ void Reader::settle_ranks() {
 Result<EngineLog> Reader::finish() {
     EngineLog& log = log_;
     settle_ranks();
-    std::stable_sort(log.understood.begin(), log.understood.end(),
-                     [](const LogFinding& a, const LogFinding& b) { return a.line < b.line; });
     unsigned contiguous = 0;
     while (contiguous < tp_seen_.size() && tp_seen_[contiguous])
         ++contiguous;

@@ -205,7 +205,9 @@ export class CheckView {
     replace(this.figures, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, h('strong', null, v))]));
     replace(this.advice, (check.advice || []).map((line) => h('li', null, line)));
     const steps = check.pool && check.pool.steps ? check.pool.steps
-      : check.log && check.log.understood ? check.log.understood.map((u) => `line ${u.line}: ${u.what}`) : [];
+      : check.log && check.log.understood ? [...check.log.understood.map((u) => `line ${u.line}: ${u.what}`),
+        ...(check.crossChecks || []).map((c) => `${c.agree ? 'Agrees' : 'Differs'}: ${c.text}`),
+        `Verdict: ${check.verdictSource}`] : [];
     this.poolStepsBox.hidden = steps.length === 0;
     replace(this.poolSteps, steps.map((t) => h('li', null, t)));
     this.drawBar(check, fmt);
