@@ -92,9 +92,9 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
     if (in.max_requests && r.max_concurrency_hundredths > *in.max_requests * 100) {
         r.max_concurrency_hundredths = *in.max_requests * 100;
         r.warnings.push_back(
-            {"max_concurrency", format("the engine holds at most {} requests at once (its Mamba states): "
-                                       "the concurrency is capped there",
-                                       grouped(*in.max_requests))});
+            {"max_concurrency", format("the engine runs at most {} requests at once ({}): the concurrency is "
+                                       "capped there",
+                                       grouped(*in.max_requests), in.max_requests_source)});
     }
     if (in.engine_said) {
         // The engine's own verdict on this very context: followed, whatever kvcalc computed.

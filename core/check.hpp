@@ -49,6 +49,7 @@ struct CheckInputs {
     bool concurrency_in_blocks = false;
     std::optional<EngineSaid> engine_said;
     std::optional<std::uint64_t> max_requests;  // the engine holds at most this many requests at once
+    std::string max_requests_source;
 };
 
 struct CheckResult {

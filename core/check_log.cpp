@@ -435,7 +435,16 @@ void sglang_pool(const LogInputs& in, const SizeResult& r, LogPool& out) {
     if (!pool) return;
     out.tokens = pool->value;
     out.source = format("the engine log: SGLang's {} (line {})", said, pool->line);
-    if (log.mamba_cache_size) out.max_requests = log.mamba_cache_size->value;
+    // Requests at once: its scheduler's cap, and a Mamba state each.
+    if (log.max_running_requests) {
+        out.max_requests = log.max_running_requests->value;
+        out.max_requests_source = format("max_running_requests, line {}", log.max_running_requests->line);
+    }
+    if (log.mamba_cache_size && (!out.max_requests || log.mamba_cache_size->value < *out.max_requests)) {
+        out.max_requests = log.mamba_cache_size->value;
+        out.max_requests_source =
+            format("its Mamba cache's max_mamba_cache_size, line {}", log.mamba_cache_size->line);
+    }
     if (!log.sglang_tokens || log.full_layer_tokens) return;  // a split pool's sizes are per pool
     // SGLang allocates #tokens + one page of slots in every layer it counts.
     std::uint64_t k = 0, v = 0;

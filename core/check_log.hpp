@@ -57,7 +57,8 @@ struct LogPool {
     std::optional<std::uint64_t> memory_low, memory_high;  // the blocks the logged memory allows
     std::vector<CrossCheck> checks;
     std::optional<EngineVerdict> engine_verdict;
-    std::optional<std::uint64_t> max_requests;  // SGLang's Mamba states cap requests at once
+    std::optional<std::uint64_t> max_requests;  // SGLang runs at most this many requests at once
+    std::string max_requests_source;
     std::vector<Warning> warnings;
     std::vector<std::string> notes;  // how the pool was read, in order
 };

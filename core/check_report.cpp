@@ -499,6 +499,7 @@ Result<json> check_report(const Model& model, const Options& o) {
     if (p.log) {
         ci.concurrency_in_blocks = p.log->concurrency_in_blocks;
         ci.max_requests = p.log->max_requests;
+        ci.max_requests_source = p.log->max_requests_source;
         const auto& v = p.log->engine_verdict;
         if (v && v->context == C && !follow_kvcalc)
             ci.engine_said = EngineSaid{v->fits, v->hundredths, v->estimated_max_context, v->said};

@@ -320,7 +320,7 @@ private:
 Reader::Rank& Reader::rank(std::string_view text) {
     std::string prefix;
     std::size_t a = text.find('(');
-    if (a != npos && a < 8) {
+    if (a < 8) {  // npos is not
         std::size_t b = text.find(')', a);
         if (b != npos && b - a < 60) prefix = std::string(text.substr(a, b - a + 1));
     }

@@ -33,7 +33,8 @@ function row(c, report) {
     `${figures(engineSide.map((x) => ({ figure: x.figure, engine: x.text })), 'engine')}` +
     `${figures(kvcalcSide.map((x) => ({ figure: x.figure, kvcalc: x.text })), 'kvcalc')}` +
     `<td>${verdict}</td>` +
-    `<td><a href="${escapeAttr(c.source)}">source</a><br><code>${escapeText(c.file)}</code></td></tr>`;
+    // The address as text: the site links nothing outside itself (it works offline).
+    `<td><code class="source">${escapeText(c.source)}</code><br>stored as <code>${escapeText(c.file)}</code></td></tr>`;
 }
 
 export function conformanceTables(kvcalc) {

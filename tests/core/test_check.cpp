@@ -665,3 +665,24 @@ TEST_CASE("check report: SGLang's K and V sizes check kvcalc's bytes per token")
     CHECK(right["cross_checks"][0]["kvcalc"] ==
           "14,264,967,168 B (13.29 GiB): (386,961 tokens + one page of 1) x 36,864 B per token per GPU");
 }
+
+TEST_CASE("check report: SGLang's scheduler and Mamba cache cap the requests held at once") {
+    // 386,961 tokens hold 94.47 requests of 4,096, but the scheduler runs 32 at most.
+    const std::string log =
+        "[2025-06-10 14:02:24 TP0] max_total_num_tokens=386961, chunked_prefill_size=8192, "
+        "max_prefill_tokens=16384, "
+        "max_running_requests=32, context_len=40960\n";
+    json r = report("Qwen/Qwen3-8B", {{"engine_log", log}, {"max_context", 4096}});
+    CHECK(r["max_concurrency_text"] == "32.00");
+    bool said = false;
+    for (const auto& w : r["warnings"])
+        said = said || w["message"] ==
+                           "the engine runs at most 32 requests at once (max_running_requests, line 1): the "
+                           "concurrency is capped there";
+    CHECK(said);
+    json mamba =
+        report("Qwen/Qwen3-8B", {{"engine_log", log + "[2025-06-10 14:02:25 TP0] Mamba Cache is allocated. "
+                                                      "max_mamba_cache_size: 12, conv_state size: 0.10 GB\n"},
+                                 {"max_context", 4096}});
+    CHECK(mamba["max_concurrency_text"] == "12.00");
+}

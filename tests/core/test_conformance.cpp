@@ -66,9 +66,9 @@ TEST_CASE("conformance: every real engine log is reproduced, or says why it diff
         const std::string status = c["status"].get<std::string>();
         REQUIRE((status == "reproduced" || status == "read" || status == "differs"));
         if (status != "reproduced") REQUIRE(c.contains("reason"));
-        const json& cfg = !e["config"].is_null() ? e["config"] : e.contains("config_same_geometry")
-                                                                     ? e["config_same_geometry"]
-                                                                     : e["config"];
+        const json& cfg = !e["config"].is_null()               ? e["config"]
+                          : e.contains("config_same_geometry") ? e["config_same_geometry"]
+                                                               : e["config"];
         if (cfg.is_null()) {
             CHECK(status == "differs");  // nothing to check it against
             continue;
@@ -94,7 +94,8 @@ TEST_CASE("conformance: every real engine log is reproduced, or says why it diff
             const json& want = item.value();
             if (want.contains("arithmetic")) {
                 INFO(want["arithmetic"].get<std::string>());
-                CHECK(Arithmetic::eval(want["arithmetic"].get<std::string>()) == want["value"].get<std::uint64_t>());
+                CHECK(Arithmetic::eval(want["arithmetic"].get<std::string>()) ==
+                      want["value"].get<std::uint64_t>());
             }
             CHECK(*got == want["value"]);
         }

@@ -65,7 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         if (!r["pool_blocks"].is_null() && !r["log_blocks"].is_null())
             require(r["pool_bytes_per_gpu"].get<std::uint64_t>() ==
-                    r["pool_blocks"].get<std::uint64_t>() * r["log_blocks"]["block_bytes_per_gpu"].get<std::uint64_t>());
+                    r["pool_blocks"].get<std::uint64_t>() *
+                        r["log_blocks"]["block_bytes_per_gpu"].get<std::uint64_t>());
         for (const auto& c : r["cross_checks"])
             require(c["agree"].is_boolean() && !c["text"].get<std::string>().empty());
     }
