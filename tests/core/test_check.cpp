@@ -686,3 +686,20 @@ TEST_CASE("check report: SGLang's scheduler and Mamba cache cap the requests hel
                                  {"max_context", 4096}});
     CHECK(mamba["max_concurrency_text"] == "12.00");
 }
+
+TEST_CASE("check report: a whole log of megabytes through the text API, words like NaN in it untouched") {
+    // The JS API and the element pass options as JSON text: a pasted DEBUG log of 5 MB is read.
+    std::string log;
+    while (log.size() < (std::size_t{5} << 20))
+        log +=
+            "(APIServer pid=1) DEBUG 04-22 20:00:11 [loggers.py:273] loss NaN, Infinity tokens/s, "
+            "-Infinity\n";
+    log +=
+        "INFO [gpu_worker.py:436] Available KV cache memory: 58.11 GiB\n"
+        "INFO [kv_cache_utils.py:1319] GPU KV cache size: 476,016 tokens\n"
+        "INFO [kv_cache_utils.py:1324] Maximum concurrency for 8,192 tokens per request: 58.11x\n";
+    json r = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}});
+    CHECK(r["pool_blocks"] == 29751);
+    CHECK(r["max_concurrency_text"] == "58.11");
+    CHECK(r["log"]["understood"][0]["line"] == 55190);  // cdiv(5 MiB, 95 B a noise line) + 1: none lost
+}
