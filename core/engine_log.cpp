@@ -23,8 +23,13 @@ bool is_word(char c) {
 void clean(std::string_view raw, std::string& out) {
     out.clear();
     const std::size_t n = raw.size();
+    std::size_t copied = 0;  // raw[copied, i) goes to out as it is, in one append
     for (std::size_t i = 0; i < n; ++i) {
         const char c = raw[i];
+        const bool plain = static_cast<unsigned char>(c) >= 0x20 && c != '\x7f' && c != '[';
+        if (plain) continue;
+        out.append(raw.data() + copied, i - copied);
+        copied = i + 1;
         if (c == '\x1b') {
             if (i + 1 < n && raw[i + 1] == '[') {
                 std::size_t k = i + 2;
@@ -37,6 +42,7 @@ void clean(std::string_view raw, std::string& out) {
                     ++k;
                 i = k < n && raw[k] == '\x1b' ? k + 1 : k;
             }
+            copied = i + 1;
             continue;
         }
         if (c == '[') {
@@ -45,11 +51,15 @@ void clean(std::string_view raw, std::string& out) {
                 ++k;
             if (k > i + 1 && k < n && raw[k] == 'm') {
                 i = k;
+                copied = i + 1;
                 continue;
             }
+            out += c;
+            continue;
         }
-        out += static_cast<unsigned char>(c) < 0x20 || c == '\x7f' ? ' ' : c;
+        out += ' ';  // a control character
     }
+    if (copied < n) out.append(raw.data() + copied, n - copied);
 }
 
 std::string shown(std::string_view line) {
@@ -690,16 +700,25 @@ void Reader::sglang_lines(std::string_view s) {
     });
 }
 
+// Whether `line` holds any of `words`: one cheap look before the many a group of lines needs.
+bool any_of(std::string_view line, std::initializer_list<std::string_view> words) {
+    for (std::string_view w : words)
+        if (line.find(w) != npos) return true;
+    return false;
+}
+
 void Reader::line(std::string_view text, std::string_view next, int no) {
     line_ = no;
     text_ = text;
     ranks(text);
-    vllm_pool(text);
-    vllm_memory(text);
-    vllm_refusal(text, next);
-    vllm_other(text);
-    sglang_lines(text);
-    deployment(text);
+    if (any_of(text, {"blocks", "cache size", "concurrency"})) vllm_pool(text);
+    if (any_of(text, {"memory", "kv_cache_size="})) vllm_memory(text);
+    if (any_of(text, {"To serve", "stored in KV cache", "No available"})) vllm_refusal(text, next);
+    if (any_of(text, {"padding", "Multiplying", "Auto-fit", "block size", "LLM engine", "server version"}))
+        vllm_other(text);
+    if (any_of(text, {"KV Cache", "max_", "context_len", "layer_tokens"})) sglang_lines(text);
+    if (any_of(text, {"parallel", "tp", "pp", "block", "batched", "page_size", "max_", "max-", "dtype"}))
+        deployment(text);
 }
 
 // A rank that printed no INFO line of its KV memory: its DEBUG lines give it, and the pool
