@@ -21,6 +21,23 @@ void print_plain(const json& r) {
               << u("pool_tokens") << " tokens (" << r["pool_source"].get<std::string>() << ")\n"
               << "advertised context " << u("max_context") << " tokens ("
               << r["max_context_source"].get<std::string>() << ")\n\n";
+    if (!r["log"].is_null()) {
+        // The lines the reader used, and every figure the engine printed against kvcalc's.
+        std::cout << "engine log, lines used:\n";
+        for (const auto& u : r["log"]["understood"]) {
+            std::cout << "  line " << u["line"].get<int>() << ": " << u["what"].get<std::string>();
+            if (u["repeats"].get<int>() > 0)
+                std::cout << " (and " << u["repeats"].get<int>() << " more lines)";
+            std::cout << "\n";
+        }
+        if (!r["cross_checks"].empty()) {
+            std::cout << "\nthe engine's figures against kvcalc's:\n";
+            for (const auto& c : r["cross_checks"])
+                std::cout << "  " << (c["agree"].get<bool>() ? "agree" : "DIFFER") << "  "
+                          << c["text"].get<std::string>() << "\n";
+        }
+        std::cout << "\nverdict: " << r["verdict_source"].get<std::string>() << "\n\n";
+    }
     if (!r["pool"].is_null()) {
         std::cout << "pool per GPU:\n";
         for (const auto& s : r["pool"]["steps"])

@@ -45,7 +45,7 @@ Result<json> parse_options_text(std::string_view text) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
         ++i;
     if (i == text.size()) return json::object();
-    auto o = parse_json_text(text);
+    auto o = parse_json_text(text, max_options_bytes);  // an engine log as pasted, of megabytes
     if (!o) {
         Failure f = o.forward_error();
         f.error->code = code::bad_option;

@@ -76,7 +76,9 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
         r.max_safe_context_source = by->max_context_source;
     } else {
         r.fits = r.blocks_needed <= r.blocks_available;
-        r.max_concurrency_hundredths = printf_hundredths(P, C);
+        r.max_concurrency_hundredths = in.concurrency_in_blocks
+                                           ? printf_hundredths(r.blocks_available, r.blocks_needed)
+                                           : printf_hundredths(P, C);
         std::uint64_t whole_blocks = r.blocks_available * B;
         r.max_safe_context = whole_blocks;
         r.max_safe_context_source =
@@ -85,6 +87,24 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
             r.max_safe_context = in.model_max_context;
             r.max_safe_context_source =
                 format("the model's own max context ({})", in.model_max_context_source);
+        }
+    }
+    if (in.max_requests && r.max_concurrency_hundredths > *in.max_requests * 100) {
+        r.max_concurrency_hundredths = *in.max_requests * 100;
+        r.warnings.push_back(
+            {"max_concurrency", format("the engine runs at most {} requests at once ({}): the concurrency is "
+                                       "capped there",
+                                       grouped(*in.max_requests), in.max_requests_source)});
+    }
+    if (in.engine_said) {
+        // The engine's own verdict on this very context: followed, whatever kvcalc computed.
+        const EngineSaid& e = *in.engine_said;
+        r.fits = e.fits;
+        r.verdict_source = format("the engine's own verdict ({})", e.source);
+        if (e.hundredths) r.max_concurrency_hundredths = *e.hundredths;
+        if (e.max_context) {
+            r.max_safe_context = *e.max_context;
+            r.max_safe_context_source = format("the engine's own estimate ({})", e.source);
         }
     }
     r.max_concurrency_text = hundredths_text(r.max_concurrency_hundredths);

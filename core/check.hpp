@@ -23,6 +23,16 @@ struct PoolBytes {
     std::optional<std::uint64_t> at_concurrency;  // the longest such that `concurrency` fit at once
 };
 
+// The engine's own verdict on the context checked, which the check follows: whether it
+// started with that max model length, the concurrency it printed, and its estimate of the
+// longest that fits when it refused.
+struct EngineSaid {
+    bool fits = false;
+    std::optional<std::uint64_t> hundredths;
+    std::optional<std::uint64_t> max_context;
+    std::string source;
+};
+
 struct CheckInputs {
     std::uint64_t pool_tokens = 0;
     std::string pool_source;
@@ -35,11 +45,17 @@ struct CheckInputs {
     std::string model_max_context_source;
     Engine engine = Engine::vllm;
     std::optional<PoolBytes> bytes;  // set: fits, concurrency and safe context go by bytes
+    // vLLM V1's concurrency: the pool's blocks over one request's, not tokens over the context.
+    bool concurrency_in_blocks = false;
+    std::optional<EngineSaid> engine_said;
+    std::optional<std::uint64_t> max_requests;  // the engine holds at most this many requests at once
+    std::string max_requests_source;
 };
 
 struct CheckResult {
     bool fits = false;                             // one max-length request fits the pool
     const char* fits_by = "tokens";                // "bytes" when CheckInputs::bytes was set
+    std::string verdict_source = "kvcalc";         // or the engine's own verdict it follows
     std::uint64_t blocks_available = 0;            // floor(pool / block)
     std::uint64_t blocks_needed = 0;               // cdiv(max_context, block), one request
     std::uint64_t max_concurrency_hundredths = 0;  // pool / max_context, as vLLM's %.2f prints it

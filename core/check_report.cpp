@@ -3,6 +3,7 @@
 #include "check_report.hpp"
 
 #include "check.hpp"
+#include "check_log.hpp"
 #include "checked.hpp"
 #include "engine_log.hpp"
 #include "gpu_presets.hpp"
@@ -43,9 +44,34 @@ struct Parallelism {
     std::uint64_t tp = 1, pp = 1;
 };
 
-// tp and pp as given; gpu_count stands for tp x pp.
-Result<Parallelism> read_parallelism(const Options& o) {
+// tp and pp as given, else as the engine log states them; gpu_count stands for tp x pp.
+Result<Parallelism> read_parallelism(const Options& o, const EngineLog& log, std::vector<Warning>& warnings) {
     Parallelism p{o.tp.value_or(1), o.pp.value_or(1)};
+    auto from_log = [&](const char* name, const std::optional<std::uint64_t>& given,
+                        const std::optional<LogCount>& said, const std::string& what, std::uint64_t& value) {
+        if (!said) return;
+        if (!given && !o.gpu_count) {
+            value = said->value;
+        } else if (given && *given != said->value) {
+            warnings.push_back(
+                {name, format("the engine log states {} {} (line {}, {}); checked with {} {} as given", name,
+                              grouped(said->value), said->line, what, name, grouped(*given))});
+        }
+    };
+    from_log("tp", o.tp, log.tp, log.tp_what, p.tp);
+    from_log("pp", o.pp, log.pp, log.pp_what, p.pp);
+    if (!o.tp && !o.gpu_count && !log.tp && log.tp_ranks_seen > 1) {
+        p.tp = log.tp_ranks_seen;
+        warnings.push_back(
+            {"tp", format("tp {} read from the log's rank prefixes (TP0 to TP{}), which state no tensor "
+                          "parallel size: give tp if the deployment has more ranks",
+                          grouped(p.tp), grouped(p.tp - 1))});
+    } else if (!o.tp && !o.gpu_count && !log.tp && log.tp_rank_max > 1) {
+        warnings.push_back(
+            {"tp", format("the log shows rank TP{} (so tp is at least {}) but states no tensor parallel "
+                          "size: tp 1 assumed; give tp as deployed",
+                          grouped(log.tp_rank_max - 1), grouped(log.tp_rank_max))});
+    }
     if (o.gpu_count) {
         if (o.tp && mul(*o.tp, p.pp) != opt_u64(*o.gpu_count))
             return fail(code::bad_option, "gpu_count", "gpu_count {} is not tp {} x pp {}",
@@ -62,6 +88,9 @@ Result<Parallelism> read_parallelism(const Options& o) {
 
 // Given, else the log's, else vLLM (SGLang when only its mem_fraction_static is given).
 Result<Engine> choose_engine(const Options& o, const EngineLog& log) {
+    if (o.engine && !log.engine.empty() && log.engine != *o.engine)
+        return fail(code::bad_option, "engine", "engine {} given, but the engine log is {}'s", *o.engine,
+                    log.engine);
     Engine engine = o.engine                 ? *parse_engine(*o.engine)
                     : log.engine == "sglang" ? Engine::sglang
                     : o.mem_fraction_static  ? Engine::sglang
@@ -79,22 +108,55 @@ Result<Engine> choose_engine(const Options& o, const EngineLog& log) {
 Result<Sourced> advertised_context(const Options& o, const EngineLog& log) {
     if (o.max_context) return Sourced{*o.max_context, "max_context"};
     if (log.max_model_len)
-        return Sourced{*log.max_model_len, format("the engine log: {}", log.max_model_len_source)};
+        return Sourced{log.max_model_len->value, format("the engine log: {} (line {})",
+                                                        log.max_model_len_what, log.max_model_len->line)};
     return field_error(code::missing_field, "max_context",
                        "missing (the context the deployment advertises, e.g. vLLM's --max-model-len; an "
                        "engine log can give it too)");
 }
 
+// The KV dtype the engine log states: its kv_cache_dtype, or for "auto" a float32 model's
+// (vLLM keeps the cache in the model's dtype; kvcalc's own auto serves float32 in 16-bit).
+std::optional<Sourced> log_kv_dtype(const EngineLog& log, std::string& name) {
+    if (!log.kv_cache_dtype.empty() && log.kv_cache_dtype != "auto") {
+        name = log.kv_cache_dtype == "fp8_e4m3" || log.kv_cache_dtype == "fp8_e5m2" ||
+                       log.kv_cache_dtype == "fp8"
+                   ? log.kv_cache_dtype
+               : log.kv_cache_dtype == "bfloat16" ? "bf16"
+               : log.kv_cache_dtype == "float16"  ? "fp16"
+                                                  : log.kv_cache_dtype;
+        return Sourced{0, format("the engine log: kv_cache_dtype {} (line {})", log.kv_cache_dtype,
+                                 log.kv_cache_dtype_line)};
+    }
+    if (log.engine == "vllm" && log.model_dtype == "float32") {
+        name = "fp32";
+        return Sourced{0, format("the engine log: dtype float32 with kv_cache_dtype auto (line {})",
+                                 log.model_dtype_line)};
+    }
+    return std::nullopt;
+}
+
 // One request of the advertised context, as the engine reserves it (vLLM's accounting unless
-// another is asked for).
-SizeOptions request_options(const Options& o, std::uint64_t context, const Parallelism& par) {
+// another is asked for). Settings not given come from the engine log where it states them.
+SizeOptions request_options(const Options& o, std::uint64_t context, const Parallelism& par,
+                            const EngineLog& log) {
     SizeOptions so;
     so.context = context;
     so.tp = par.tp;
     so.pp = par.pp;
-    if (o.kv_dtype) so.kv_dtype = *o.kv_dtype;
-    if (o.block_size) so.block_size = *o.block_size;
-    if (o.max_num_batched_tokens) so.max_num_batched_tokens = *o.max_num_batched_tokens;
+    std::string logged;
+    if (o.kv_dtype)
+        so.kv_dtype = *o.kv_dtype;
+    else if (log_kv_dtype(log, logged))
+        so.kv_dtype = logged;
+    if (o.block_size)
+        so.block_size = *o.block_size;
+    else if (log.engine == "vllm" && log.block_size)
+        so.block_size = log.block_size->value;
+    if (o.max_num_batched_tokens)
+        so.max_num_batched_tokens = *o.max_num_batched_tokens;
+    else if (log.max_num_batched_tokens)
+        so.max_num_batched_tokens = log.max_num_batched_tokens->value;
     so.accounting = !o.accounting                 ? Accounting::vllm
                     : *o.accounting == "naive"    ? Accounting::naive
                     : *o.accounting == "resident" ? Accounting::resident
@@ -102,10 +164,17 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
     return so;
 }
 
-// Given, else the engine's: SGLang's page of 1, vLLM's block (larger for hybrid models).
-Sourced block_size(const Options& o, Engine engine, const SizeResult& sr) {
+// Given, else the engine log's, else the engine's: SGLang's page of 1, vLLM's block (larger
+// for hybrid models).
+Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const EngineLog& log) {
     if (o.block_size) return {*o.block_size, "block_size"};
+    if (engine == Engine::sglang && log.page_size)
+        return {log.page_size->value,
+                format("the engine log: SGLang's page_size (line {})", log.page_size->line)};
     if (engine == Engine::sglang) return {1, "SGLang's default page size 1"};
+    if (log.block_size)
+        return {sr.vllm_block_size, format("the engine log: block size {} (line {})",
+                                           grouped(log.block_size->value), log.block_size->line)};
     return {sr.vllm_block_size, sr.vllm_block_size == default_block_size
                                     ? "vLLM's default block size 16"
                                     : "vLLM's block for this hybrid model (attention page >= state page)"};
@@ -119,6 +188,7 @@ struct Pool {
     json derivation = nullptr;  // the GPU derivation's steps and inputs
     bool sglang_split = false;  // SGLang's own pool for a hybrid model, derived from a GPU
     std::vector<Warning> warnings;
+    std::optional<LogPool> log;  // the pool an engine log states, read against the model
 };
 
 // What the check knows about the deployment when it sizes the pool.
@@ -131,34 +201,23 @@ struct Deployment {
     const SizeResult& request;  // one request of the advertised context
 };
 
-Result<Pool> pool_from_log(const Deployment& d, const EngineLog& log) {
+Result<Pool> pool_from_log(const Deployment& d, const EngineLog& log, const SizeOptions& so) {
+    LogInputs in{
+        d.m, log, so, d.block.value, d.request.context, d.o.verdict_from && *d.o.verdict_from == "kvcalc"};
+    auto read = read_log_pool(in);
+    if (!read) return read.forward_error();
     Pool p;
-    const std::uint64_t per_token = d.request.bytes_per_token_per_gpu;
-    if (log.pool_tokens) {
-        p.tokens = *log.pool_tokens;
-        p.source = format("the engine log: {}", log.pool_tokens_source);
-    } else if (log.gpu_blocks) {
-        auto t = mul(*log.gpu_blocks, d.block.value);
-        if (!t)
-            return fail(code::overflow, "engine_log", "the logged block count x block size exceeds 2^53 - 1");
-        p.tokens = *t;
-        p.source =
-            format("the engine log: {} x {}-token blocks", log.gpu_blocks_source, grouped(d.block.value));
-    } else {
-        if (per_token == 0)
-            return fail(code::invalid_value, "engine_log",
-                        "the model keeps no per-token cache, so a pool in bytes has no token count");
-        p.bytes = *log.kv_memory_bytes;
-        p.tokens = tokens_in_bytes(*log.kv_memory_bytes, per_token, d.block.value);
-        std::string per_gpu = format("{} B per token per GPU (tp {}", grouped(per_token), grouped(d.par.tp));
-        if (d.par.pp > 1) format_to(per_gpu, ", pp {}", grouped(d.par.pp));
-        p.source = format("the engine log: {}, {} = {} B per GPU / ({} x {}, kv {})), in whole blocks",
-                          log.kv_memory_source, log.kv_memory_text, grouped(*log.kv_memory_bytes),
-                          grouped(d.block.value), per_gpu, d.request.kv_dtype.name);
-        if (!d.o.tp && !d.o.gpu_count && !d.o.pp)
-            p.warnings.push_back(
-                {"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
-    }
+    p.tokens = read->tokens;
+    p.bytes = read->bytes;
+    p.source = read->source;
+    p.warnings = read->warnings;
+    const bool memory_only = log.kv_memory && !log.pool_tokens && !log.gpu_blocks && !log.concurrency &&
+                             !log.refusal && !log.v0_refusal_tokens;
+    if (memory_only && !d.o.tp && !d.o.gpu_count && !d.o.pp && !log.tp && log.tp_ranks_seen < 2 &&
+        log.tp_rank_max < 2)
+        p.warnings.push_back(
+            {"tp", "the logged KV memory is per GPU: give tp (and pp) as deployed; tp 1 assumed"});
+    p.log = std::move(read.value());
     return p;
 }
 
@@ -290,63 +349,84 @@ PoolBytes admission_by_bytes(const ModelSpec& m, const SizePlan& plan, std::uint
     PoolBytes pb;
     pb.pool = pool;
     pb.request = request;
-    // One request of c tokens (n of them at once) fits: the bytes only grow with c.
-    auto fit = [&](std::uint64_t c, std::uint64_t n) {
-        auto f = plan.figures(c);
-        if (!f) return false;
-        auto need = mul(f->kv_bytes_per_gpu, n);
-        return need && *need <= pool;
-    };
     const std::uint64_t cap = m.max_context.value;
-    auto longest = [&](std::uint64_t n) -> std::uint64_t {
-        if (!fit(1, n)) return 0;
-        std::uint64_t lo = 1, hi = cap;  // lo fits, hi does not
-        if (cap) {
-            if (fit(cap, n)) return cap;
-        } else {
-            for (hi = 2; fit(hi, n); hi *= 2) {
-                lo = hi;
-                if (hi > max_exact / 2) return hi;
-            }
-        }
-        while (hi - lo > 1) {
-            std::uint64_t mid = lo + (hi - lo) / 2;
-            (fit(mid, n) ? lo : hi) = mid;
-        }
-        return lo;
-    };
-    pb.max_context = longest(1);
+    pb.max_context = longest_fitting(plan, pool, cap);
     pb.max_context_source =
         cap && pb.max_context == cap
             ? format("the model's own max context ({})", m.max_context.source)
             : format("the longest request whose bytes per GPU fit the pool's {} B", grouped(pool));
-    if (concurrency) pb.at_concurrency = longest(*concurrency);
+    if (concurrency) pb.at_concurrency = longest_fitting(plan, pool, cap, *concurrency);
     return pb;
 }
 
-json log_json(const EngineLog& log) {
+json log_json(const EngineLog& log, const Pool& p) {
     json understood = json::array();
     for (const auto& f : log.understood) {
         json u;
         u["line"] = f.line;
         u["what"] = f.what;
         u["text"] = f.text;
+        u["repeats"] = f.repeats;
         understood.push_back(std::move(u));
     }
+    auto count = [](const std::optional<LogCount>& c) { return c ? json(c->value) : json(nullptr); };
     json j;
     j["engine"] = log.engine;
-    j["pool_tokens"] = or_null(log.pool_tokens);
-    j["gpu_blocks"] = or_null(log.gpu_blocks);
-    j["kv_memory_bytes"] = or_null(log.kv_memory_bytes);
-    j["kv_memory_text"] = log.kv_memory_text;
-    j["max_model_len"] = or_null(log.max_model_len);
-    j["max_concurrency_text"] =
-        log.concurrency_hundredths ? json(hundredths_text(*log.concurrency_hundredths)) : json(nullptr);
-    j["full_layer_tokens"] = or_null(log.full_layer_tokens);
-    j["swa_layer_tokens"] = or_null(log.swa_layer_tokens);
-    j["mamba_cache_size"] = or_null(log.mamba_cache_size);
+    j["version"] = log.version;
+    j["pool_tokens"] = count(log.pool_tokens            ? log.pool_tokens
+                             : log.max_total_num_tokens ? log.max_total_num_tokens
+                                                        : log.sglang_tokens);
+    j["gpu_blocks"] = count(log.gpu_blocks);
+    j["kv_memory_bytes"] = log.kv_memory ? json(log.kv_memory->bytes) : json(nullptr);
+    j["kv_memory_text"] = log.kv_memory ? log.kv_memory->text : std::string();
+    j["max_model_len"] = count(log.max_model_len);
+    j["max_concurrency_text"] = log.concurrency && log.concurrency->hundredths
+                                    ? json(hundredths_text(*log.concurrency->hundredths))
+                                    : json(nullptr);
+    json refusal = nullptr;
+    if (log.refusal) {
+        refusal = json::object();
+        refusal["max_model_len"] = or_null(log.refusal->max_model_len);
+        refusal["needed_text"] = log.refusal->needed ? json(log.refusal->needed->text) : json(nullptr);
+        refusal["available_text"] =
+            log.refusal->available ? json(log.refusal->available->text) : json(nullptr);
+        refusal["estimated_max_model_len"] = or_null(log.refusal->estimated_max_len);
+        refusal["line"] = log.refusal->line;
+    }
+    j["refusal"] = std::move(refusal);
+    j["padding_layers"] = count(log.padding_layers);
+    j["tp"] = count(log.tp);
+    j["pp"] = count(log.pp);
+    j["full_layer_tokens"] = count(log.full_layer_tokens);
+    j["swa_layer_tokens"] = count(log.swa_layer_tokens);
+    j["mamba_cache_size"] = count(log.mamba_cache_size);
     j["understood"] = std::move(understood);
+    json notes = log.notes;
+    if (p.log)
+        for (const auto& n : p.log->notes)
+            notes.push_back(n);
+    j["notes"] = std::move(notes);
     return j;
+}
+
+json cross_checks_json(const Pool& p) {
+    json list = json::array();
+    if (!p.log) return list;
+    for (const CrossCheck& c : p.log->checks) {
+        json e;
+        e["figure"] = c.figure;
+        e["engine"] = c.engine;
+        e["kvcalc"] = c.kvcalc;
+        e["kvcalc_figure"] = c.derived;
+        e["agree"] = c.agree;
+        e["line"] = c.line ? json(c.line) : json(nullptr);
+        e["text"] = c.agree
+                        ? format("{}: the engine's {} agrees with kvcalc's {}", c.figure, c.engine, c.kvcalc)
+                        : format("{}: the engine printed {}{}; kvcalc derives {}", c.figure, c.engine,
+                                 c.line ? format(" (line {})", c.line) : std::string(), c.kvcalc);
+        list.push_back(std::move(e));
+    }
+    return list;
 }
 
 }  // namespace
@@ -355,27 +435,28 @@ Result<json> check_report(const Model& model, const Options& o) {
     const ModelSpec& m = model.spec;
     auto source = choose_pool_source(o);
     if (!source) return source.forward_error();
-    auto par = read_parallelism(o);
-    if (!par) return par.forward_error();
     EngineLog log;
     if (o.engine_log) {
-        auto parsed = parse_engine_log(*o.engine_log);
+        auto parsed = parse_engine_log(*o.engine_log, o.engine ? *o.engine : std::string());
         if (!parsed) return parsed.forward_error();
         log = std::move(parsed.value());
     }
+    std::vector<Warning> warnings;
+    auto par = read_parallelism(o, log, warnings);
+    if (!par) return par.forward_error();
     auto engine = choose_engine(o, log);
     if (!engine) return engine.forward_error();
     auto context = advertised_context(o, log);
     if (!context) return context.forward_error();
     const std::uint64_t C = context->value;
 
-    const SizeOptions so = request_options(o, C, *par);
+    const SizeOptions so = request_options(o, C, *par, log);
     auto plan = SizePlan::make(m, so);
     if (!plan) return plan.forward_error();
     auto sized = plan->result(C);
     if (!sized) return sized.forward_error();
     const SizeResult& sr = *sized;
-    const Sourced block = block_size(o, *engine, sr);
+    const Sourced block = block_size(o, *engine, sr, log);
 
     // The weights on the busiest GPU: what a pool derived from a GPU's memory leaves out.
     std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
@@ -395,7 +476,7 @@ Result<json> check_report(const Model& model, const Options& o) {
     given.tokens = o.pool_tokens.value_or(0);
     given.source = "pool_tokens";
     Result<Pool> pool = *source == PoolSource::tokens ? Result<Pool>(std::move(given))
-                        : *source == PoolSource::log  ? pool_from_log(d, log)
+                        : *source == PoolSource::log  ? pool_from_log(d, log, so)
                                                       : pool_from_gpu(d, *weights, *weights_per_gpu);
     if (!pool) return pool.forward_error();
     const Pool& p = *pool;
@@ -411,22 +492,64 @@ Result<json> check_report(const Model& model, const Options& o) {
     ci.model_max_context = m.max_context.value;
     ci.model_max_context_source = m.max_context.source;
     ci.engine = *engine;
-    const bool by_bytes = p.bytes && *engine == Engine::vllm && has_window_or_state(m);
+    const bool by_bytes =
+        p.log ? p.log->by_bytes : p.bytes && *engine == Engine::vllm && has_window_or_state(m);
     if (by_bytes) ci.bytes = admission_by_bytes(m, *plan, *p.bytes, sr.kv_bytes_per_gpu, o.concurrency);
+    const bool follow_kvcalc = o.verdict_from && *o.verdict_from == "kvcalc";
+    if (p.log) {
+        ci.concurrency_in_blocks = p.log->concurrency_in_blocks;
+        ci.max_requests = p.log->max_requests;
+        ci.max_requests_source = p.log->max_requests_source;
+        const auto& v = p.log->engine_verdict;
+        if (v && v->context == C && !follow_kvcalc)
+            ci.engine_said = EngineSaid{v->fits, v->hundredths, v->estimated_max_context, v->said};
+    }
     auto checked = check_pool(ci);
     if (!checked) return checked.forward_error();
     const CheckResult& cr = *checked;
 
-    std::vector<Warning> warnings = p.warnings;
+    for (const auto& w : p.warnings)
+        warnings.push_back(w);
+    if (p.log) {
+        const LogPool& lp = *p.log;
+        std::size_t disagree = 0;
+        for (const CrossCheck& c : lp.checks)
+            disagree += c.agree ? 0 : 1;
+        if (disagree)
+            warnings.push_back(
+                {"verdict_from",
+                 format("{} of the engine's printed figures disagree{} with kvcalc's derivation (see "
+                        "cross_checks); the "
+                        "verdict follows {}",
+                        grouped(disagree), disagree == 1 ? "s" : "",
+                        follow_kvcalc
+                            ? "kvcalc's derivation from the logged memory, as verdict_from kvcalc asks"
+                            : "the engine's figures (verdict_from kvcalc follows kvcalc's derivation)")});
+        if (lp.layout && lp.layout->hybrid && log.pool_tokens)
+            warnings.push_back(
+                {"pool_tokens",
+                 format("vLLM's \"GPU KV cache size: {} tokens\" (line {}) is not how many tokens of one "
+                        "context the pool "
+                        "holds for this model: its layers are in {} KV cache groups that share the pool's "
+                        "blocks. The "
+                        "verdict goes by blocks and the engine's own concurrency line",
+                        grouped(log.pool_tokens->value), log.pool_tokens->line, grouped(lp.layout->groups))});
+        if (lp.engine_verdict && lp.engine_verdict->context != C)
+            warnings.push_back({"max_context", format("the engine's own verdict ({}) is for its max model "
+                                                      "length {}; at {} tokens kvcalc computes "
+                                                      "from the engine's pool",
+                                                      lp.engine_verdict->said,
+                                                      grouped(lp.engine_verdict->context), grouped(C))});
+    }
     for (const auto& w : cr.warnings)
         warnings.push_back(w);
-    if (log.max_model_len && o.max_context && *log.max_model_len != *o.max_context)
+    if (log.max_model_len && o.max_context && log.max_model_len->value != *o.max_context)
         warnings.push_back(
-            {"max_context",
-             format("the engine logged a max context of {} ({}), not the {} checked "
-                    "here",
-                    grouped(*log.max_model_len), log.max_model_len_source, grouped(*o.max_context))});
-    if (!o.block_size && *engine == Engine::vllm && m.has(LayerKind::mla))
+            {"max_context", format("the engine logged a max context of {} ({}, line {}), not the {} checked "
+                                   "here",
+                                   grouped(log.max_model_len->value), log.max_model_len_what,
+                                   log.max_model_len->line, grouped(*o.max_context))});
+    if (!o.block_size && !log.block_size && *engine == Engine::vllm && m.has(LayerKind::mla))
         warnings.push_back({"block_size",
                             "vLLM on CUDA forces the block size of MLA models to 64 (FlashMLA, "
                             "FlashInfer MLA) or 128 (CUTLASS MLA): give block_size as your engine logs it"});
@@ -468,6 +591,7 @@ Result<json> check_report(const Model& model, const Options& o) {
     j["block_size_source"] = block.source;
     j["fits"] = cr.fits;
     j["fits_by"] = cr.fits_by;
+    j["verdict_source"] = cr.verdict_source;
     j["blocks_needed"] = cr.blocks_needed;
     j["blocks_available"] = cr.blocks_available;
     j["max_concurrency"] = hundredths_json(cr.max_concurrency_hundredths);  // prints as its 2 decimals
@@ -491,7 +615,37 @@ Result<json> check_report(const Model& model, const Options& o) {
     j["weight_bytes_per_gpu"] = or_null(weights_per_gpu);
     j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
     j["pool"] = p.derivation;
-    j["log"] = o.engine_log ? log_json(log) : json(nullptr);
+    j["pool_blocks"] = p.log && p.log->blocks ? json(*p.log->blocks) : json(nullptr);
+    j["log"] = o.engine_log ? log_json(log, p) : json(nullptr);
+    j["cross_checks"] = cross_checks_json(p);
+    json lp = nullptr;
+    if (p.log && p.log->layout) {
+        const LogPool& l = *p.log;
+        lp = json::object();
+        lp["layout"] = l.layout->text;
+        lp["groups"] = l.layout->groups;
+        lp["group_size"] = l.layout->hybrid ? json(l.layout->group_size) : json(nullptr);
+        lp["padding_layers"] = l.layout->padding_layers;
+        lp["block_bytes_per_gpu"] = l.layout->block_bytes;
+        lp["blocks_per_request"] = or_null(l.blocks_per_request);
+        lp["engine_blocks_low"] = or_null(l.engine_low);
+        lp["engine_blocks_high"] = or_null(l.engine_high);
+        lp["memory_blocks_low"] = or_null(l.memory_low);
+        lp["memory_blocks_high"] = or_null(l.memory_high);
+    }
+    j["log_blocks"] = std::move(lp);
+    j["verdict_from"] = p.log ? json(follow_kvcalc ? "kvcalc" : "engine") : json(nullptr);
+    json ev = nullptr;
+    if (p.log && p.log->engine_verdict) {
+        const EngineVerdict& v = *p.log->engine_verdict;
+        ev = json::object();
+        ev["fits"] = v.fits;
+        ev["max_context"] = v.context;
+        ev["max_concurrency_text"] = v.hundredths ? json(hundredths_text(*v.hundredths)) : json(nullptr);
+        ev["estimated_max_context"] = or_null(v.estimated_max_context);
+        ev["said"] = v.said;
+    }
+    j["engine_verdict"] = std::move(ev);
     j["warnings"] = warnings_json(warnings);
     return j;
 }

@@ -155,12 +155,16 @@ private:
 
 }  // namespace
 
-Result<json> parse_json_text(std::string_view text) {
-    if (text.size() > max_json_bytes)
+Result<json> parse_json_text(std::string_view text, std::size_t max_bytes) {
+    if (text.size() > max_bytes && max_bytes == max_json_bytes)
         return make_error(code::invalid_value,
                           format("the JSON text is {} bytes, more than kvcalc reads (1 MiB, {} bytes: "
                                  "a config.json is kilobytes)",
                                  text.size(), max_json_bytes));
+    if (text.size() > max_bytes)
+        return make_error(
+            code::invalid_value,
+            format("the JSON text is {} bytes, more than kvcalc reads ({} bytes)", text.size(), max_bytes));
     const std::optional<Rewrite> rewrite = rewrite_number_tokens(text);
     const std::string_view input = rewrite ? std::string_view(rewrite->text) : text;
     json root;

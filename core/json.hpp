@@ -28,7 +28,9 @@ inline constexpr int max_json_depth = 128;
 // Texts longer than this are refused before parsing: a config.json is kilobytes (the largest
 // in ../shared/configs is 4 KB), and an engine log's structured parts are smaller still.
 inline constexpr std::size_t max_json_bytes = std::size_t{1} << 20;  // 1 MiB
-Result<json> parse_json_text(std::string_view text);
+// Options may carry a whole engine log as pasted (DEBUG logs run to megabytes).
+inline constexpr std::size_t max_options_bytes = std::size_t{64} << 20;  // 64 MiB
+Result<json> parse_json_text(std::string_view text, std::size_t max_bytes = max_json_bytes);
 
 // True for the marker strings that stand for NaN / Infinity / -Infinity.
 bool is_number_marker(const json& value);

@@ -73,6 +73,11 @@ const std::vector<OptionSpec> table = {
      &Options::engine},
     {"concurrency", OptionType::count, "N", "none", "requests of max_context tokens that must fit at once",
      check_command, &Options::concurrency},
+    {"verdict_from", OptionType::choice, "engine kvcalc", "engine",
+     "with an engine log whose printed figures disagree with kvcalc's derivation from the memory it logs: "
+     "engine (its "
+     "printed pool, concurrency and refusal) or kvcalc (kvcalc's derivation)",
+     check_command, &Options::verdict_from},
 };
 
 // "naive, resident or vllm" from "naive resident vllm".

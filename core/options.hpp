@@ -22,7 +22,8 @@ const char* command_name(Command c);
 struct Options {
     std::optional<std::uint64_t> context, batch, tp, pp, block_size, max_num_batched_tokens, shared_prefix,
         max_context, pool_tokens, concurrency, gpu_count, gpu_memory, activation_peak, non_torch;
-    std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format;
+    std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format,
+        verdict_from;
     std::optional<Fraction> gpu_memory_utilization, mem_fraction_static;
     std::optional<std::vector<std::uint64_t>> contexts;
 };

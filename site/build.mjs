@@ -18,6 +18,7 @@ import { parseElementHeader, renderReference } from './tools/reference.mjs';
 import { writeServiceWorker } from './tools/service-worker.mjs';
 import { measureLiveHeights, reserveCss } from './tools/reserve.mjs';
 import { faviconIco } from './tools/favicon.mjs';
+import { conformanceTables } from './tools/conformance.mjs';
 import { pageLoads } from '../web/page-loads.mjs';
 
 const SITE = dirname(fileURLToPath(import.meta.url));
@@ -182,6 +183,7 @@ export async function build() {
     body = insertCliRuns(body, kvcalc);
     body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
     body = body.replace(/<!--\s*architectures\s*-->/, () => architecturesTables(kvcalc));
+    body = body.replace(/<!--\s*conformance\s*-->/, () => conformanceTables(kvcalc));
     const bake = bakeFallbacks(body, kvcalc, parseAttributes, `site/pages/${file}`);
     baked += bake.count;
     body = keepUnits(markFlags(focusablePre(addHeadingIds(bake.html))));

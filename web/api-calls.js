@@ -42,11 +42,15 @@ export async function instantiate({ wasmBinary, wasmUrl: url }, wasmUrl, compile
 // The core refuses JSON texts above 1 MiB (core/json_text.hpp max_json_bytes). A text far
 // above that never reaches the wasm memory: copying it in could exhaust it. Same words.
 const MAX_JSON_BYTES = 1024 * 1024;
-function refuseHugeText(text) {
-  if (text.length * 3 <= MAX_JSON_BYTES) return;  // UTF-8 is at most 3 bytes per UTF-16 unit
+// Options may carry a whole engine log as pasted (core/json.hpp max_options_bytes).
+const MAX_OPTIONS_BYTES = 64 * 1024 * 1024;
+function refuseHugeText(text, max = MAX_JSON_BYTES) {
+  if (text.length * 3 <= max) return;  // UTF-8 is at most 3 bytes per UTF-16 unit
   const bytes = new Blob([text]).size;
-  if (bytes > MAX_JSON_BYTES) {
-    throw new KvCalcError({ code: 'invalid_value', message: `the JSON text is ${bytes} bytes, more than kvcalc reads (1 MiB, ${MAX_JSON_BYTES} bytes: a config.json is kilobytes)` });
+  if (bytes > max) {
+    throw new KvCalcError({ code: 'invalid_value', message: max === MAX_JSON_BYTES
+      ? `the JSON text is ${bytes} bytes, more than kvcalc reads (1 MiB, ${MAX_JSON_BYTES} bytes: a config.json is kilobytes)`
+      : `the JSON text is ${bytes} bytes, more than kvcalc reads (${max} bytes)` });
   }
 }
 
@@ -91,8 +95,9 @@ class Handles {
 function makeApi(module) {
   // Runs one core call (fn on the module, or a method on a Model handle); the core answers
   // text, with bad input as {"error": {...}}.
-  const callText = (what, fn, ...texts) => {
-    for (const text of texts) refuseHugeText(text);
+  const callText = (what, fn, ...texts) => callWithin(MAX_JSON_BYTES, what, fn, ...texts);
+  const callWithin = (max, what, fn, ...texts) => {
+    for (const text of texts) refuseHugeText(text, max);
     try {
       return fn(...texts);
     } catch (cause) {
@@ -123,7 +128,7 @@ function makeApi(module) {
   const modelReport = (text, fn, options) => {
     const handle = modelOf(text);
     const { text: optionsJson, names } = optionsText(options);
-    return answer(callText(`${fn}()`, (o) => modelCall[fn](handle, o), optionsJson), names);
+    return answer(callWithin(MAX_OPTIONS_BYTES, `${fn}()`, (o) => modelCall[fn](handle, o), optionsJson), names);
   };
   const series = (text, options, axes) => {
     const handle = modelOf(text);

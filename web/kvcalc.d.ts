@@ -221,6 +221,11 @@ export interface CheckOptions {
   engine?: 'vllm' | 'sglang';
   /** Requests that should fit at once. */
   concurrency?: number;
+  /**
+   * With an engine log whose printed figures disagree with kvcalc's derivation from the memory
+   * it logs: follow the engine's (default) or kvcalc's.
+   */
+  verdictFrom?: 'engine' | 'kvcalc';
   tp?: number;
   pp?: number;
   kvDtype?: KvDtype;
@@ -243,6 +248,8 @@ export interface CheckReport {
   blockSizeSource: string;
   /** One request of maxContext tokens fits the pool. */
   fits: boolean;
+  /** "kvcalc", or the engine's own verdict that fits, maxConcurrency and maxSafeContext follow. */
+  verdictSource: string;
   /**
    * 'tokens': fits, maxConcurrency and maxSafeContext compare maxContext with poolTokens.
    * 'bytes': vLLM with a model whose layers keep different numbers of tokens (windows,
@@ -280,6 +287,16 @@ export interface CheckReport {
   pool: PoolDerivation | null;
   /** What was read from engineLog. */
   log: EngineLogReading | null;
+  /** vLLM's pool in blocks, from an engine log. */
+  poolBlocks: number | null;
+  /** Each figure the engine log printed beside what kvcalc derives for it. */
+  crossChecks: CrossCheck[];
+  /** With an engine log: whose figures the verdict follows. */
+  verdictFrom: 'engine' | 'kvcalc' | null;
+  /** The engine's own verdict on its max model length, when its log states one. */
+  engineVerdict: EngineVerdict | null;
+  /** vLLM's layout of the model in blocks, and the blocks the log's lines and memory allow. */
+  logBlocks: LogBlocks | null;
   warnings: Warning[];
 }
 
@@ -306,8 +323,46 @@ export interface PoolDerivation {
   steps: string[];
 }
 
+export interface CrossCheck {
+  /** "pool", "GPU KV cache size", "concurrency", "verdict", "KV cache needed", "K size", ... */
+  figure: string;
+  /** What the engine printed. */
+  engine: string;
+  /** What kvcalc derives, and from what. */
+  kvcalc: string;
+  /** kvcalc's figure alone. */
+  kvcalcFigure: string;
+  agree: boolean;
+  line: number | null;
+  /** One sentence with both. */
+  text: string;
+}
+
+export interface EngineVerdict {
+  fits: boolean;
+  maxContext: number;
+  maxConcurrencyText: string | null;
+  estimatedMaxContext: number | null;
+  said: string;
+}
+
+export interface LogBlocks {
+  layout: string;
+  groups: number;
+  groupSize: number | null;
+  paddingLayers: number;
+  blockBytesPerGpu: number;
+  blocksPerRequest: number | null;
+  engineBlocksLow: number | null;
+  engineBlocksHigh: number | null;
+  memoryBlocksLow: number | null;
+  memoryBlocksHigh: number | null;
+}
+
 export interface EngineLogReading {
   engine: string;
+  /** The release the log states ("0.19.0"), or "". */
+  version: string;
   poolTokens: number | null;
   gpuBlocks: number | null;
   kvMemoryBytes: number | null;
@@ -317,8 +372,16 @@ export interface EngineLogReading {
   fullLayerTokens: number | null;
   swaLayerTokens: number | null;
   mambaCacheSize: number | null;
-  /** The lines understood, 1-based. */
-  understood: { line: number; what: string; text: string }[];
+  /** vLLM's refusal to start, when the log has it. */
+  refusal: { maxModelLen: number | null; neededText: string | null; availableText: string | null;
+    estimatedMaxModelLen: number | null; line: number } | null;
+  paddingLayers: number | null;
+  tp: number | null;
+  pp: number | null;
+  /** The lines understood, 1-based; repeats: further lines that said the same. */
+  understood: { line: number; what: string; text: string; repeats: number }[];
+  /** How the pool was read, in order. */
+  notes: string[];
 }
 
 /** Options of table(). */

@@ -13,6 +13,7 @@ export const PAGES = [
   { file: 'models.html', nav: 'Model tables' },
   { file: 'pools.html', nav: 'Pool check' },
   { file: 'architectures.html', nav: 'Architectures' },
+  { file: 'conformance.html', nav: 'Conformance' },
   { file: 'faq.html', nav: 'FAQ' },
   { file: 'embed.html', nav: 'Embedding' },
   { file: 'reference.html', nav: 'Reference' },

@@ -1,5 +1,5 @@
 // Evaluates the arithmetic written beside each expected figure in tests/expected/*.json:
-// integers, x, +, -, (a/b) exact division, ceildiv(a, b), min(a, b). Exact uint64.
+// integers, x, +, -, (a/b) exact division, ceildiv(a, b), floordiv(a, b), min(a, b). Exact uint64.
 #pragma once
 
 #include <cctype>
@@ -74,6 +74,13 @@ private:
             std::uint64_t b = expr();
             if (!eat(")")) fail("expected )");
             return a / b + (a % b ? 1 : 0);
+        }
+        if (eat("floordiv(")) {
+            std::uint64_t a = expr();
+            if (!eat(",")) fail("expected ,");
+            std::uint64_t b = expr();
+            if (!eat(")")) fail("expected )");
+            return a / b;
         }
         if (eat("min(")) {
             std::uint64_t a = expr();

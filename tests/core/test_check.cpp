@@ -188,15 +188,19 @@ TEST_CASE("check report: pools from vLLM and SGLang logs") {
     CHECK(s["engine"] == "sglang");
     CHECK(s["pool_tokens"] == 386961);
     CHECK(s["max_context"] == 40960);
-    CHECK(s["max_context_source"] == "the engine log: SGLang context_len (line 2)");
+    CHECK(s["max_context_source"] == "the engine log: SGLang's context_len (line 2)");
     CHECK(s["block_size"] == 1);
     CHECK(s["fits"] == true);
     CHECK(s["max_concurrency_text"] == "9.45");  // 386,961 / 40,960 = 9.447...
-    CHECK(s["log"]["understood"].size() == 3);
+    CHECK(s["log"]["understood"].size() == 4);   // the pool, its K and V sizes, and the scheduler's figures
+    CHECK(s["cross_checks"].size() == 2);
+    CHECK(s["cross_checks"][0]["figure"] == "K size");
+    CHECK(s["cross_checks"][0]["agree"] == true);  // (386,961 + 1) x 36 x 8 x 128 x 2 B = 26.57 GiB
 
     // A memory-only vLLM log for Llama-3.1-70B on tp 4: 43.21 GiB per GPU
     // = floor(4321 x 2^30 / 100) = 46,396,384,215 B; / (16 x 81,920 B per token per GPU,
-    // 2 x 80 layers x 2 KV heads x 128 x 2 B) = 35,397 blocks = 566,352 tokens.
+    // 2 x 80 layers x 2 KV heads x 128 x 2 B) = 35,397 blocks = 566,352 tokens, whose bytes
+    // are 35,397 x 1,310,720 = 46,395,555,840.
     json v = report("meta-llama/Llama-3.1-70B",
                     {{"max_context", 131072},
                      {"tp", 4},
@@ -204,7 +208,8 @@ TEST_CASE("check report: pools from vLLM and SGLang logs") {
                       "(VllmWorker rank=0 pid=9) INFO 05-12 10:31:58 [gpu_worker.py:227] Available KV "
                       "cache memory: 43.21 GiB\n"}});
     CHECK(v["bytes_per_token_per_gpu"] == 81920);
-    CHECK(v["pool_bytes_per_gpu"] == 46396384215);
+    CHECK(v["pool_bytes_per_gpu"] == 46395555840);
+    CHECK(v["pool_blocks"] == 35397);
     CHECK(v["pool_tokens"] == 566352);
     CHECK(v["fits"] == true);
     CHECK(v["max_concurrency_text"] == "4.32");  // 566,352 / 131,072 = 4.3209...
@@ -287,28 +292,31 @@ TEST_CASE("check report: a model with windows and a pool in bytes goes by bytes,
     // flight logged 2.39x / 1.77x / 1.16x at 32K / 64K / 128K and a ceiling of 162,496 tokens.
     // 4.25 GiB = 4,563,402,752 B. Pages of 131,072 B: 5 full layers (2 x 2 KV heads x 512 x 2 B
     // = 4,096 B a token) in blocks of 32, 25 sliding ones (2 x 8 x 256 x 2 = 8,192 B) in blocks
-    // of 16, each sliding layer cdiv(min(1,023 + 4,992, C), 16) + 1 = 377 blocks.
+    // of 16, each sliding layer cdiv(min(1,023 + 4,992, C), 16) + 1 = 377 blocks. vLLM's groups of
+    // 5 layers (one full, five sliding) share blocks of 5 pages: 4,563,402,752 // 655,360 = 6,963
+    // blocks, 4,563,271,680 B.
     const std::string log = "INFO [gpu_worker.py:227] Available KV cache memory: 4.25 GiB\n";
     auto at = [&](std::uint64_t c) {
         return report("google/gemma-4-26B-A4B",
                       {{"max_context", c}, {"engine_log", log}, {"max_num_batched_tokens", 4992}});
     };
     const json r = at(32768);
-    CHECK(r["pool_bytes_per_gpu"] == 4563402752);
+    CHECK(r["pool_bytes_per_gpu"] == 4563271680);
+    CHECK(r["pool_blocks"] == 6963);
     CHECK(r["fits_by"] == "bytes");
     CHECK(r["fits"] == true);
     // (5 x cdiv(32,768, 32) + 25 x 377) x 131,072 = (5,120 + 9,425) x 131,072 = 1,906,442,240 B
     CHECK(r["request_bytes_per_gpu"] == 1906442240);
-    CHECK(r["max_concurrency_text"] == "2.39");  // 4,563,402,752 / 1,906,442,240 = 2.394
+    CHECK(r["max_concurrency_text"] == "2.39");  // 6,963 / (1,024 + 5 x 377) = 2.394
     // 5 x cdiv(162,496, 32) = 25,390 blocks + 9,425 = 34,815 x 131,072 = 4,563,271,680 B fits;
     // 162,497 tokens need 34,820 blocks = 4,563,927,040 B, more than the pool.
     CHECK(r["max_safe_context"] == 162496);
     CHECK(r["max_safe_context_source"] ==
-          "the longest request whose bytes per GPU fit the pool's 4,563,402,752 B");
+          "the longest request whose bytes per GPU fit the pool's 4,563,271,680 B");
     REQUIRE(r["advice"].size() == 3);
     CHECK(
         r["advice"][0] ==
-        "Fits: one request of 32,768 tokens needs 1,906,442,240 of the pool's 4,563,402,752 B per GPU; 2.39x "
+        "Fits: one request of 32,768 tokens needs 1,906,442,240 of the pool's 4,563,271,680 B per GPU; 2.39x "
         "such requests fit at once.");
     CHECK(at(65536)["max_concurrency_text"] == "1.77");
     CHECK(at(131072)["max_concurrency_text"] == "1.16");
@@ -319,13 +327,13 @@ TEST_CASE("check report: a model with windows and a pool in bytes goes by bytes,
     CHECK(over["advice"][0] ==
           "Does not fit: one request of 162,497 tokens needs 4,563,927,040 B per GPU (vLLM's blocks for what "
           "each "
-          "layer keeps); the pool has 4,563,402,752 B.");
+          "layer keeps); the pool has 4,563,271,680 B.");
     CHECK(over["advice"][1] ==
           "Set --max-model-len 162496 (vLLM) / --context-length 162496 (SGLang), and advertise no more than "
           "162,496 tokens.");
 
     // Three requests of 32K at once: 3 x 1,906,442,240 B is more than the pool. Each may have
-    // 11,605 blocks (4,563,402,752 / 131,072 / 3 = 11,605.6), 9,425 of them sliding: 2,180 for
+    // 11,605 pages (4,563,271,680 / 131,072 / 3 = 11,605), 9,425 of them sliding: 2,180 for
     // the 5 full layers, 436 each, 13,952 tokens.
     json three = report(
         "google/gemma-4-26B-A4B",
@@ -463,12 +471,235 @@ TEST_CASE("check report: vLLM's padding layers count in a hybrid's request") {
     // attention block is 16 x cdiv(16,900,096, 16 x 4,096) = 4,128 tokens, pages of 4,128 x 4,096 =
     // 16,908,288 B. Its 54 Mamba layers go in groups of its 10 attention layers: six groups, 60 state
     // pages a request, with 10 x cdiv(8,192, 4,128) = 20 attention blocks: 80 pages = 1,352,663,040 B.
-    // By bytes: 10,737,418,240 / 1,352,663,040 = 7.938: "7.94". (vLLM's own figure floors the pool
-    // to whole pages per group first: 10,737,418,240 // 16,908,288 // 10 = 63 blocks / (2 + 6) = 7.875.)
+    // vLLM floors the pool to whole blocks of 10 pages first: 10,737,418,240 // 16,908,288 // 10 =
+    // 63 blocks, and a request takes 2 + 6 of them: 63 / 8 = 7.875, "7.88".
     json r = report("nvidia/Nemotron-H-56B-Base-8K",
                     {{"max_context", 8192},
                      {"engine_log", "INFO [gpu_worker.py:227] Available KV cache memory: 10.00 GiB\n"}});
     CHECK(r["fits_by"] == "bytes");
     CHECK(r["request_bytes_per_gpu"] == 1352663040);
-    CHECK(r["max_concurrency_text"] == "7.94");
+    CHECK(r["max_concurrency_text"] == "7.88");
+    CHECK(r["pool_blocks"] == 63);
+}
+
+// Issue 17's four failures, each with lines of the same shape as the logs users posted.
+
+TEST_CASE(
+    "check report: a hybrid's token line is not its capacity; the engine's concurrency is its verdict") {
+    // Qwen3-Next-80B on tp 4: 36 linear-attention layers and 12 full ones in 4 KV cache groups of 12,
+    // blocks of 12 pages of 272 x 2 x 1 KV head x 256 x 2 B = 278,528 B. One 100,000-token request
+    // takes cdiv(100,000, 272) = 368 blocks + 3 state blocks = 371. "2.10x" allows 778 to 780 blocks
+    // (779.1 / 371 rounds to 2.10); "61,440 tokens" fits no pool of blocks under either release's
+    // formula. Dividing it by the context would say 0.61x, DOES NOT FIT.
+    const std::string log =
+        "(EngineCore_DP0 pid=2378760) INFO 09-26 17:58:22 [kv_cache_utils.py:1087] GPU KV cache size: 61,440 "
+        "tokens\n"
+        "(EngineCore_DP0 pid=2378760) INFO 09-26 17:58:22 [kv_cache_utils.py:1091] Maximum concurrency for "
+        "100,000 "
+        "tokens per request: 2.10x\n";
+    json r = report("Qwen/Qwen3-Next-80B-A3B-Instruct", {{"engine_log", log}, {"tp", 4}});
+    CHECK(r["max_context"] == 100000);
+    CHECK(r["fits"] == true);
+    CHECK(r["max_concurrency_text"] == "2.10");
+    CHECK(r["verdict_source"] == "the engine's own verdict (line 2: maximum concurrency 2.10x)");
+    CHECK(r["verdict_from"] == "engine");
+    CHECK(r["log_blocks"]["blocks_per_request"] == 371);
+    CHECK(r["log_blocks"]["engine_blocks_low"] == 778);
+    CHECK(r["log_blocks"]["engine_blocks_high"] == 780);
+    CHECK(r["pool_blocks"] == 778);
+    CHECK(r["engine_verdict"]["fits"] == true);
+    REQUIRE(r["cross_checks"].size() == 1);
+    CHECK(r["cross_checks"][0]["figure"] == "GPU KV cache size");
+    CHECK(r["cross_checks"][0]["agree"] == false);
+    bool said = false;
+    for (const auto& w : r["warnings"])
+        said =
+            said ||
+            w["message"] ==
+                "vLLM's \"GPU KV cache size: 61,440 tokens\" (line 1) is not how many tokens of one context "
+                "the pool holds for this model: its layers are in 4 KV cache groups that share the pool's "
+                "blocks. The verdict goes by blocks and the engine's own concurrency line";
+    CHECK(said);
+}
+
+TEST_CASE("check report: V0's \"Memory profiling results\" line, and its block line without the #") {
+    // Llama-3.1-8B: 16-token blocks of 32 x 2 x 8 x 128 x 2 B x 16 = 2,097,152 B. 4.12 GiB is 4.115 to
+    // 4.125 GiB: 2,106 to 2,112 blocks; the engine's 2,110 is one of them.
+    const std::string log =
+        "INFO 12-02 10:11:12 worker.py:232] Memory profiling results: total_gpu_memory=23.58GiB "
+        "initial_memory_usage=15.34GiB peak_torch_memory=16.77GiB memory_usage_post_profile=15.35Gib "
+        "non_torch_memory=0.35GiB kv_cache_size=4.12GiB gpu_memory_utilization=0.90\n"
+        "INFO 12-02 10:11:12 gpu_executor.py:113] GPU blocks: 2110, # CPU blocks: 2048\n"
+        "INFO 12-02 10:11:12 gpu_executor.py:117] Maximum concurrency for 20000 tokens per request: 1.69x\n";
+    json r = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}});
+    CHECK(r["pool_blocks"] == 2110);
+    CHECK(r["pool_tokens"] == 33760);            // 2,110 x 16
+    CHECK(r["max_concurrency_text"] == "1.69");  // V0: 33,760 / 20,000
+    CHECK(r["log_blocks"]["memory_blocks_low"] == 2106);
+    CHECK(r["log_blocks"]["memory_blocks_high"] == 2112);
+    REQUIRE(r["cross_checks"].size() == 3);
+    for (const auto& c : r["cross_checks"])
+        CHECK(c["agree"] == true);
+    CHECK(r["cross_checks"][0]["figure"] == "pool");
+    // The memory line alone is a pool too: 4.12 GiB = 4,423,816,478 B, 2,109 blocks.
+    json mem = report("meta-llama/Llama-3.1-8B",
+                      {{"max_context", 20000},
+                       {"engine_log",
+                        "Memory profiling results: total_gpu_memory=23.58GiB kv_cache_size=4.12GiB "
+                        "gpu_memory_utilization=0.90\n"}});
+    CHECK(mem["pool_blocks"] == 2109);
+    CHECK(mem["pool_source"] ==
+          "kvcalc's derivation from the logged memory: 4.12 GiB per GPU (line 1) / 2,097,152 B a block = "
+          "2,109 blocks");
+}
+
+TEST_CASE("check report: vLLM's refusal states the memory and the answer") {
+    // 32.00 GiB for 131,072 tokens is 256 KiB a token: Llama-3.1-8B with a float32 cache
+    // (32 x 2 x 8 x 128 x 4 B). 20.50 GiB holds 5,246 to 5,249 blocks of 16 x 262,144 B, so the
+    // longest request is 83,936 to 83,984 tokens: the engine's 83,968 among them.
+    const std::string log =
+        "(EngineCore_DP0 pid=7) ValueError: To serve at least one request with the models's max seq len "
+        "(131072), "
+        "(32.00 GiB KV cache is needed, which is larger than the available KV cache memory (20.50 GiB). "
+        "Based on the "
+        "available memory, the estimated maximum model length is 83968. Try increasing "
+        "`gpu_memory_utilization` or "
+        "decreasing `max_model_len` when initializing the engine.\n";
+    json r = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}, {"kv_dtype", "fp32"}});
+    CHECK(r["max_context"] == 131072);
+    CHECK(r["fits"] == false);
+    CHECK(r["max_safe_context"] == 83968);
+    CHECK(r["max_safe_context_source"] == "the engine's own estimate (line 1: vLLM refused to start)");
+    CHECK(r["request_bytes_per_gpu"] == 34359738368);  // 131,072 x 262,144
+    CHECK(r["engine_verdict"]["estimated_max_context"] == 83968);
+    REQUIRE(r["cross_checks"].size() == 3);
+    CHECK(r["cross_checks"][0]["figure"] == "KV cache needed");
+    CHECK(r["cross_checks"][1]["figure"] == "estimated maximum model length");
+    CHECK(r["cross_checks"][1]["kvcalc"] ==
+          "83,936 to 83,984 tokens: the longest request whose blocks fit 20.50 GiB (22,006,338,683 to "
+          "22,017,076,101 B)");
+    CHECK(r["cross_checks"][2]["figure"] == "verdict");
+    for (const auto& c : r["cross_checks"])
+        CHECK(c["agree"] == true);
+    CHECK(r["advice"][1] ==
+          "Set --max-model-len 83968 (vLLM) / --context-length 83968 (SGLang), and advertise no more than "
+          "83,968 "
+          "tokens.");
+}
+
+TEST_CASE(
+    "check report: where kvcalc's derivation disagrees, both figures, and the verdict follows the engine's") {
+    // 58.11 GiB holds 29,749 to 29,754 blocks of 2 MiB for Llama-3.1-8B; the engine printed 400,000 tokens
+    // (25,000 blocks) and 48.83x.
+    const std::string log =
+        "INFO [gpu_worker.py:436] Available KV cache memory: 58.11 GiB\n"
+        "INFO [kv_cache_utils.py:1319] GPU KV cache size: 400,000 tokens\n"
+        "INFO [kv_cache_utils.py:1324] Maximum concurrency for 8,192 tokens per request: 48.83x\n";
+    json engine = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}});
+    CHECK(engine["pool_blocks"] == 25000);
+    CHECK(engine["max_concurrency_text"] == "48.83");
+    REQUIRE(engine["cross_checks"].size() == 3);
+    CHECK(engine["cross_checks"][0]["figure"] == "GPU KV cache size");
+    CHECK(engine["cross_checks"][0]["agree"] == false);
+    CHECK(engine["cross_checks"][0]["text"] ==
+          "GPU KV cache size: the engine printed 400,000 tokens (line 2); kvcalc derives 475,984 to 476,064 "
+          "tokens "
+          "(num_blocks x block), from 29,749 to 29,754 blocks: 58.11 GiB per GPU (62,389,768,684 to "
+          "62,400,506,101 "
+          "B, line 1) / 2,097,152 B a block");
+    CHECK(engine["cross_checks"][1]["figure"] == "concurrency");
+    CHECK(engine["cross_checks"][1]["agree"] == false);
+    bool said = false;
+    for (const auto& w : engine["warnings"])
+        said = said ||
+               w["message"] ==
+                   "2 of the engine's printed figures disagree with kvcalc's derivation (see cross_checks); "
+                   "the verdict follows the engine's figures (verdict_from kvcalc follows kvcalc's "
+                   "derivation)";
+    CHECK(said);
+    // Asked to follow kvcalc: 58.11 GiB = 62,395,137,392 B, 29,752 blocks, 58.11x.
+    json own = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}, {"verdict_from", "kvcalc"}});
+    CHECK(own["verdict_from"] == "kvcalc");
+    CHECK(own["verdict_source"] == "kvcalc");
+    CHECK(own["pool_blocks"] == 29752);
+    CHECK(own["max_concurrency_text"] == "58.11");
+    // The engine's verdict is for its own max model length: at another context kvcalc computes
+    // from the engine's pool, and says so.
+    json other = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}, {"max_context", 131072}});
+    CHECK(other["verdict_source"] == "kvcalc");
+    CHECK(other["max_concurrency_text"] == "3.05");  // 25,000 / 8,192 blocks
+}
+
+TEST_CASE("check report: the log's tp, pp, KV dtype and block size apply unless given") {
+    const std::string log =
+        "INFO [core.py:105] Initializing a V1 LLM engine (v0.19.0) with config: model='x', "
+        "dtype=torch.float32, "
+        "max_seq_len=8192, tensor_parallel_size=2, pipeline_parallel_size=1, kv_cache_dtype=auto\n"
+        "INFO [gpu_worker.py:436] Available KV cache memory: 42.80 GiB\n";
+    json r = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}});
+    CHECK(r["tp"] == 2);
+    CHECK(r["kv_dtype"] == "fp32");                 // vLLM's auto follows a float32 model
+    CHECK(r["bytes_per_token_per_gpu"] == 131072);  // 32 x 2 x 4 x 128 x 4
+    json given = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}, {"tp", 1}});
+    CHECK(given["tp"] == 1);
+    bool said = false;
+    for (const auto& w : given["warnings"])
+        said =
+            said ||
+            w["message"] ==
+                "the engine log states tp 2 (line 1, \"tensor_parallel_size=\"); checked with tp 1 as given";
+    CHECK(said);
+}
+
+TEST_CASE("check report: SGLang's K and V sizes check kvcalc's bytes per token") {
+    // Qwen3-8B on tp 2 read as tp 1: K size would be twice what SGLang printed.
+    const std::string log =
+        "[2025-06-10 14:02:20 TP0] KV Cache is allocated. #tokens: 386961, K size: 13.29 GB, V size: 13.29 "
+        "GB\n"
+        "[2025-06-10 14:02:24 TP0] max_total_num_tokens=386961, max_running_requests=4096, "
+        "context_len=40960\n";
+    json wrong = report("Qwen/Qwen3-8B", {{"engine_log", log}});
+    CHECK(wrong["cross_checks"][0]["agree"] == false);
+    json right = report("Qwen/Qwen3-8B", {{"engine_log", log}, {"tp", 2}});
+    CHECK(right["cross_checks"][0]["agree"] == true);  // (386,961 + 1) x 36 x 4 x 128 x 2 B = 13.29 GiB
+    CHECK(right["cross_checks"][0]["kvcalc"] ==
+          "14,264,967,168 B (13.29 GiB): (386,961 tokens + one page of 1) x 36,864 B per token per GPU");
+}
+
+TEST_CASE("check report: SGLang's scheduler and Mamba cache cap the requests held at once") {
+    // 386,961 tokens hold 94.47 requests of 4,096, but the scheduler runs 32 at most.
+    const std::string log =
+        "[2025-06-10 14:02:24 TP0] max_total_num_tokens=386961, chunked_prefill_size=8192, "
+        "max_prefill_tokens=16384, "
+        "max_running_requests=32, context_len=40960\n";
+    json r = report("Qwen/Qwen3-8B", {{"engine_log", log}, {"max_context", 4096}});
+    CHECK(r["max_concurrency_text"] == "32.00");
+    bool said = false;
+    for (const auto& w : r["warnings"])
+        said = said || w["message"] ==
+                           "the engine runs at most 32 requests at once (max_running_requests, line 1): the "
+                           "concurrency is capped there";
+    CHECK(said);
+    json mamba =
+        report("Qwen/Qwen3-8B", {{"engine_log", log + "[2025-06-10 14:02:25 TP0] Mamba Cache is allocated. "
+                                                      "max_mamba_cache_size: 12, conv_state size: 0.10 GB\n"},
+                                 {"max_context", 4096}});
+    CHECK(mamba["max_concurrency_text"] == "12.00");
+}
+
+TEST_CASE("check report: a whole log of megabytes through the text API, words like NaN in it untouched") {
+    // The JS API and the element pass options as JSON text: a pasted DEBUG log of 5 MB is read.
+    std::string log;
+    while (log.size() < (std::size_t{5} << 20))
+        log +=
+            "(APIServer pid=1) DEBUG 04-22 20:00:11 [loggers.py:273] loss NaN, Infinity tokens/s, "
+            "-Infinity\n";
+    log +=
+        "INFO [gpu_worker.py:436] Available KV cache memory: 58.11 GiB\n"
+        "INFO [kv_cache_utils.py:1319] GPU KV cache size: 476,016 tokens\n"
+        "INFO [kv_cache_utils.py:1324] Maximum concurrency for 8,192 tokens per request: 58.11x\n";
+    json r = report("meta-llama/Llama-3.1-8B", {{"engine_log", log}});
+    CHECK(r["pool_blocks"] == 29751);
+    CHECK(r["max_concurrency_text"] == "58.11");
+    CHECK(r["log"]["understood"][0]["line"] == 55190);  // cdiv(5 MiB, 95 B a noise line) + 1: none lost
 }

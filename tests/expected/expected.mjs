@@ -1,5 +1,6 @@
 // The expected-figures table (tests/expected/configs.json) for the Node and browser tests,
-// with the evaluator of its arithmetic: integers, x, +, -, (a/b) exact, ceildiv(a, b), min(a, b).
+// with the evaluator of its arithmetic: integers, x, +, -, (a/b) exact, ceildiv(a, b), floordiv(a, b),
+// min(a, b).
 // BigInt throughout, so no figure is rounded.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,7 @@ export function evaluate(text) {
   const pair = () => { const a = expr(); if (!eat(',')) fail('expected ,'); const b = expr(); if (!eat(')')) fail('expected )'); return [a, b]; };
   const factor = () => {
     if (eat('ceildiv(')) { const [a, b] = pair(); return (a + b - 1n) / b; }
+    if (eat('floordiv(')) { const [a, b] = pair(); return a / b; }
     if (eat('min(')) { const [a, b] = pair(); return a < b ? a : b; }
     if (eat('(')) { const v = expr(); if (!eat(')')) fail('expected )'); return v; }
     skip();

@@ -80,9 +80,10 @@ test('check errors name the JS option', () => {
   fails({ maxContext: 4096, poolTokens: 100, pool_tokens: 100 }, 'bad_option', 'pool_tokens',
     'unknown option "pool_tokens" (options are camelCase: poolTokens)');
   fails({ maxContext: 4096, engineLog: 'hello\nworld' }, 'unrecognised_log', 'engineLog',
-    'engine log: no line states the KV pool; looked for vLLM\'s "GPU KV cache size: N tokens", "# GPU blocks: N" (V0), ' +
-    '"Available KV cache memory: X GiB" or "the rest of the memory reserved for KV Cache is X GiB" (V0), and SGLang\'s ' +
-    '"KV Cache is allocated. #tokens: N" or "max_total_num_tokens=N". No line was understood');
+    'engine log: no line states the KV pool; looked for vLLM\'s "GPU KV cache size: N tokens", "# GPU blocks: N", ' +
+    '"Available KV cache memory: X GiB", V0\'s "kv_cache_size=X GiB" or "the rest of the memory reserved for KV Cache is X GiB", ' +
+    'its refusal "To serve at least one request with the models\'s max seq len (N), (X GiB KV cache is needed ...", and ' +
+    'SGLang\'s "KV Cache is allocated. #tokens: N" or "max_total_num_tokens=N". No line was understood');
   assert.throws(() => kv.check('nope/model', { maxContext: 4096, poolTokens: 1 }), { code: 'unknown_preset', field: 'config' });
 });
 

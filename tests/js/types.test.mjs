@@ -48,6 +48,11 @@ test('the declared interfaces have exactly the keys of real results', async () =
   assert.deepEqual(Object.keys(verdict.pool).sort(), declaredMembers('PoolDerivation'));
   const logged = kv.check('Qwen/Qwen3-8B', { maxContext: 32_768, engineLog: 'GPU KV cache size: 681,280 tokens' });
   assert.deepEqual(Object.keys(logged.log).sort(), declaredMembers('EngineLogReading'));
+  const crossed = kv.check('meta-llama/Llama-3.1-8B', { engineLog: 'Available KV cache memory: 58.11 GiB\n'
+    + 'GPU KV cache size: 476,016 tokens\nMaximum concurrency for 8,192 tokens per request: 58.11x\n' });
+  assert.deepEqual(Object.keys(crossed.crossChecks[0]).sort(), declaredMembers('CrossCheck'));
+  assert.deepEqual(Object.keys(crossed.logBlocks).sort(), declaredMembers('LogBlocks'));
+  assert.deepEqual(Object.keys(crossed.engineVerdict).sort(), declaredMembers('EngineVerdict'));
   const t = kv.table(['Qwen/Qwen3-8B'], { format: 'csv' });
   assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport'));
   assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));

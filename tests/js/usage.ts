@@ -40,11 +40,13 @@ async function main(): Promise<void> {
     gpuMemoryUtilization: 0.9, engine: 'vllm' }).pool?.steps;
   const fromLog = check('Qwen/Qwen3-8B', { maxContext: 32_768, engineLog: 'GPU KV cache size: 681,280 tokens' });
   const understood: number = fromLog.log?.understood.length ?? 0;
+  const followed: string = check('Qwen/Qwen3-8B', { engineLog: 'GPU KV cache size: 681,280 tokens', maxContext: 32_768,
+    verdictFrom: 'kvcalc' }).crossChecks.filter((c) => !c.agree).map((c) => c.text).join(' ') + (fromLog.verdictFrom ?? '');
   const t: TableReport = kv.table(['Qwen/Qwen3-8B', { num_hidden_layers: 2 }], { contexts: [4096, 32_768], format: 'md' });
   const cells: (number | null)[] = t.rows[0].kvBytes;
   const markdown: string | undefined = table(['Qwen/Qwen3-8B']).text;
   const gpus: GpuPreset[] = gpuPresets();
-  console.log(fits, advice, steps, understood, cells, markdown, gpus[0].memoryBytes, kv.gpuPresets().length);
+  console.log(fits, advice, steps, understood, followed, cells, markdown, gpus[0].memoryBytes, kv.gpuPresets().length);
 
   // One model read once, evaluated many times.
   const mistral: KvModel = kv.model('mistralai/Mistral-7B-v0.1');

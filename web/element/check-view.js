@@ -220,7 +220,9 @@ export class CheckView {
       fmt.replicated(r) && [h('dt', null, 'Per GPU'), h('dd', { class: 'note' }, fmt.replicated(r))]);
     replace(this.advice, (check.advice || []).map((line) => h('li', null, this.plain(line))));
     const steps = check.pool && check.pool.steps ? check.pool.steps
-      : check.log && check.log.understood ? check.log.understood.map((u) => `line ${u.line}: ${u.what}`) : [];
+      : check.log && check.log.understood ? [...check.log.understood.map((u) => `line ${u.line}: ${u.what}`),
+        ...(check.crossChecks || []).map((c) => `${c.agree ? 'Agrees' : 'Differs'}: ${c.text}`),
+        `Verdict: ${check.verdictSource}`] : [];
     this.poolStepsBox.hidden = steps.length === 0;
     replace(this.poolSteps, steps.map((t) => h('li', null, this.plain(t))));
     this.drawBar(check, fmt);
