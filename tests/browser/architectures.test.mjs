@@ -1,32 +1,15 @@
 // The site's Architectures page, generated at build time from the core's inventory
 // (kvcalc architectures --json): it renders in Chromium with a row for every architecture,
 // exact or refused as the core says, and the four cases of issue 16 read as the core reads them.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { CSP, startServer } from '../../scripts/serve.mjs';
-import { SITE_BUILD, kvcalc, launch, openPage } from './site-pages/support.mjs';
+import { kvcalc, openPage, servedSite } from './site-pages/support.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  assert.ok(existsSync(join(SITE_BUILD, 'architectures.html')), 'site-build/architectures.html is missing: run bash scripts/build.sh');
-  server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await new Promise((ok) => server.close(ok));
-});
+const site = servedSite('architectures.html');
 
 test('the Architectures page shows the core inventory, row by row', async () => {
   const inventory = kvcalc(['architectures']);
-  const { page } = await openPage(browser, `${base}/architectures.html`);
+  const { page } = await openPage(site.browser, `${site.base}/architectures.html`);
   const rows = await page.$eval('#inventory-caption', (c) => [...c.closest('table').querySelectorAll('tbody tr')].map((tr) =>
     [...tr.children].map((td) => td.textContent)));
   assert.equal(rows.length, inventory.architectures.length);

@@ -2,33 +2,16 @@
 // (tests/fixtures/engine-logs/manifest.json): it renders in Chromium with a row for every real
 // log, its status as the manifest says, the engine's figures beside kvcalc's as the CLI reports
 // them, and the address where the log was posted.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { CSP, startServer } from '../../scripts/serve.mjs';
-import { SITE_BUILD, kvcalc, launch, openPage } from './site-pages/support.mjs';
+import { kvcalc, openPage, servedSite } from './site-pages/support.mjs';
 import { cliFlags, conformanceCases } from '../expected/engine-logs.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  assert.ok(existsSync(join(SITE_BUILD, 'conformance.html')), 'site-build/conformance.html is missing: run bash scripts/build.sh');
-  server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await new Promise((ok) => server.close(ok));
-});
+const site = servedSite('conformance.html');
 
 test('the Conformance page shows every real log, as the check reads it', async () => {
   const cases = conformanceCases();
-  const { page } = await openPage(browser, `${base}/conformance.html`);
+  const { page } = await openPage(site.browser, `${site.base}/conformance.html`);
   const rows = await page.$eval('#conformance-caption', (c) => [...c.closest('table').querySelectorAll('tbody tr')].map((tr) => ({
     id: tr.id,
     cells: [...tr.children].map((td) => td.textContent.replace(/\u00a0/g, ' ')),  // the site keeps a number and its unit together

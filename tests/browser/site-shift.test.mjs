@@ -6,33 +6,16 @@
 // following a link to a heading below it; the elements in the first screen go live as the
 // page opens. On a desktop and on a phone.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { CSP, startServer } from '../../scripts/serve.mjs';
-import { SITE_BUILD, SITE_PAGES, launch } from './site-pages/support.mjs';
+import { SITE_PAGES, launch, servedSite } from './site-pages/support.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  assert.ok(existsSync(join(SITE_BUILD, 'index.html')), 'site-build/ is missing: run bash scripts/build.sh');
-  server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await new Promise((ok) => server.close(ok));
-});
+const site = servedSite('index.html');
 
 // Opens file at viewport, jumps to each element in turn (each goes live where it is), and
 // returns the layout-shift entries (value and what moved) and how many elements went live.
 async function shiftsOf(file, viewport) {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   await page.setViewportSize(viewport);
   await page.addInitScript(() => {
     window.__shifts = [];
@@ -44,7 +27,7 @@ async function shiftsOf(file, viewport) {
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
-  await page.goto(`${base}/${file}`);
+  await page.goto(`${site.base}/${file}`);
   const live = await page.evaluate(async () => {
     let n = 0;
     if (document.querySelector('kv-calc')) await customElements.whenDefined('kv-calc');
@@ -77,19 +60,19 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
 }
 
 test('the space is reserved only where scripting runs: without it, a fallback is its own height', async () => {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
   // Until its element goes live a fallback (on the index page, one paragraph) holds the live
   // element's height: seen here on a page where the element's code never arrives.
   await page.route('**/dist/live.js', (route) => route.abort());
-  await page.goto(`${base}/index.html`);
+  await page.goto(`${site.base}/index.html`);
   const reserved = await page.$eval('#overview', (el) => el.getBoundingClientRect().height);
   await page.close();
   const off = await launch({ javaScriptEnabled: false });
   try {
     const p = await off.context.newPage();
     await p.setViewportSize({ width: 1280, height: 900 });
-    await p.goto(`${base}/index.html`);
+    await p.goto(`${site.base}/index.html`);
     const { minHeight, height } = await p.$eval('#overview', (el) => ({
       minHeight: getComputedStyle(el).minHeight, height: el.getBoundingClientRect().height }));
     assert.equal(minHeight, 'auto');

@@ -4,12 +4,15 @@
 // each <kv-calc> computed and shows, its baked fallback included.
 
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, axeViolations, bringIntoView } from '../harness.mjs';
+import { CSP, startServer } from '../../../scripts/serve.mjs';
 import { PAGES } from '../../../site/tools/layout.mjs';
 import { DEFAULT_MODEL, readTokens } from '../../../site/tools/bake.mjs';
 
@@ -41,6 +44,23 @@ export function sizeArgs(attrs, inline = false) {
 // The CLI's size report for a widget read by widgets(): its attributes and inline config.
 export function sizeOf(w) {
   return kvcalc(sizeArgs(w.attrs, w.inlineConfig !== null), [0], w.inlineConfig ?? undefined);
+}
+
+// For one test file: the built site served under the strict CSP, and a fresh browser. The
+// object's `base` (the site's address) and `browser` are set before the file's tests run.
+export function servedSite(page = 'index.html') {
+  const site = {};
+  before(async () => {
+    assert.ok(existsSync(join(SITE_BUILD, page)), `site-build/${page} is missing: run bash scripts/build.sh`);
+    site.server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
+    site.base = `http://127.0.0.1:${site.server.address().port}`;
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    if (site.server) await new Promise((ok) => site.server.close(ok));
+  });
+  return site;
 }
 
 // A browser with a fresh profile (no service worker, no cache from an earlier run).
