@@ -18,6 +18,7 @@ import { parseElementHeader, renderReference } from './tools/reference.mjs';
 import { writeServiceWorker } from './tools/service-worker.mjs';
 import { measureLiveHeights, reserveCss } from './tools/reserve.mjs';
 import { faviconIco } from './tools/favicon.mjs';
+import { architecturesTables } from './tools/architectures.mjs';
 import { conformanceTables } from './tools/conformance.mjs';
 import { pageLoads } from '../web/page-loads.mjs';
 
@@ -100,39 +101,6 @@ ${viewRows.join('\n')}
 </tbody>
 </table>
 </div>`;
-}
-
-// <!-- architectures --> becomes the core's inventory (kvcalc architectures --json): every
-// architecture, exact or refused, the config-class defaults, and the fields refused by name.
-function architecturesTables(kvcalc) {
-  const inv = kvcalc.json(['architectures']);
-  const cell = (text) => `<td>${escapeText(text)}</td>`;
-  const table = (id, caption, head, rows) => `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}">
-<table>
-<caption id="${id}">${caption}</caption>
-<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>
-<tbody>
-${rows.join('\n')}
-</tbody>
-</table>
-</div>`;
-  const exact = inv.architectures.filter((a) => a.support === 'exact').length;
-  const row = (a) => `<tr><th scope="row"><code>${escapeText(a.architecture)}</code></th>` +
-    `${cell(a.text_config ? `${a.family} (its text model in ${a.text_config})` : a.family)}` +
-    `<td>${a.support === 'exact' ? 'sized exactly' : '<strong>refused</strong>'}</td>${cell(a.caches)}${cell(a.note)}</tr>`;
-  return `<h2 id="inventory">Every architecture (${inv.architectures.length}: ${exact} sized, ${inv.architectures.length - exact} refused)</h2>
-${table('inventory-caption', 'vLLM\'s architectures and what kvcalc does with each',
-    ['Architecture', 'Family', 'kvcalc', 'What it caches, or why it is refused', 'Note'], inv.architectures.map(row))}
-<h2 id="defaults">Config-class defaults</h2>
-<p>Used when a config leaves the field out (a field set to null is the config's own "none").</p>
-${table('defaults-caption', 'Defaults of the config classes that change the cache',
-    ['model_type', 'Class', 'Field', 'Default', 'Meaning'],
-    inv.class_defaults.map((d) => `<tr><th scope="row"><code>${escapeText(d.model_type)}</code></th>${cell(d.config_class)}` +
-      `<td><code>${escapeText(d.field)}</code></td><td><code>${escapeText(JSON.stringify(d.value))}</code></td>${cell(d.meaning)}</tr>`))}
-<h2 id="refused-fields">Fields refused by name</h2>
-${table('fields-caption', 'Fields that change the cache in ways kvcalc does not model',
-    ['Field', 'What it means'],
-    inv.unmodelled_fields.map((u) => `<tr><th scope="row"><code>${escapeText(u.field)}</code></th>${cell(u.why)}</tr>`))}`;
 }
 
 // Every h2 and h3 gets an id (from its text) unless it has one; ids are unique per page.

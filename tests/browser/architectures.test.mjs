@@ -27,6 +27,14 @@ test('the Architectures page shows the core inventory, row by row', async () => 
   assert.equal(byName.get('FalconH1ForCausalLM')[2], 'refused');
   assert.match(byName.get('DbrxForCausalLM')[3], /attn_config\.kv_n_heads/);
   assert.match(byName.get('Gemma2ForCausalLM')[3], /every other layer slides/);
+  // Which published config of each family the tests size (fixtures and shared configs).
+  assert.equal(byName.get('Gemma2ForCausalLM')[4], 'google/gemma-2-9b-it');
+  assert.equal(byName.get('MambaForCausalLM')[4], 'state-spaces/mamba-2.8b-hf');
+  assert.equal(byName.get('DbrxForCausalLM')[4], 'none yet: sized by its family\'s rule');
+  assert.equal(byName.get('FalconH1ForCausalLM')[4], '—');
+  assert.match(byName.get('LlamaForCausalLM')[4], /^meta-llama\/[^,]+, [^,]+, [^,]+ and \d+ more$/);
+  // 22 families had a published config in the tests before the second search, 20 more after it.
+  assert.match(await page.$eval('#inventory + p', (p) => p.textContent), /a published config of 42 of the 91 families sized exactly/);
   const heading = await page.$eval('#inventory', (h) => h.textContent);
   const exact = inventory.architectures.filter((a) => a.support === 'exact').length;
   assert.equal(heading, `Every architecture (273: ${exact} sized, ${273 - exact} refused)`);
