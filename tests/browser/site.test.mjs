@@ -2,41 +2,25 @@
 // scripts/serve.mjs under the strict CSP, in Debian's Chromium: every page loads with no
 // console error and no CSP violation, has the structure every page must have, every
 // <kv-calc> computes and agrees with the native CLI, the baked no-JS tables give the same
-// bytes as the live ones, every internal link resolves, axe finds nothing, and the pages
-// fit a phone. The offline behaviour is in site-offline.test.mjs.
+// bytes as the live ones, every internal link resolves, and the pages fit a phone. Axe's
+// checks are in site-axe.test.mjs, the offline behaviour in site-offline.test.mjs.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { CSP, startServer } from '../../scripts/serve.mjs';
-import { AXE_PATH } from './harness.mjs';
+import { join } from 'node:path';
+import { CSP } from '../../scripts/serve.mjs';
 import { PAGES } from '../../site/tools/layout.mjs';
 import { binaryBytes, groupThousands } from '../../site/tools/bake.mjs';
 import { parseElementHeader } from '../../site/tools/reference.mjs';
 import { listFiles } from '../../site/tools/service-worker.mjs';
 import { snippetPath } from '../../site/build.mjs';
 import {
-  ROOT, SITE_BUILD, SITE_PAGES, ALL_PAGES, kvcalc, launch, openPage, runAxe, waitForWidgets, widgets, sizeOf,
+  ROOT, SITE_BUILD, SITE_PAGES, ALL_PAGES, kvcalc, openPage, servedSite, waitForWidgets, widgets, sizeOf,
 } from './site-pages/support.mjs';
 
-let server;
-let browser;
-let base;
 const siteFiles = existsSync(SITE_BUILD) ? listFiles(SITE_BUILD) : [];
-
-before(async () => {
-  assert.ok(existsSync(join(SITE_BUILD, 'index.html')), 'site-build/ is missing: run bash scripts/build.sh');
-  // The built site alone (its own copy of dist/), plus axe-core for the accessibility checks.
-  server = await startServer({ mounts: [['/', SITE_BUILD], ['/axe/', dirname(AXE_PATH)]], csp: CSP });
-  base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  if (server) await new Promise((ok) => server.close(ok));
-});
+const site = servedSite('index.html');
 
 test('the build lists every page, and every page is built', () => {
   // 11 pages in the navigation (Architectures and Conformance among them) + the runnable snippet.
@@ -50,11 +34,11 @@ test('the build lists every page, and every page is built', () => {
 
 test('every page loads with no console error, no failed request, no CSP violation, and fetches only site files', async () => {
   for (const file of ALL_PAGES) {
-    const { page, log } = await openPage(browser, `${base}/${file}`);
+    const { page, log } = await openPage(site.browser, `${site.base}/${file}`);
     await waitForWidgets(page);
     assert.deepEqual(await log.problems(), { consoleErrors: [], pageErrors: [], failed: [], csp: [] }, file);
     const foreign = log.requests.filter((url) => {
-      if (!url.startsWith(`${base}/`)) return true;
+      if (!url.startsWith(`${site.base}/`)) return true;
       const path = decodeURIComponent(new URL(url).pathname.slice(1));
       return !(path === '' || siteFiles.includes(path));
     });
@@ -65,7 +49,7 @@ test('every page loads with no console error, no failed request, no CSP violatio
 
 test('every page has lang="en", a skip link, landmarks, one h1, the nav marking it, an icon, and no inline style or script', async () => {
   for (const { file } of PAGES) {
-    const { page } = await openPage(browser, `${base}/${file}`);
+    const { page } = await openPage(site.browser, `${site.base}/${file}`);
     const s = await page.evaluate(() => {
       const focusable = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
         .filter((e) => e.tabIndex >= 0);
@@ -118,7 +102,7 @@ test('every page has lang="en", a skip link, landmarks, one h1, the nav marking 
 test('light and dark: the page follows prefers-color-scheme', async () => {
   const colours = {};
   for (const scheme of ['light', 'dark']) {
-    const { page } = await openPage(browser, `${base}/index.html`, { colorScheme: scheme });
+    const { page } = await openPage(site.browser, `${site.base}/index.html`, { colorScheme: scheme });
     colours[scheme] = await page.evaluate(() => {
       const b = getComputedStyle(document.body);
       return { background: b.backgroundColor, color: b.color };
@@ -132,7 +116,7 @@ test('light and dark: the page follows prefers-color-scheme', async () => {
 test('every widget computes, and its figures are the native CLI\'s for the same attributes', async () => {
   let checked = 0;
   for (const file of ALL_PAGES) {
-    const { page } = await openPage(browser, `${base}/${file}`);
+    const { page } = await openPage(site.browser, `${site.base}/${file}`);
     await waitForWidgets(page);
     for (const w of await widgets(page)) {
       const where = `${file} #${w.id || '?'} (view=${w.attrs.view || 'formula'})`;
@@ -160,7 +144,7 @@ test('every widget computes, and its figures are the native CLI\'s for the same 
 });
 
 test('the reference case: 1,048,576 tokens advertised on a 681,280-token pool does not fit (0.65x)', async () => {
-  const { page } = await openPage(browser, `${base}/pools.html`);
+  const { page } = await openPage(site.browser, `${site.base}/pools.html`);
   await waitForWidgets(page);
   const [w] = (await widgets(page)).filter((x) => x.id === 'reference-check');
   // 681,280 / 1,048,576 = 0.6497 -> 0.65; 681,280 = 42,580 blocks of 16, so all of it is safe.
@@ -175,7 +159,7 @@ test('the baked no-JS tables and the live tables give the same bytes, row by row
   let cells = 0;
   const presets = kvcalc(['presets']).map((p) => p.id);
   for (const file of ALL_PAGES) {
-    const { page } = await openPage(browser, `${base}/${file}`);
+    const { page } = await openPage(site.browser, `${site.base}/${file}`);
     await waitForWidgets(page);
     for (const w of (await widgets(page)).filter((x) => x.attrs.view === 'table')) {
       const where = `${file} #${w.id}`;
@@ -218,7 +202,7 @@ test('every internal link, script, style sheet and image resolves (200), and eve
   const ids = {};
   const links = [];
   for (const file of ALL_PAGES) {
-    const { page } = await openPage(browser, `${base}/${file}`);
+    const { page } = await openPage(site.browser, `${site.base}/${file}`);
     const found = await page.evaluate(() => ({
       ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
       refs: [...document.querySelectorAll('[href], [src]')].map((e) => e.getAttribute('href') ?? e.getAttribute('src')),
@@ -231,9 +215,9 @@ test('every internal link, script, style sheet and image resolves (200), and eve
   assert.ok(links.length > 150, `${links.length} links`);
   const status = new Map();
   for (const { file, value } of links) {
-    const url = new URL(value, `${base}/${file}`);
-    assert.equal(url.origin, base, `${file}: "${value}" leaves the site (it links nothing external)`);
-    if (!status.has(url.pathname)) status.set(url.pathname, (await fetch(`${base}${url.pathname}`)).status);
+    const url = new URL(value, `${site.base}/${file}`);
+    assert.equal(url.origin, site.base, `${file}: "${value}" leaves the site (it links nothing external)`);
+    if (!status.has(url.pathname)) status.set(url.pathname, (await fetch(`${site.base}${url.pathname}`)).status);
     assert.equal(status.get(url.pathname), 200, `${file}: ${value}`);
     if (url.hash) {
       const target = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
@@ -244,29 +228,12 @@ test('every internal link, script, style sheet and image resolves (200), and eve
   const sw = readFileSync(join(SITE_BUILD, 'sw.js'), 'utf8');
   const list = JSON.parse(/const FILES = (\[[\s\S]*?\]);/.exec(sw)[1]);
   assert.deepEqual(list, siteFiles.filter((f) => f !== 'sw.js'));
-  for (const f of list) assert.equal((await fetch(`${base}/${f}`)).status, 200, f);
-});
-
-test('axe-core: zero violations on every page, light and dark, desktop and phone', async () => {
-  const modes = [
-    { colorScheme: 'light', viewport: { width: 1280, height: 900 } },
-    { colorScheme: 'dark', viewport: { width: 1280, height: 900 } },
-    { colorScheme: 'light', viewport: { width: 390, height: 844 } },
-    { colorScheme: 'dark', viewport: { width: 390, height: 844 } },
-  ];
-  for (const mode of modes) {
-    for (const file of ALL_PAGES) {
-      const { page } = await openPage(browser, `${base}/${file}`, mode);
-      await waitForWidgets(page);
-      assert.deepEqual(await runAxe(page), [], `${file} (${mode.colorScheme}, ${mode.viewport.width} wide)`);
-      await page.close();
-    }
-  }
+  for (const f of list) assert.equal((await fetch(`${site.base}/${f}`)).status, 200, f);
 });
 
 test('every page fits a phone: nothing wider than 390 px', async () => {
   for (const file of ALL_PAGES) {
-    const { page } = await openPage(browser, `${base}/${file}`, { viewport: { width: 390, height: 844 } });
+    const { page } = await openPage(site.browser, `${site.base}/${file}`, { viewport: { width: 390, height: 844 } });
     await waitForWidgets(page);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.equal(width, 390, `${file}: the page scrolls sideways (${width} px wide)`);
@@ -276,7 +243,7 @@ test('every page fits a phone: nothing wider than 390 px', async () => {
 
 test('the reference page lists what web/element.js documents, and the element renders exactly the parts it documents', async () => {
   const doc = parseElementHeader(readFileSync(join(ROOT, 'web/element.js'), 'utf8'));
-  const { page } = await openPage(browser, `${base}/reference.html`);
+  const { page } = await openPage(site.browser, `${site.base}/reference.html`);
   await waitForWidgets(page);
   const listed = await page.evaluate(() => Object.fromEntries(
     ['attr', 'prop', 'event', 'part', 'cssstate', 'cssprop'].map((k) => [k,
@@ -311,7 +278,7 @@ test('the reference page lists what web/element.js documents, and the element re
 });
 
 test('the snippets on the embedding page are the files in site/snippets, and the plain-HTML one runs', async () => {
-  const { page } = await openPage(browser, `${base}/embed.html`);
+  const { page } = await openPage(site.browser, `${site.base}/embed.html`);
   const shown = await page.$$eval('.snippet', (boxes) => boxes.map((b) => ({
     label: b.querySelector('.snippet-label').textContent, code: b.querySelector('pre code').textContent,
   })));

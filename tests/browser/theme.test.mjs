@@ -55,8 +55,11 @@ test('the system preference, unless the page says otherwise', async () => {
   // "light dark" says either: the system decides.
   await page.evaluate(() => { document.documentElement.style.colorScheme = 'light dark'; });
   assert.equal((await look(page)).host, DARK);
-  // The system changes while the page is open.
+  // The system changes while the page is open. The page hears of it in a 'change' event of
+  // matchMedia, which Chromium may dispatch a frame after emulateMedia returns: wait for the
+  // element to take it (a timeout here means it never does), then read its colours.
   await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => !document.querySelector('#qwen').matches(':state(dark)'), null, { timeout: 5000 });
   assert.equal((await look(page)).host, LIGHT);
   await page.close();
 });

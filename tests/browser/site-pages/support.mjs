@@ -46,13 +46,14 @@ export function sizeOf(w) {
   return kvcalc(sizeArgs(w.attrs, w.inlineConfig !== null), [0], w.inlineConfig ?? undefined);
 }
 
-// For one test file: the built site served under the strict CSP, and a fresh browser. The
-// object's `base` (the site's address) and `browser` are set before the file's tests run.
-export function servedSite(page = 'index.html') {
+// For one test file: the built site served under the strict CSP (with any other folders
+// mounted beside it), and a fresh browser. The object's `base` (the site's address) and
+// `browser` are set before the file's tests run.
+export function servedSite(page = 'index.html', mounts = []) {
   const site = {};
   before(async () => {
     assert.ok(existsSync(join(SITE_BUILD, page)), `site-build/${page} is missing: run bash scripts/build.sh`);
-    site.server = await startServer({ mounts: [['/', SITE_BUILD]], csp: CSP });
+    site.server = await startServer({ mounts: [['/', SITE_BUILD], ...mounts], csp: CSP });
     site.base = `http://127.0.0.1:${site.server.address().port}`;
     site.browser = await launch();
   });
