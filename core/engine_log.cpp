@@ -236,6 +236,18 @@ const char* looked_for =
     "SGLang's \"KV Cache is allocated. #tokens: N\" or \"max_total_num_tokens=N\"";
 
 // The reader's state over the lines of one paste.
+// Forgets what vLLM's lines said of the pool: a new start in the same paste replaces it, and a
+// paste read as SGLang's drops it.
+void forget_vllm_pool(EngineLog& log) {
+    log.pool_tokens.reset();
+    log.gpu_blocks.reset();
+    log.kv_memory.reset();
+    log.concurrency.reset();
+    log.refusal.reset();
+    log.v0_refusal_tokens.reset();
+    log.no_memory = false;
+}
+
 class Reader {
 public:
     explicit Reader(std::string_view engine) : only_(engine) {}
@@ -288,13 +300,7 @@ private:
         if (!closed_) return;
         closed_ = false;
         len_priority_ = 0;
-        log_.pool_tokens.reset();
-        log_.gpu_blocks.reset();
-        log_.kv_memory.reset();
-        log_.concurrency.reset();
-        log_.refusal.reset();
-        log_.v0_refusal_tokens.reset();
-        log_.no_memory = false;
+        forget_vllm_pool(log_);
         log_.padding_layers.reset();
         log_.cp_multiplier.reset();
         log_.auto_fit_from.reset();
@@ -788,13 +794,7 @@ Result<EngineLog> Reader::finish() {
                                                               : "";
     if (log.engine == "sglang") {
         // vLLM's figures in a paste read as SGLang's are dropped, and the other way round.
-        log.pool_tokens.reset();
-        log.gpu_blocks.reset();
-        log.kv_memory.reset();
-        log.concurrency.reset();
-        log.refusal.reset();
-        log.v0_refusal_tokens.reset();
-        log.no_memory = false;
+        forget_vllm_pool(log);
     } else if (log.engine == "vllm") {
         log.sglang_tokens.reset();
         log.max_total_num_tokens.reset();

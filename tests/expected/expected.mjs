@@ -51,15 +51,19 @@ export function evaluate(text) {
   return v;
 }
 
+const readTable = () => JSON.parse(readFileSync(join(here, 'configs.json'), 'utf8'));
+
+// A figure of the table, once its arithmetic is checked to give it.
+function num(f) {
+  const v = evaluate(f.arithmetic);
+  if (v !== BigInt(f.value)) throw new Error(`configs.json: ${f.arithmetic} is ${v}, not ${f.value}`);
+  return f.value;
+}
+
 // Every entry, with each figure checked against its own arithmetic (as Numbers: all are
 // below 2^53, which kvcalc guarantees for every figure it reports).
 export function expectedConfigs() {
-  const table = JSON.parse(readFileSync(join(here, 'configs.json'), 'utf8'));
-  const num = (f) => {
-    const v = evaluate(f.arithmetic);
-    if (v !== BigInt(f.value)) throw new Error(`configs.json: ${f.arithmetic} is ${v}, not ${f.value}`);
-    return f.value;
-  };
+  const table = readTable();
   return table.configs.map((e) => {
     const at = (a) => a && { context: a.context, naive: num(a.naive), resident: num(a.resident), vllm: num(a.vllm), state: num(a.state) };
     return { file: e.file, path: join(configsDir, e.file), note: e.note,
@@ -70,12 +74,7 @@ export function expectedConfigs() {
 // The real configs under tests/fixtures/ (configs.json "fixtures"): each with its figures at
 // two contexts and at tp 8, or the error that refuses it. Every arithmetic is checked.
 export function expectedFixtures() {
-  const table = JSON.parse(readFileSync(join(here, 'configs.json'), 'utf8'));
-  const num = (f) => {
-    const v = evaluate(f.arithmetic);
-    if (v !== BigInt(f.value)) throw new Error(`configs.json: ${f.arithmetic} is ${v}, not ${f.value}`);
-    return f.value;
-  };
+  const table = readTable();
   return table.fixtures.map((e) => {
     if (e.refused) return { file: e.file, path: join(repoRoot, e.file), refused: e.refused };
     const ats = Object.keys(e).filter((k) => k.startsWith('at_')).map((k) => e[k]).map((a) => ({
