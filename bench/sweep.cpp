@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "api.hpp"
-#include "model.hpp"
-#include "presets.hpp"
-#include "sizing.hpp"
+#include "config/model.hpp"
+#include "config/presets.hpp"
+#include "sizing/sizing.hpp"
 
 namespace {
 double now_ms() {

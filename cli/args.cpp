@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "presets.hpp"
+#include "config/presets.hpp"
 #include "report.hpp"
 
 namespace kvcalc::cli {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "json.hpp"
+#include "config/json.hpp"
 #include "options.hpp"
 #include "result.hpp"
 

@@ -7,10 +7,10 @@
 
 #include "api.hpp"
 #include "args.hpp"
-#include "check_report.hpp"
+#include "check/check_report.hpp"
 #include "commands.hpp"
 #include "report.hpp"
-#include "units.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc::cli {
 namespace {

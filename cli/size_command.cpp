@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "api.hpp"
-#include "architectures.hpp"
 #include "args.hpp"
 #include "commands.hpp"
+#include "config/architectures.hpp"
 #include "report.hpp"
-#include "units.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc::cli {
 namespace {

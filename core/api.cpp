@@ -1,13 +1,13 @@
 #include "api.hpp"
 
-#include "check_report.hpp"
-#include "gpu_presets.hpp"
-#include "presets.hpp"
+#include "check/check_report.hpp"
+#include "check/gpu_presets.hpp"
+#include "config/presets.hpp"
 #include "report.hpp"
-#include "series.hpp"
-#include "sizing.hpp"
-#include "table.hpp"
-#include "units.hpp"
+#include "sizing/series.hpp"
+#include "sizing/sizing.hpp"
+#include "sizing/table.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "json.hpp"
-#include "model.hpp"
+#include "config/json.hpp"
+#include "config/model.hpp"
 #include "options.hpp"
 #include "session.hpp"
 

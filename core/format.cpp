@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "json.hpp"
-#include "units.hpp"
+#include "config/json.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 
 namespace kvcalc {
 namespace {

@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "json.hpp"
-#include "pool.hpp"
+#include "check/pool.hpp"
+#include "config/json.hpp"
 
 namespace kvcalc {
 

@@ -1,7 +1,7 @@
 #include "report.hpp"
 
-#include "config_fields.hpp"
-#include "weights.hpp"
+#include "config/config_fields.hpp"
+#include "sizing/weights.hpp"
 
 namespace kvcalc {
 

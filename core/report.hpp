@@ -2,11 +2,11 @@
 // (there with camelCase keys), so the two agree by construction.
 #pragma once
 
-#include "json.hpp"
-#include "model.hpp"
+#include "config/json.hpp"
+#include "config/model.hpp"
 #include "options.hpp"
 #include "session.hpp"
-#include "sizing.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvcalc {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "model.hpp"
-#include "weights.hpp"
+#include "config/model.hpp"
+#include "sizing/weights.hpp"
 
 namespace kvcalc {
 

@@ -4,10 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${KVCALC_BUILD_DIR:-build}"
-mapfile -t sources < <(git ls-files 'core/*.cpp' 'core/*.hpp' 'cli/*.cpp' 'cli/*.hpp' 'wasm/*.cpp' 'tests/core/*.cpp' 'tests/core/*.hpp' 'tests/fuzz/*.cpp' 'bench/*.cpp')
+mapfile -t sources < <(git ls-files 'core/*.cpp' 'core/*.hpp' 'core/*/*.cpp' 'core/*/*.hpp' 'cli/*.cpp' 'cli/*.hpp' 'wasm/*.cpp' 'tests/core/*.cpp' 'tests/core/*.hpp' 'tests/fuzz/*.cpp' 'bench/*.cpp')
 clang-format --dry-run --Werror "${sources[@]}"
 echo "lint: clang-format: ${#sources[@]} files formatted"
-mapfile -t tidy < <(git ls-files 'core/*.cpp' 'cli/*.cpp')
+mapfile -t tidy < <(git ls-files 'core/*.cpp' 'core/*/*.cpp' 'cli/*.cpp')
 printf '%s\n' "${tidy[@]}" | xargs -P "${KVCALC_JOBS:-2}" -n 2 clang-tidy -p "$build" --quiet 2>&1 |
   { grep -v -E "^[0-9]+ warnings? (and [0-9]+ errors? )?generated" || true; } | tee "$build/clang-tidy.log"
 if grep -q -E "(warning|error):" "$build/clang-tidy.log"; then

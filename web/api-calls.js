@@ -39,10 +39,10 @@ export async function instantiate({ wasmBinary, wasmUrl: url }, wasmUrl, compile
   return makeApi(await createKvcalcModule(args));
 }
 
-// The core refuses JSON texts above 1 MiB (core/json_text.hpp max_json_bytes). A text far
+// The core refuses JSON texts above 1 MiB (core/config/json.hpp max_json_bytes). A text far
 // above that never reaches the wasm memory: copying it in could exhaust it. Same words.
 const MAX_JSON_BYTES = 1024 * 1024;
-// Options may carry a whole engine log as pasted (core/json.hpp max_options_bytes).
+// Options may carry a whole engine log as pasted (core/config/json.hpp max_options_bytes).
 const MAX_OPTIONS_BYTES = 64 * 1024 * 1024;
 function refuseHugeText(text, max = MAX_JSON_BYTES) {
   if (text.length * 3 <= max) return;  // UTF-8 is at most 3 bytes per UTF-16 unit

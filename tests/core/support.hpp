@@ -6,8 +6,8 @@
 #include <string>
 
 #include "api.hpp"
-#include "model.hpp"
-#include "sizing.hpp"
+#include "config/model.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvtest {
 

@@ -1,6 +1,6 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
-#include "architectures.hpp"
+#include "config/architectures.hpp"
 #include "support.hpp"
 
 using namespace kvtest;

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "api.hpp"
-#include "check.hpp"
+#include "check/check.hpp"
 #include "report.hpp"
 #include "support.hpp"
 

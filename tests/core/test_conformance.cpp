@@ -8,7 +8,7 @@
 
 #include "api.hpp"
 #include "arithmetic.hpp"
-#include "json.hpp"
+#include "config/json.hpp"
 #include "support.hpp"
 
 using namespace kvtest;

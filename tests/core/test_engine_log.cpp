@@ -1,7 +1,7 @@
 // Engine startup logs as operators paste them: timestamps, worker and rank prefixes, colour
 // codes, CRLF line ends, lines Markdown cut or joined, and the lines that matter somewhere in
 // the noise. Each figure comes back with the line that stated it.
-#include "engine_log.hpp"
+#include "check/engine_log.hpp"
 #include "support.hpp"
 
 namespace {

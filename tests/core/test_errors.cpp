@@ -1,7 +1,7 @@
 // Every error kind with its exact message, each followed by a valid call: errors are
 // data, and the core keeps working after any number of them.
 #include "api.hpp"
-#include "json.hpp"
+#include "config/json.hpp"
 #include "report.hpp"
 #include "support.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "json.hpp"
+#include "config/json.hpp"
 #include "report.hpp"
 
 using namespace std::string_view_literals;

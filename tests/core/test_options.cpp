@@ -1,9 +1,9 @@
 // The one table of options: what each command takes, how values are checked, and that the
 // defaults the table tells people are the ones the code applies.
 #include "api.hpp"
+#include "check/pool.hpp"
 #include "options.hpp"
-#include "pool.hpp"
-#include "sizing.hpp"
+#include "sizing/sizing.hpp"
 #include "support.hpp"
 
 using kvcalc::json;

@@ -1,8 +1,8 @@
 // Pool derivation as vLLM and SGLang do it, on named GPUs, with every step's arithmetic.
-#include "gpu_presets.hpp"
-#include "pool.hpp"
+#include "check/gpu_presets.hpp"
+#include "check/pool.hpp"
+#include "sizing/weights.hpp"
 #include "support.hpp"
-#include "weights.hpp"
 
 using namespace kvtest;
 using kvcalc::Engine;

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "api.hpp"
-#include "json.hpp"
-#include "presets.hpp"
+#include "config/json.hpp"
+#include "config/presets.hpp"
 #include "support.hpp"
 
 using kvcalc::json;

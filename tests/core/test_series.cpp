@@ -2,7 +2,7 @@
 // its variants (the GQA demo's KV-head counts and MLA point), and the session's cache.
 #include "api.hpp"
 #include "report.hpp"
-#include "series.hpp"
+#include "sizing/series.hpp"
 #include "support.hpp"
 
 using kvcalc::json;

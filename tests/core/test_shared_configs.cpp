@@ -6,8 +6,8 @@
 #include <set>
 
 #include "arithmetic.hpp"
-#include "json.hpp"
-#include "presets.hpp"
+#include "config/json.hpp"
+#include "config/presets.hpp"
 #include "support.hpp"
 
 using namespace kvtest;

@@ -2,8 +2,8 @@
 // every string a config brings.
 #include "api.hpp"
 #include "report.hpp"
+#include "sizing/table.hpp"
 #include "support.hpp"
-#include "table.hpp"
 
 using kvcalc::json;
 

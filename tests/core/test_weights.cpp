@@ -1,7 +1,7 @@
 // Parameter counts against the published figures (the model card, paper or checkpoint
 // count named beside each), within 2%; weight bytes by dtype; the per-GPU split.
+#include "sizing/weights.hpp"
 #include "support.hpp"
-#include "weights.hpp"
 
 using namespace kvtest;
 

@@ -6,11 +6,11 @@
 #include <string>
 
 #include "api.hpp"
-#include "json.hpp"
-#include "model.hpp"
+#include "config/json.hpp"
+#include "config/model.hpp"
 #include "report.hpp"
-#include "sizing.hpp"
-#include "weights.hpp"
+#include "sizing/sizing.hpp"
+#include "sizing/weights.hpp"
 
 namespace {
 

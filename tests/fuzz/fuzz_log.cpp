@@ -8,8 +8,8 @@
 #include <string>
 
 #include "api.hpp"
-#include "engine_log.hpp"
-#include "json.hpp"
+#include "check/engine_log.hpp"
+#include "config/json.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
+#include "config/model.hpp"
 
 namespace kvcalc {
 

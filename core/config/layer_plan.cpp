@@ -1,8 +1,8 @@
-#include "layer_plan.hpp"
+#include "config/layer_plan.hpp"
 
 #include <tuple>
 
-#include "checked.hpp"
+#include "sizing/checked.hpp"
 
 namespace kvcalc {
 namespace {

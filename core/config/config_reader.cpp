@@ -1,8 +1,8 @@
 // Reading a config: find the text model, resolve field aliases, record provenance.
-#include "architectures.hpp"
-#include "config_fields.hpp"
-#include "layer_plan.hpp"
-#include "model.hpp"
+#include "config/architectures.hpp"
+#include "config/config_fields.hpp"
+#include "config/layer_plan.hpp"
+#include "config/model.hpp"
 
 namespace kvcalc {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "sizing.hpp"
+#include "config/model.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvcalc {
 

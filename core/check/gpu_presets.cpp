@@ -3,7 +3,7 @@
 // public vLLM issues and logs. Where several values were seen (drivers differ by a few
 // hundredths), the lowest is kept: a deployment that fits on it fits on the others.
 // Two are estimates and say so.
-#include "gpu_presets.hpp"
+#include "check/gpu_presets.hpp"
 
 namespace kvcalc {
 namespace {

@@ -1,12 +1,12 @@
-#include "table.hpp"
+#include "sizing/table.hpp"
 
 #include <algorithm>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "report.hpp"
-#include "sizing.hpp"
-#include "units.hpp"
-#include "weights.hpp"
+#include "sizing/sizing.hpp"
+#include "sizing/units.hpp"
+#include "sizing/weights.hpp"
 
 namespace kvcalc {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "json.hpp"
+#include "config/json.hpp"
 #include "options.hpp"
 #include "session.hpp"
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "engine_log.hpp"
-#include "model.hpp"
-#include "pool.hpp"
-#include "sizing.hpp"
+#include "check/engine_log.hpp"
+#include "check/pool.hpp"
+#include "config/model.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvcalc {
 

@@ -1,4 +1,4 @@
-#include "json.hpp"
+#include "config/json.hpp"
 
 #include <set>
 #include <vector>

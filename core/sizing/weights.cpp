@@ -1,12 +1,12 @@
 // The parameter count, layer by layer, from the config's own fields (never its name).
-#include "weights.hpp"
+#include "sizing/weights.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <string_view>
 
-#include "checked.hpp"
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
+#include "sizing/checked.hpp"
 
 namespace kvcalc {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "architectures.hpp"
-#include "json.hpp"
-#include "model.hpp"
+#include "config/architectures.hpp"
+#include "config/json.hpp"
+#include "config/model.hpp"
 
 namespace kvcalc {
 

@@ -1,8 +1,8 @@
-#include "sizing.hpp"
+#include "sizing/sizing.hpp"
 
 #include <algorithm>
 
-#include "checked.hpp"
+#include "sizing/checked.hpp"
 
 namespace kvcalc {
 namespace {

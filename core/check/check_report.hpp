@@ -3,7 +3,7 @@
 // requests. The report the CLI prints with --json and the JS API returns.
 #pragma once
 
-#include "json.hpp"
+#include "config/json.hpp"
 #include "options.hpp"
 #include "session.hpp"
 

@@ -1,14 +1,14 @@
 // The check, decision by decision: which pool, which engine, which context and block, the
 // pool in tokens (and bytes), how vLLM admits a request, then the verdict and its report.
-#include "check_report.hpp"
+#include "check/check_report.hpp"
 
-#include "check.hpp"
-#include "check_log.hpp"
-#include "checked.hpp"
-#include "engine_log.hpp"
-#include "gpu_presets.hpp"
+#include "check/check.hpp"
+#include "check/check_log.hpp"
+#include "check/engine_log.hpp"
+#include "check/gpu_presets.hpp"
 #include "report.hpp"
-#include "units.hpp"
+#include "sizing/checked.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc {
 namespace {

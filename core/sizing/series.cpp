@@ -1,9 +1,9 @@
-#include "series.hpp"
+#include "sizing/series.hpp"
 
-#include "checked.hpp"
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "report.hpp"
-#include "sizing.hpp"
+#include "sizing/checked.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvcalc {
 namespace {

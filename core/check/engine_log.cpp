@@ -1,10 +1,10 @@
-#include "engine_log.hpp"
+#include "check/engine_log.hpp"
 
 #include <algorithm>
 #include <array>
 #include <type_traits>
 
-#include "checked.hpp"
+#include "sizing/checked.hpp"
 
 namespace kvcalc {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "json.hpp"
+#include "config/json.hpp"
 
 namespace kvcalc {
 

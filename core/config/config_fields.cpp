@@ -1,8 +1,8 @@
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 
 #include <cmath>
 
-#include "checked.hpp"
+#include "sizing/checked.hpp"
 
 namespace kvcalc {
 

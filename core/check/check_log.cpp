@@ -2,14 +2,14 @@
 // blocks, the block counts the engine's own lines allow (each line narrows them), the block
 // counts the logged memory allows (kvcalc's derivation), the figures compared line by line,
 // the engine's own verdict, and the pool the verdict goes by. SGLang states its pool in tokens.
-#include "check_log.hpp"
+#include "check/check_log.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "check.hpp"
-#include "checked.hpp"
-#include "units.hpp"
+#include "check/check.hpp"
+#include "sizing/checked.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "pool.hpp"
+#include "check/pool.hpp"
+#include "config/model.hpp"
 
 namespace kvcalc {
 

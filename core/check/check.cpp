@@ -1,9 +1,9 @@
-#include "check.hpp"
+#include "check/check.hpp"
 
 #include <algorithm>
 
-#include "checked.hpp"
-#include "units.hpp"
+#include "sizing/checked.hpp"
+#include "sizing/units.hpp"
 
 namespace kvcalc {
 namespace {

@@ -1,8 +1,8 @@
 // Which layers keep which kind of cache, from the config's own fields (never its name).
 #pragma once
 
-#include "config_fields.hpp"
-#include "model.hpp"
+#include "config/config_fields.hpp"
+#include "config/model.hpp"
 
 namespace kvcalc {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "result.hpp"
-#include "sizing.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvcalc {
 

@@ -1,4 +1,4 @@
-#include "architectures.hpp"
+#include "config/architectures.hpp"
 
 namespace kvcalc {
 namespace {

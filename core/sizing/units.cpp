@@ -1,4 +1,4 @@
-#include "units.hpp"
+#include "sizing/units.hpp"
 
 #include "format.hpp"
 
