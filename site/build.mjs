@@ -1,6 +1,6 @@
 // Builds the documentation site into site-build/ as plain files any static host can serve:
 // the pages (site/pages/*.html in the shared frame), their CSS and scripts, the package
-// (dist/ copied to site-build/dist/), the no-JS fallbacks baked by the native CLI, the
+// (dist/ copied to site-build/dist/), the no-JS fallbacks baked by the package's baker (dist/bake.mjs), the
 // element reference generated from web/element.js, a runnable copy of the plain-HTML
 // snippet, and the service worker with the list of every file and a version hash.
 //
@@ -9,18 +9,18 @@
 // Env: KVCALC_BUILD_DIR (native build folder, default build), KVCALC_SITE_OUT (default site-build).
 
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGES, renderPage } from './tools/layout.mjs';
-import { escapeText, parseAttributes, slug } from './tools/html.mjs';
-import { Kvcalc, bakeFallbacks, groupThousands, insertCliRuns } from './tools/bake.mjs';
+import { escapeText, slug } from './tools/html.mjs';
+import { Kvcalc, groupThousands, insertCliRuns } from './tools/cli.mjs';
 import { parseElementHeader, renderReference } from './tools/reference.mjs';
 import { writeServiceWorker } from './tools/service-worker.mjs';
 import { measureLiveHeights, reserveCss } from './tools/reserve.mjs';
 import { faviconIco } from './tools/favicon.mjs';
 import { architecturesTables } from './tools/architectures.mjs';
 import { conformanceTables } from './tools/conformance.mjs';
-import { pageLoads } from '../web/page-loads.mjs';
+import { NODE_ONLY, pageLoads } from '../web/page-loads.mjs';
 
 const SITE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(SITE, '..');
@@ -142,7 +142,8 @@ export async function build() {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
 
-  let baked = 0;
+  let bakedCount = 0;
+  const { bake } = await import(join(DIST, 'bake.mjs'));
   const withElements = [];
   for (const { file } of PAGES) {
     const { meta, body: source } = readPage(file);
@@ -152,9 +153,11 @@ export async function build() {
     body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
     body = body.replace(/<!--\s*architectures\s*-->/, () => architecturesTables(kvcalc));
     body = body.replace(/<!--\s*conformance\s*-->/, () => conformanceTables(kvcalc));
-    const bake = bakeFallbacks(body, kvcalc, parseAttributes, `site/pages/${file}`);
-    baked += bake.count;
-    body = keepUnits(markFlags(focusablePre(addHeadingIds(bake.html))));
+    // The fallbacks, as `kvcalc bake` bakes any site: by the package's baker, on the same wasm
+    // (an element marked <!-- fallback --> or empty; one whose fallback a page writes is kept).
+    const baked = await bake(body, { file: `site/pages/${file}` });
+    bakedCount += baked.count;
+    body = keepUnits(markFlags(focusablePre(addHeadingIds(baked.html))));
     const h1s = body.match(/<h1[\s>]/g) || [];
     if (h1s.length !== 1) throw new Error(`site/pages/${file}: has ${h1s.length} <h1>, not one`);
     if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {
@@ -174,14 +177,15 @@ export async function build() {
 
   for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));
   writeFileSync(join(OUT, 'favicon.ico'), faviconIco());
-  cpSync(DIST, join(OUT, 'dist'), { recursive: true });
+  // What a page may fetch; not the Node-only files (the `kvcalc` command and the baker).
+  cpSync(DIST, join(OUT, 'dist'), { recursive: true, filter: (src) => !NODE_ONLY.includes(basename(src)) });
 
   // The live elements' heights, reserved for their fallbacks (site/tools/reserve.mjs).
   const measured = await measureLiveHeights(OUT, withElements);
   if (measured) writeFileSync(join(OUT, 'site.css'), readFileSync(join(OUT, 'site.css'), 'utf8') + reserveCss(measured));
 
   const sw = writeServiceWorker({ template: join(SITE, 'sw.js'), outDir: OUT });
-  return { out: OUT, pages: PAGES.length, baked, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version,
+  return { out: OUT, pages: PAGES.length, baked: bakedCount, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version,
     reserved: measured ? `the live heights of ${measured.length} elements reserved` : 'no Chromium: no space reserved for the live elements' };
 }
 

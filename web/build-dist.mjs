@@ -159,6 +159,37 @@ console.log(`build-dist: bundled ${inputs.length} modules into ${outputs.length}
   outputs.map((f) => relative(dist, f.path)).join(', '));
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
+// What runs in Node, never in a page: the `kvcalc` command (cli.mjs, the package's `bin`), the
+// baker it and build plugins use (bake.mjs, `kvcalc/bake`), and the native CLI's code compiled
+// for Node (kvcalc_cli.cjs, built with the wasm). Each imports the page's kvcalc.js, not a copy.
+if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
+copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
+const nodeExternal = ['./kvcalc.js', './bake.mjs', './kvcalc_cli.cjs'];
+const nodeBuild = await build({
+  entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outdir: dist,
+  outExtension: { '.js': '.mjs' },
+  entryNames: '[name]',
+  legalComments: 'none',
+  logLevel: 'silent',
+  absWorkingDir: root,
+  metafile: true,
+  plugins: [{
+    name: 'node-externals',
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => (args.importer && nodeExternal.includes(args.path) && dirname(args.importer) === web
+        ? { path: args.path, external: true } : undefined));
+    },
+  }],
+}).catch((e) => fail(`bundling the Node files: ${e.message}`));
+const nodeOutside = Object.keys(nodeBuild.metafile.inputs).filter((f) => !f.startsWith('web/'));
+if (nodeOutside.length) fail(`the Node files import files outside web/: ${nodeOutside.join(', ')}`);
+copyFileSync(join(web, 'bake.d.ts'), join(dist, 'bake.d.ts'));
+
 // Sizes. gzip -9, as a server would send them.
 const { files, views, beforeViewport: early } = pageLoads(dist);
 const pad = (v, n) => String(v).padStart(n);

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSP } from '../../scripts/serve.mjs';
 import { PAGES } from '../../site/tools/layout.mjs';
-import { binaryBytes, groupThousands } from '../../site/tools/bake.mjs';
+import { binaryBytes, groupThousands } from '../../site/tools/cli.mjs';
 import { parseElementHeader } from '../../site/tools/reference.mjs';
 import { listFiles } from '../../site/tools/service-worker.mjs';
 import { snippetPath } from '../../site/build.mjs';

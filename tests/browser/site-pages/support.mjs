@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, axeViolations, bringIntoView } from '../harness.mjs';
 import { CSP, startServer } from '../../../scripts/serve.mjs';
 import { PAGES } from '../../../site/tools/layout.mjs';
-import { DEFAULT_MODEL, readTokens } from '../../../site/tools/bake.mjs';
+import { DEFAULT_MODEL, readTokens } from '../../../site/tools/cli.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SITE_BUILD = join(ROOT, process.env.KVCALC_SITE_OUT || 'site-build');

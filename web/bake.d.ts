@@ -1,0 +1,38 @@
+// Types for kvcalc/bake (dist/bake.mjs): the baked no-JS fallbacks of <kv-calc> elements,
+// for build plugins. Runs in Node 20+ (it reads the wasm beside it).
+
+/** The package version that baked fallbacks are marked with (data-kvcalc-baked). */
+export const VERSION: string;
+
+export interface BakeResult {
+  /** The page with every empty or previously baked <kv-calc> filled. */
+  html: string;
+  /** Whether html differs from the text given. */
+  changed: boolean;
+  /** <kv-calc> elements baked. */
+  count: number;
+  /** <kv-calc> elements whose author-written content was left alone (no force). */
+  skipped: number;
+}
+
+export interface BakeOptions {
+  /** Named in error messages ("docs/index.html:12: <kv-calc> context: ..."). */
+  file?: string;
+  /** Replace content an author wrote inside a <kv-calc> too. */
+  force?: boolean;
+}
+
+/**
+ * Bakes every <kv-calc> of one HTML text. Rejects with an Error naming the file, the line and
+ * the attribute (also as its file, line and attribute properties) on bad input.
+ */
+export function bake(html: string, options?: BakeOptions): Promise<BakeResult>;
+
+/**
+ * The fallback HTML for one <kv-calc> with these attributes (as written in HTML: "32K",
+ * "bf16") and inline config text. Rejects with an Error with an attribute property.
+ */
+export function fallbackHtml(attributes: Record<string, string>, inlineConfigText?: string): Promise<string>;
+
+/** The attributes of a start tag's inside, values decoded, names in lower case. */
+export function parseAttributes(text: string): Record<string, string>;

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// kvcalc, the npm package's command (Node 20+). `size`, `check`, `table`, `presets`, `gpus`,
+// `architectures` and --help are the native CLI itself: its C++ sources on the same core,
+// compiled to wasm for Node (kvcalc_cli.cjs), so options, outputs and exit codes are the
+// native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages.
+
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const EXIT = { ok: 0, badInput: 1, usage: 2 };
+
+const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force]
+PATH is an HTML file or a folder of a built site (its .html files, node_modules skipped).
+Every <kv-calc> that is empty or was baked before gets the fallback the core computes for
+its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
+fallbacks are missing or stale; --force also replaces content an author wrote.`;
+
+// The commands this file runs itself; every other goes to the native CLI's code.
+const OWN = {
+  bake: { usage: BAKE_USAGE, run: runBake },
+};
+
+function htmlFiles(path, out) {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) throw new Error(`${path}: no such file or folder`);
+  if (st.isFile()) {
+    out.push(path);
+  } else {
+    for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const p = join(path, entry.name);
+      if (entry.isDirectory()) htmlFiles(p, out);
+      else if (/\.html?$/i.test(entry.name)) out.push(p);
+    }
+  }
+  return out;
+}
+
+async function runBake(args) {
+  const flags = new Set(args.filter((a) => a.startsWith('--')));
+  const paths = args.filter((a) => !a.startsWith('--'));
+  for (const f of flags) {
+    if (f !== '--check' && f !== '--force') return usage(`bake: unknown option ${f}`, BAKE_USAGE);
+  }
+  if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
+  const check = flags.has('--check');
+  let files;
+  try {
+    files = paths.flatMap((p) => htmlFiles(p, []));
+  } catch (e) {
+    console.error(`kvcalc bake: ${e.message}`);
+    return EXIT.badInput;
+  }
+  const { bake } = await import('./bake.mjs');
+  let failed = 0;
+  let stale = 0;
+  let elements = 0;
+  let changed = 0;
+  for (const file of files) {
+    const html = readFileSync(file, 'utf8');
+    let r;
+    try {
+      r = await bake(html, { file, force: flags.has('--force') });
+    } catch (e) {
+      // The file stays as it was; the others are baked.
+      console.error(`kvcalc bake: ${e.message}`);
+      failed += 1;
+      continue;
+    }
+    elements += r.count;
+    if (r.skipped) console.error(`kvcalc bake: ${file}: ${r.skipped} <kv-calc> with an author's content left as written (--force replaces it)`);
+    if (!r.changed) continue;
+    changed += 1;
+    if (check) {
+      console.error(`kvcalc bake: ${file}: baked figures missing or stale (run kvcalc bake ${file})`);
+      stale += 1;
+      continue;
+    }
+    // Written beside the page, then renamed over it: a page is never half written.
+    const temp = `${file}.kvcalc-${process.pid}.tmp`;
+    try {
+      writeFileSync(temp, r.html);
+      renameSync(temp, file);
+    } catch (e) {
+      rmSync(temp, { force: true });
+      console.error(`kvcalc bake: ${file}: could not write it: ${e.message}`);
+      failed += 1;
+    }
+  }
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const what = `${elements} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
+  console.log(check ? `kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale` : `kvcalc bake: ${what}; ${plural(changed, 'file')} changed`);
+  return failed || stale ? EXIT.badInput : EXIT.ok;
+}
+
+function usage(message, text) {
+  console.error(`kvcalc: ${message}\n${text}`);
+  return EXIT.usage;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const own = OWN[command];
+if (own) {
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(own.usage);
+  } else {
+    process.exitCode = await own.run(rest);
+  }
+} else {
+  // The native CLI's code reads process.argv itself. Its usage (on stderr) lists its own
+  // commands; the package's own come first.
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.error(`${Object.values(OWN).map((c) => c.usage).join('\n')}\n`);
+  }
+  createRequire(import.meta.url)('./kvcalc_cli.cjs');
+}
