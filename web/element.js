@@ -94,7 +94,7 @@
  * @cssprop --kv-gap - Spacing between parts.
  * @cssprop --kv-font-family - The font.
  * @cssprop --kv-mono-font-family - The config text area's font.
- * @cssprop --kv-font-size - Base font size.
+ * @cssprop --kv-font-size - Base font size (default: the size of the text around the element).
  */
 
 import { h, replace } from './element/dom.js';

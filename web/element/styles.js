@@ -28,7 +28,7 @@ const CSS = `
   color: var(--_fg);
   background: var(--_bg);
   font-family: var(--kv-font-family, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
-  font-size: var(--kv-font-size, 1rem);
+  font-size: var(--kv-font-size, 1em);
   line-height: 1.45;
   border: 1px solid var(--_border);
   border-radius: var(--_radius);
@@ -158,3 +158,6 @@ export function sheetFor(css) {
 }
 
 export const styleSheet = () => sheetFor(CSS);
+
+// The element's style sheet as text: the standalone SVG figures (web/svg.js) read its colours.
+export const elementCss = CSS;
