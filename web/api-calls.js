@@ -160,6 +160,9 @@ function makeApi(module) {
       return answer(callText('table()', (c, o) => module.table(c, o), toJsonText(configs, 'configs'), text), names);
     },
     gpuPresets: () => camelKeys(call('gpuPresets')),
+    // A standalone SVG figure, drawn by the element's chart code (web/svg.js, fetched when
+    // first asked for).
+    svg: (config, options) => import('./svg.js').then(({ svgFigure }) => svgFigure(calls, config, options)),
     presets: () => camelKeys(JSON.parse((presetList ??= callText('presets()', () => module.presets())))),
     presetConfig(id) {
       const text = typeof id === 'string' ? callText('presetConfig()', (i) => module.presetConfig(i), id) : '';

@@ -165,6 +165,7 @@ copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
 copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
 const nodeExternal = ['./kvcalc.js', './bake.mjs', './kvcalc_cli.cjs'];
+// cli.mjs's svg command reads options as the element reads attributes: bundled in, as in bake.mjs.
 const nodeBuild = await build({
   entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs')],
   bundle: true,

@@ -16,10 +16,68 @@ Every <kv-calc> that is empty or was baked before gets the fallback the core com
 its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
 fallbacks are missing or stale; --force also replaces content an author wrote.`;
 
+const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|check] [--context N] [--batch N] [--kv-dtype D]
+                  [--tp N] [--accounting naive|resident|vllm] [--pool-tokens N] [--max-context N]
+prints a standalone SVG figure of the element's chart: KV cache memory against context (with
+--chart check, the pool line and the advertised context: needs --pool-tokens and --max-context).`;
+
 // The commands this file runs itself; every other goes to the native CLI's code.
 const OWN = {
   bake: { usage: BAKE_USAGE, run: runBake },
+  svg: { usage: SVG_USAGE, run: runSvg },
 };
+
+// svg's options: --name VALUE (or --name=VALUE) -> the JS API's option, read as the element
+// reads the attribute of the same name (web/element/state.js).
+const SVG_OPTIONS = ['context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
+
+async function runSvg(args) {
+  const { ATTRIBUTES } = await import('./element/state.js');
+  const options = {};
+  const positional = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(args[i]);
+    if (!m) {
+      positional.push(args[i]);
+      continue;
+    }
+    const value = m[2] ?? args[++i];
+    if (value === undefined) return usage(`svg: --${m[1]} needs a value`, SVG_USAGE);
+    if (m[1] === 'chart') {
+      options.chart = value;
+      continue;
+    }
+    if (!SVG_OPTIONS.includes(m[1])) return usage(`svg: unknown option --${m[1]}`, SVG_USAGE);
+    const r = ATTRIBUTES[m[1]].read(value);
+    if (r.error) {
+      console.error(`kvcalc: --${m[1]}: ${r.error}`);
+      return EXIT.badInput;
+    }
+    options[ATTRIBUTES[m[1]].prop] = r.value;
+  }
+  if (positional.length !== 1) return usage('svg takes one CONFIG', SVG_USAGE);
+  const [arg] = positional;
+  let config = arg;
+  try {
+    if (arg === '-') config = readFileSync(0, 'utf8');
+    else if (statSync(arg, { throwIfNoEntry: false })?.isFile()) config = readFileSync(arg, 'utf8');
+  } catch (e) {
+    console.error(`kvcalc: ${arg}: ${e.message}`);
+    return EXIT.badInput;
+  }
+  const { load, wasmUrl } = await import('./kvcalc.js');
+  const kv = await load({ wasmBinary: readFileSync(wasmUrl) });
+  try {
+    process.stdout.write(await kv.svg(config, options));
+  } catch (e) {
+    if (!e.code) throw e;
+    // The option as this command names it: poolTokens -> --pool-tokens.
+    const flag = e.field && `--${e.field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    console.error(`kvcalc: ${flag && e.message.startsWith(`${e.field}: `) ? `${flag}: ${e.message.slice(e.field.length + 2)}` : e.message}`);
+    return EXIT.badInput;
+  }
+  return EXIT.ok;
+}
 
 function htmlFiles(path, out) {
   const st = statSync(path, { throwIfNoEntry: false });

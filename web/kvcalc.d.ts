@@ -569,6 +569,21 @@ export interface KvCalc {
   presets(): Preset[];
   /** A bundled model's config.json text. Throws KvCalcError (unknown_preset). */
   presetConfig(id: string): string;
+  /**
+   * A standalone SVG figure (the element's chart: memory against context; with
+   * chart: 'check', the pool line and the advertised context too), with <title> and <desc>,
+   * light and dark through prefers-color-scheme, nothing fetched; the same input gives the
+   * same text. Rejects with KvCalcError on bad input.
+   */
+  svg(config: Config, options?: SvgOptions): Promise<string>;
+}
+
+/** Options of svg(): the size options, the chart, and the check's pool and context. */
+export interface SvgOptions extends SizeOptions {
+  /** 'context' (default) or 'check' (needs poolTokens and maxContext). */
+  chart?: 'context' | 'check';
+  poolTokens?: number;
+  maxContext?: number;
 }
 
 /** Where kvcalc_core.wasm is: beside kvcalc.js. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */

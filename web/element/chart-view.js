@@ -24,6 +24,7 @@ const CSS = `
 .legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
 .legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
 .legend svg { width: 1.6rem; height: 0.6rem; }
+.download { justify-self: start; font: inherit; font-size: 0.85em; }
 `;
 export const styles = [CSS];
 
@@ -57,6 +58,116 @@ export function chartDtypes(r, chosen) {
   return list.slice(0, 3);
 }
 
+// The chart's figures for a model's report r: one line per KV dtype at the sample contexts
+// (every point of every line in one core call: series(config, options, axes) of the API),
+// the pool as a line (its tokens at this model's bytes per token) and the markers of the
+// chosen and the advertised context. A dtype this model cannot use (its series has an
+// error) is left out. options: the size options without context and kvDtype.
+export function chartData(series, config, r, { options, kvDtype, poolTokens, maxContext }, fmt) {
+  const contexts = sampleContexts(r, [poolTokens, maxContext].filter(Boolean));
+  const chosen = kvDtype ?? 'auto';
+  let figures = [];
+  try {
+    figures = series(config, options, { contexts, kvDtypes: chartDtypes(r, chosen) }).series;
+  } catch {
+    // the main figures say what is wrong
+  }
+  const lines = figures.filter((f) => !f.error).map((f) => ({
+    dtype: f.kvDtype,
+    points: contexts.map((c, i) => ({ context: c, bytes: f.kvBytes[i] })),
+    current: f.kvDtype === chosen,
+    label: `${f.kvDtype === 'auto' ? `auto (${f.kvDtypeName})` : f.kvDtype}: ${fmt.bytes(f.bytesPerToken)} per token`,
+  }));
+  let pool = null;
+  if (poolTokens) {
+    const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
+    if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
+      pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}`, short: `pool ${fmt.binary(bytes)}` };
+    }
+  }
+  const markers = [{ context: r.context, label: `context ${fmt.shortTokens(r.context)}` }];
+  if (maxContext && maxContext !== r.context) markers.push({ context: maxContext, label: `advertised ${fmt.shortTokens(maxContext)}` });
+  return { r, series: lines, pool, fmt, markers };
+}
+
+// The chart's height for a width.
+export const chartHeight = (W) => Math.round(Math.max(200, Math.min(320, W * 0.5)));
+
+// The chart's picture at width W: the grid, ticks, axis labels, markers, pool line and series,
+// each made by node(tag, attrs, ...children) (DOM nodes in the element, markup text in a
+// standalone SVG file: one drawing for both). Returns { nodes, at } (at: the geometry the
+// readout needs), or null when there is nothing to draw.
+export function plot({ r, series, pool, fmt, markers = [] }, W, node) {
+  const H = chartHeight(W);
+  const left = 64;
+  const right = 12;
+  const top = 14;
+  const bottom = 40;
+  const all = series.flatMap((s) => s.points);
+  const xs = all.map((p) => p.context);
+  const ys = all.map((p) => p.bytes).filter((b) => b > 0);
+  if (pool && pool.bytes > 0) ys.push(pool.bytes);
+  if (!xs.length || !ys.length) return null;
+  const x0 = Math.floor(log2(Math.min(...xs)));
+  const x1 = Math.ceil(log2(Math.max(...xs)));
+  let y0 = Math.floor(log2(Math.min(...ys)));
+  let y1 = Math.ceil(log2(Math.max(...ys)));
+  if (y1 - y0 < 2) { y0 -= 1; y1 += 1; }
+  const X = (c) => left + ((log2(c) - x0) / Math.max(1, x1 - x0)) * (W - left - right);
+  const Y = (b) => top + (1 - (log2(b) - y0) / Math.max(1, y1 - y0)) * (H - top - bottom);
+  // The readout starts at the sampled context nearest the chosen one.
+  const contexts = series[0].points.map((p) => p.context);
+  const near = contexts.map((c) => Math.abs(log2(c) - log2(r.context)));
+  const at = { contexts, X, series, pool, fmt, W, H, top, bottom: H - bottom, start: near.indexOf(Math.min(...near)) };
+  const nodes = [];
+
+  // Grid and ticks: contexts every few octaves, memory every few octaves, both labelled.
+  const xStep = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - left) / 70))));
+  for (let e = x0; e <= x1; e += xStep) {
+    const x = X(2 ** e);
+    nodes.push(node('line', { class: 'grid', x1: x.toFixed(1), x2: x.toFixed(1), y1: String(top), y2: String(H - bottom) }));
+    nodes.push(node('text', { class: 'tick', x: x.toFixed(1), y: String(H - bottom + 14), 'text-anchor': 'middle' }, fmt.shortTokens(2 ** e)));
+  }
+  const yStep = Math.max(1, Math.ceil((y1 - y0) / Math.max(2, Math.floor((H - top - bottom) / 36))));
+  for (let e = y0; e <= y1; e += yStep) {
+    const y = Y(2 ** e);
+    nodes.push(node('line', { class: 'grid', x1: String(left), x2: String(W - right), y1: y.toFixed(1), y2: y.toFixed(1) }));
+    nodes.push(node('text', { class: 'tick', x: String(left - 6), y: (y + 4).toFixed(1), 'text-anchor': 'end' }, fmt.binary(2 ** e).replace(/\.00 /, ' ').replace(/,00 /, ' ')));
+  }
+  nodes.push(node('text', { class: 'axis-label', x: String((left + W - right) / 2), y: String(H - 6), 'text-anchor': 'middle' }, 'context (tokens, log scale)'));
+  nodes.push(node('text', { class: 'axis-label', x: '12', y: String(top + (H - top - bottom) / 2), 'text-anchor': 'middle', transform: `rotate(-90 12 ${top + (H - top - bottom) / 2})` }, 'KV cache (log scale)'));
+
+  // The chosen context (and the advertised one, in the check).
+  markers.filter((m) => log2(m.context) >= x0 && log2(m.context) <= x1).forEach((m, i) => {
+    const mx = X(m.context);
+    nodes.push(node('line', { class: 'marker', x1: mx.toFixed(1), x2: mx.toFixed(1), y1: String(top), y2: String(H - bottom) }));
+    const anchor = mx > W - right - 80 ? 'end' : 'start';
+    nodes.push(node('text', { class: 'tick', x: (mx + (anchor === 'end' ? -4 : 4)).toFixed(1), y: String(H - bottom - 5 - i * 13), 'text-anchor': anchor }, m.label));
+  });
+
+  if (pool && pool.bytes > 0) {
+    const py = Y(pool.bytes);
+    nodes.push(node('line', { class: 'pool-line', x1: String(left), x2: String(W - right), y1: py.toFixed(1), y2: py.toFixed(1) }));
+    // Labelled at the left, where the lines run low, below the line when it is near the top.
+    const ly = py - 5 < top + 30 ? py + 13 : py - 5;
+    nodes.push(node('text', { class: 'pool-label', x: String(left + 4), y: ly.toFixed(1), 'text-anchor': 'start' }, pool.short || pool.label));
+  }
+  series.forEach((s, i) => {
+    const d = s.points.filter((p) => p.bytes > 0)
+      .map((p, j) => `${j ? 'L' : 'M'}${X(p.context).toFixed(1)} ${Y(p.bytes).toFixed(1)}`).join(' ');
+    nodes.push(node('path', { class: `series ${SERIES_CLASSES[i]}${s.current ? ' current' : ''}`, d }));
+  });
+  return { nodes, at };
+}
+
+// The chart in words: what a screen reader hears and a standalone figure's description.
+export function describe({ r, series, pool, fmt }) {
+  const cur = series.find((s) => s.current) || series[0];
+  let text = `KV cache of ${r.model} against context, log scales. ${cur.label}: ${fmt.binary(r.kvBytes)} at ${fmt.tokens(r.context)}.`;
+  if (pool) text += ` The ${pool.label}.`;
+  return text;
+}
+
 export class ChartView {
   constructor() {
     this.svgEl = svg('svg', { role: 'img', part: 'chart-svg', tabindex: '0' });
@@ -64,9 +175,12 @@ export class ChartView {
     this.readout = h('p', { class: 'note', 'aria-live': 'polite' });
     this.legend = h('ul', { class: 'legend', part: 'legend' });
     this.summary = h('p', { class: 'note' });
+    // The chart as a standalone .svg file (kv.svg() for the same inputs), for slides and docs
+    // without scripts; made here, no request.
+    this.download = h('button', { type: 'button', class: 'download', part: 'download', onclick: () => this.save() }, 'Download SVG');
     this.root = h('section', { class: 'view chart', part: 'view chart' },
       h('h2', null, 'Memory against context'),
-      this.svgEl, this.readout, this.legend, this.summary);
+      this.svgEl, this.readout, this.legend, this.summary, this.download);
     this.last = null;
     this.size = watchWidth(this.root, () => this.last && this.draw(this.last));
     // The readout: the sampled context nearest the pointer, or stepped with the arrow keys.
@@ -104,80 +218,37 @@ export class ChartView {
       .join(', ')}${pool ? `; ${pool.short}` : ''}.`);
   }
 
+  async save() {
+    if (!this.last?.download) return;
+    const text = await this.last.download();
+    const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+    const a = h('a', { href: url, download: `kvcalc-${this.last.r.model.replace(/[^A-Za-z0-9._-]+/g, '-')}.svg` });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+
   // series: [{ dtype, label, points: [{context, bytes}], current }]; pool: {bytes, label}|null
   update(data) {
     this.last = data;
     this.draw(data);
   }
 
-  draw({ r, series, pool, fmt, markers = [] }) {
+  draw(data) {
+    const { r, series, pool, fmt } = data;
     const W = Math.max(280, Math.min(this.size.width(), 900));
-    const H = Math.round(Math.max(200, Math.min(320, W * 0.5)));
-    const left = 64;
-    const right = 12;
-    const top = 14;
-    const bottom = 40;
-    const all = series.flatMap((s) => s.points);
-    const xs = all.map((p) => p.context);
-    const ys = all.map((p) => p.bytes).filter((b) => b > 0);
-    if (pool && pool.bytes > 0) ys.push(pool.bytes);
-    if (!xs.length || !ys.length) {
+    const drawn = plot(data, W, svg);
+    if (!drawn) {
       this.at = null;
       replace(this.svgEl);
       return;
     }
-    const x0 = Math.floor(log2(Math.min(...xs)));
-    const x1 = Math.ceil(log2(Math.max(...xs)));
-    let y0 = Math.floor(log2(Math.min(...ys)));
-    let y1 = Math.ceil(log2(Math.max(...ys)));
-    if (y1 - y0 < 2) { y0 -= 1; y1 += 1; }
-    const X = (c) => left + ((log2(c) - x0) / Math.max(1, x1 - x0)) * (W - left - right);
-    const Y = (b) => top + (1 - (log2(b) - y0) / Math.max(1, y1 - y0)) * (H - top - bottom);
-    // The readout starts at the sampled context nearest the chosen one.
-    const contexts = series[0].points.map((p) => p.context);
-    const near = contexts.map((c) => Math.abs(log2(c) - log2(r.context)));
-    this.at = { contexts, X, series, pool, fmt, W, top, bottom: H - bottom, start: near.indexOf(Math.min(...near)) };
-    const nodes = [svg('title', null, `KV cache memory against context for ${r.model}`)];
-
-    // Grid and ticks: contexts every few octaves, memory every few octaves, both labelled.
-    const xStep = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - left) / 70))));
-    for (let e = x0; e <= x1; e += xStep) {
-      const x = X(2 ** e);
-      nodes.push(svg('line', { class: 'grid', x1: x.toFixed(1), x2: x.toFixed(1), y1: String(top), y2: String(H - bottom) }));
-      nodes.push(svg('text', { class: 'tick', x: x.toFixed(1), y: String(H - bottom + 14), 'text-anchor': 'middle' }, fmt.shortTokens(2 ** e)));
-    }
-    const yStep = Math.max(1, Math.ceil((y1 - y0) / Math.max(2, Math.floor((H - top - bottom) / 36))));
-    for (let e = y0; e <= y1; e += yStep) {
-      const y = Y(2 ** e);
-      nodes.push(svg('line', { class: 'grid', x1: String(left), x2: String(W - right), y1: y.toFixed(1), y2: y.toFixed(1) }));
-      nodes.push(svg('text', { class: 'tick', x: String(left - 6), y: (y + 4).toFixed(1), 'text-anchor': 'end' }, fmt.binary(2 ** e).replace(/\.00 /, ' ').replace(/,00 /, ' ')));
-    }
-    nodes.push(svg('text', { class: 'axis-label', x: String((left + W - right) / 2), y: String(H - 6), 'text-anchor': 'middle' }, 'context (tokens, log scale)'));
-    nodes.push(svg('text', { class: 'axis-label', x: '12', y: String(top + (H - top - bottom) / 2), 'text-anchor': 'middle', transform: `rotate(-90 12 ${top + (H - top - bottom) / 2})` }, 'KV cache (log scale)'));
-
-    // The chosen context (and the advertised one, in the check).
-    markers.filter((m) => log2(m.context) >= x0 && log2(m.context) <= x1).forEach((m, i) => {
-      const mx = X(m.context);
-      nodes.push(svg('line', { class: 'marker', x1: mx.toFixed(1), x2: mx.toFixed(1), y1: String(top), y2: String(H - bottom) }));
-      const anchor = mx > W - right - 80 ? 'end' : 'start';
-      nodes.push(svg('text', { class: 'tick', x: (mx + (anchor === 'end' ? -4 : 4)).toFixed(1), y: String(H - bottom - 5 - i * 13), 'text-anchor': anchor }, m.label));
-    });
-
-    if (pool && pool.bytes > 0) {
-      const py = Y(pool.bytes);
-      nodes.push(svg('line', { class: 'pool-line', x1: String(left), x2: String(W - right), y1: py.toFixed(1), y2: py.toFixed(1) }));
-      // Labelled at the left, where the lines run low, below the line when it is near the top.
-      const ly = py - 5 < top + 30 ? py + 13 : py - 5;
-      nodes.push(svg('text', { class: 'pool-label', x: String(left + 4), y: ly.toFixed(1), 'text-anchor': 'start' }, pool.short || pool.label));
-    }
-    series.forEach((s, i) => {
-      const d = s.points.filter((p) => p.bytes > 0)
-        .map((p, j) => `${j ? 'L' : 'M'}${X(p.context).toFixed(1)} ${Y(p.bytes).toFixed(1)}`).join(' ');
-      nodes.push(svg('path', { class: `series ${SERIES_CLASSES[i]}${s.current ? ' current' : ''}`, d }));
-    });
+    this.at = drawn.at;
+    const nodes = [svg('title', null, `KV cache memory against context for ${r.model}`), ...drawn.nodes];
     nodes.push(this.guide);
-    this.svgEl.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    this.svgEl.setAttribute('aria-label', this.describe(r, series, pool, fmt));
+    this.svgEl.setAttribute('viewBox', `0 0 ${W} ${drawn.at.H}`);
+    const text = describe(data);
+    setText(this.summary, text);
+    this.svgEl.setAttribute('aria-label', text);
     replace(this.svgEl, nodes);
     this.read(-1);
 
@@ -187,13 +258,5 @@ export class ChartView {
       s.label)).concat(pool ? [h('li', null,
       svg('svg', { viewBox: '0 0 24 8', 'aria-hidden': 'true' },
         svg('line', { class: 'pool-line', x1: '0', x2: '24', y1: '4', y2: '4' })), pool.label)] : []));
-  }
-
-  describe(r, series, pool, fmt) {
-    const cur = series.find((s) => s.current) || series[0];
-    let text = `KV cache of ${r.model} against context, log scales. ${cur.label}: ${fmt.binary(r.kvBytes)} at ${fmt.tokens(r.context)}.`;
-    if (pool) text += ` The ${pool.label}.`;
-    setText(this.summary, text);
-    return text;
   }
 }

@@ -489,37 +489,16 @@ export class Live {
   }
 
   #renderChart(e, config, r, state, check, fmt, sizeOpts) {
-    const poolTokens = check ? check.poolTokens : state.poolTokens;
-    const { sampleContexts, chartDtypes } = sectionModule('chart');
-    const contexts = sampleContexts(r, [poolTokens, check && check.maxContext].filter(Boolean));
-    const chosen = state.kvDtype ?? 'auto';
-    // Every point of every line in one core call: the contexts x the KV dtypes. A dtype this
-    // model cannot use (its series has an error) is left out of the chart.
     const options = sizeOpts({});
     delete options.context;
     delete options.kvDtype;
-    let figures = [];
-    try {
-      figures = e.series(config, options, { contexts, kvDtypes: chartDtypes(r, chosen) }).series;
-    } catch {
-      // the main figures above say what is wrong
-    }
-    const series = figures.filter((f) => !f.error).map((f) => ({
-      dtype: f.kvDtype,
-      points: contexts.map((c, i) => ({ context: c, bytes: f.kvBytes[i] })),
-      current: f.kvDtype === chosen,
-      label: `${f.kvDtype === 'auto' ? `auto (${f.kvDtypeName})` : f.kvDtype}: ${fmt.bytes(f.bytesPerToken)} per token`,
-    }));
-    let pool = null;
-    // The pool's tokens at this model's bytes per token, against the whole model's cache.
-    if (poolTokens) {
-      const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
-      if (bytes <= BigInt(Number.MAX_SAFE_INTEGER)) {
-        pool = { bytes: Number(bytes), label: `pool ${fmt.tokens(poolTokens)} × ${fmt.bytes(r.bytesPerToken)} = ${fmt.binary(bytes)}`, short: `pool ${fmt.binary(bytes)}` };
-      }
-    }
-    const markers = [{ context: r.context, label: `context ${fmt.shortTokens(r.context)}` }];
-    if (check && check.maxContext !== r.context) markers.push({ context: check.maxContext, label: `advertised ${fmt.shortTokens(check.maxContext)}` });
-    this.#section('chart').update({ r, series, pool, fmt, markers });
+    const poolTokens = check ? check.poolTokens : state.poolTokens;
+    const data = sectionModule('chart').chartData((...a) => e.series(...a), config, r, {
+      options, kvDtype: state.kvDtype, poolTokens, maxContext: check && check.maxContext,
+    }, fmt);
+    // "Download SVG": the figure kv.svg() draws for the same inputs.
+    const figure = check ? { chart: 'check', poolTokens, maxContext: check.maxContext } : {};
+    data.download = () => e.kv.svg(config, { ...sizeOpts({}), ...figure });
+    this.#section('chart').update(data);
   }
 }
