@@ -15,6 +15,11 @@ ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/nu
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 command -v mkdocs >/dev/null || need+=(mkdocs)   # the MkDocs example, as Debian 12 ships it
+# The docs platforms' recipes (examples/sphinx-furo, mkdocs-material, hugo-site), as Debian 12 ships them.
+command -v sphinx-build >/dev/null || need+=(python3-sphinx)
+[ -d /usr/lib/python3/dist-packages/furo ] || need+=(furo)
+[ -d /usr/share/mkdocs/themes/material ] || need+=(mkdocs-material)
+command -v hugo >/dev/null || need+=(hugo)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"

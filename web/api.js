@@ -70,3 +70,4 @@ export const table = (configs, options) => api().table(configs, options);
 export const gpuPresets = () => api().gpuPresets();
 export const presets = () => api().presets();
 export const presetConfig = (id) => api().presetConfig(id);
+export const svg = (config, options) => api().svg(config, options);

@@ -42,7 +42,9 @@ function palette(block) {
 function figureCss() {
   const dark = elementCss.indexOf(':host(:state(dark))');
   const light = palette(elementCss.slice(elementCss.indexOf(':host'), dark));
-  const chart = chartStyles[0].replace(/\.chart svg\s*\{[^}]*\}/, '').replace(/\.legend[^{]*\{[^}]*\}/g, '').replace(/\s+/g, ' ').trim();
+  // The chart's own rules (.chart .grid, .chart .series, ...), not those of the element's box.
+  const chart = [...chartStyles[0].matchAll(/([^{}]+)\{([^}]*)\}/g)].filter((m) => m[1].trim().startsWith('.chart .'))
+    .map((m) => `${m[1].trim()}{${m[2].trim()}}`).join('').replace(/\s+/g, ' ');
   return `svg{${light};color-scheme:light}` +
     `@media (prefers-color-scheme: dark){svg{${palette(elementCss.slice(dark, elementCss.indexOf('}', dark)))};color-scheme:dark}}` +
     `.bg{fill:var(--_bg)}text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}.legend-text{fill:var(--_fg);font-size:12px}${chart}`;

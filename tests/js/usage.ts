@@ -61,6 +61,8 @@ async function main(): Promise<void> {
 
   const presets: Preset[] = kv.presets();
   const text: string = kv.presetConfig(presets[0].id);
+  const figure: Promise<string> = kv.svg(presets[0].id, { chart: 'check', poolTokens: 681280, maxContext: 1048576, kvDtype: 'fp8' });
+  void figure;
 
   try {
     kv.size('{');

@@ -177,7 +177,7 @@ export class ChartView {
     this.summary = h('p', { class: 'note' });
     // The chart as a standalone .svg file (kv.svg() for the same inputs), for slides and docs
     // without scripts; made here, no request.
-    this.download = h('button', { type: 'button', class: 'download', part: 'download', onclick: () => this.save() }, 'Download SVG');
+    this.download = h('button', { type: 'button', class: 'download', part: 'button download', onclick: () => this.save() }, 'Download SVG');
     this.root = h('section', { class: 'view chart', part: 'view chart' },
       h('h2', null, 'Memory against context'),
       this.svgEl, this.readout, this.legend, this.summary, this.download);

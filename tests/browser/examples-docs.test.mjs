@@ -1,0 +1,126 @@
+// The docs platforms' recipes (examples/), as Debian 12 ships the generators: Sphinx 5.3 with
+// furo, MkDocs 1.4 with Material 8.2, Hugo 0.111. Each is copied out, gets the packed
+// package installed (offline) and its dist/ where the recipe says, and is built as its
+// author builds it; the recipe's own hook runs `npx kvcalc bake`, so the built HTML holds
+// the baked figures (what a reader without JavaScript sees). In Chromium: the live figure,
+// no console error, failed request or CSP violation, and the generator's dark mode followed,
+// switched live and after a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CSP, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, npmInstall, run } from './examples-support.mjs';
+
+let env;
+before(async () => { env = await examplesSetup(); });
+after(async () => { await env?.close(); });
+
+// 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token, baked by the core.
+const BAKED = /<kv-calc model="Qwen\/Qwen2\.5-7B-Instruct" context="32768">\n<p class="fallback" data-kvcalc-baked="0\.1\.0">Qwen\/Qwen2\.5-7B-Instruct keeps <data value="57344">57,344 B<\/data> of KV cache per token/;
+
+// The recipe copied out with the package installed into it (npx kvcalc finds it there) and
+// its dist/ copied where the recipe's pages load it from.
+function recipe(name, distTo) {
+  const dir = join(env.scratch, name);
+  cpSync(join(EXAMPLES, name), dir, { recursive: true });
+  npmInstall(['--no-save', env.tarball], dir);
+  cpSync(env.packageDist, join(dir, distTo), { recursive: true });
+  return dir;
+}
+
+// The element's dark state and background, a frame after the page changed.
+const look = (page) => page.$eval('kv-calc', async (el) => {
+  await new Promise(requestAnimationFrame);
+  return [el.matches(':state(dark)'), getComputedStyle(el).backgroundColor];
+});
+const LIGHT = [false, 'rgb(255, 255, 255)'];
+const DARK = [true, 'rgb(22, 26, 32)'];
+const goneLive = (page) => page.$eval('kv-calc', async (el) => { el.scrollIntoView(); await el.updateComplete; });
+
+test('Sphinx + furo: the module through html_js_files, baked on build-finished, furo\'s data-theme on <body> followed', async () => {
+  const dir = recipe('sphinx-furo', '_static/kvcalc');
+  const out = join(dir, '_build');
+  run('sphinx-build', ['-q', '-b', 'html', dir, out], dir);
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  assert.match(html, /<script type="module" src="_static\/kvcalc\/kvcalc\.js"><\/script>/);
+  assert.match(html, BAKED);
+  // furo writes inline scripts and styles of its own, and data: icons; the element needs
+  // nothing more than the strict policy. Debian's furo imports normalize.css from
+  // /javascript/, which Debian's javascript-common serves from /usr/share/javascript.
+  const site = await checkSite(env, out, '/index.html', `${GENERATOR_CSP}; img-src 'self' data:`, [['/javascript/', '/usr/share/javascript']]);
+  try {
+    const { page } = site;
+    // Debian's furo ships furo.js unbuilt, so its own switch is hidden: the page's attribute is
+    // set as furo.js sets it (<body data-theme="dark|light|auto">, kept in localStorage "theme").
+    assert.equal(await page.evaluate(() => document.body.dataset.theme), 'auto');
+    assert.deepEqual(await look(page), LIGHT);
+    await page.evaluate(() => { document.body.dataset.theme = 'dark'; localStorage.setItem('theme', 'dark'); });
+    assert.deepEqual(await look(page), DARK);
+    await page.reload();
+    await goneLive(page);
+    assert.equal(await page.evaluate(() => document.body.dataset.theme), 'dark', 'furo\'s inline script set it from localStorage');
+    assert.deepEqual(await look(page), DARK);
+    // Debian's furo ships furo.js as its unbuilt ES module source, which the page loads as a
+    // classic script: the browser refuses it (so furo's own switch stays hidden). That error
+    // is furo's; nothing else may fail.
+    assert.match(readFileSync(join(out, '_static/scripts/furo.js'), 'utf8'), /^import /);
+    await assertClean(site, ['SyntaxError: Cannot use import statement outside a module']);
+  } finally {
+    await site.close();
+  }
+});
+
+test('MkDocs + Material: the module through the theme\'s extrahead, baked by a hooks: file, data-md-color-scheme followed, text at 16 px', async () => {
+  const dir = recipe('mkdocs-material', 'docs/kvcalc');
+  const out = join(dir, 'site');
+  run('mkdocs', ['build', '--quiet', '--config-file', join(dir, 'mkdocs.yml'), '--site-dir', out], dir);
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  assert.match(html, /<script type="module" src="kvcalc\/kvcalc.js"><\/script>/);
+  // In its <div>, the element and its fallback stay one block (not wrapped in a <p>).
+  assert.match(html, new RegExp(`<div class="kv-calc-box">\n${BAKED.source}`));
+  const site = await checkSite(env, out, '/index.html', GENERATOR_CSP);
+  try {
+    const { page } = site;
+    assert.deepEqual(await look(page), LIGHT);
+    // Material's palette switch: <body data-md-color-scheme="slate">, remembered across pages.
+    await page.locator('label[for="__palette_2"]:visible, label[for="__palette_1"]:visible').first().click();
+    assert.equal(await page.evaluate(() => document.body.getAttribute('data-md-color-scheme')), 'slate');
+    assert.deepEqual(await look(page), DARK);
+    await page.reload();
+    await goneLive(page);
+    assert.equal(await page.evaluate(() => document.body.getAttribute('data-md-color-scheme')), 'slate');
+    assert.deepEqual(await look(page), DARK);
+    // Material's root font is 125% (20 px); its body text is 0.8rem (16 px): so is the element's.
+    const sizes = await page.$eval('kv-calc', (el) => [getComputedStyle(document.documentElement).fontSize,
+      getComputedStyle(el.parentElement).fontSize, getComputedStyle(el).fontSize]);
+    assert.equal(sizes[0], '20px');
+    assert.equal(sizes[2], sizes[1]);
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
+});
+
+test('Hugo: raw HTML kept (goldmark unsafe), baked after hugo, a dark class on <body> followed, under the strict CSP', async () => {
+  const dir = recipe('hugo-site', 'static/kvcalc');
+  const out = join(dir, 'public');
+  run('hugo', ['--quiet', '--source', dir, '--destination', out], dir);
+  run('npx', ['--offline', '--no-install', 'kvcalc', 'bake', out], dir);
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  assert.match(html, BAKED);
+  // No inline script or style in this recipe: the strict policy as it is.
+  const site = await checkSite(env, out, '/index.html', CSP);
+  try {
+    const { page } = site;
+    assert.deepEqual(await look(page), LIGHT);
+    await page.click('#theme-toggle');
+    assert.equal(await page.evaluate(() => document.body.classList.contains('dark')), true);
+    assert.deepEqual(await look(page), DARK);
+    await page.reload();
+    await goneLive(page);
+    assert.deepEqual(await look(page), DARK);
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
+});

@@ -1,0 +1,94 @@
+// What every example test shares: the package packed and installed as a user would
+// (`npm pack`, the tarball installed offline into an empty folder), the examples' builds
+// run as their authors run them, and each built site checked in Chromium: the live figure,
+// no console error, page error, failed request or CSP violation, nothing fetched elsewhere.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CSP, startServer } from '../../scripts/serve.mjs';
+import { ROOT } from './harness.mjs';
+import { launch, openPage } from './site-pages/support.mjs';
+
+export { CSP };
+
+export const EXAMPLES = join(ROOT, 'examples');
+export const FALLBACK = 'Qwen2.5-7B-Instruct keeps 57,344 bytes of KV cache per token';
+// VitePress and MkDocs write inline code of their own (VitePress its theme switch, page map,
+// inline styles and data: icons; MkDocs's theme its base_url script and a style attribute
+// in its keyboard help): their sites need more than the strict policy for those. The
+// element needs nothing more.
+export const GENERATOR_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+export const VITEPRESS_CSP = `${GENERATOR_CSP}; img-src 'self' data:`;
+export const MKDOCS_CSP = GENERATOR_CSP;
+
+export const run = (cmd, args, cwd) => execFileSync(cmd, args, {
+  cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024,
+  env: { ...process.env, npm_config_update_notifier: 'false', NO_COLOR: '1' },
+});
+export const npmInstall = (args, cwd) => run('npm', ['install', ...args, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], cwd);
+
+// The suite's set-up: a scratch folder, the packed tarball, its dist/ as installed, and a
+// browser. Call from before(); close() from after().
+export async function examplesSetup() {
+  const env = { scratch: mkdtempSync(join(tmpdir(), 'kvcalc-examples-')) };
+  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', env.scratch], ROOT));
+  env.tarball = join(env.scratch, packed.filename);
+  const app = join(env.scratch, 'installed');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed', private: true }));
+  npmInstall([env.tarball], app);
+  env.packageDist = join(app, 'node_modules/kvcalc/dist');
+  // 1280 px: VitePress shows its light and dark switch in the navigation bar from there.
+  env.browser = await launch({ viewport: { width: 1280, height: 900 } });
+  env.close = async () => {
+    await env.browser?.close();
+    rmSync(env.scratch, { recursive: true, force: true });
+  };
+  return env;
+}
+
+// An example with npm dev dependencies: the tarball goes into its node_modules (not into
+// package.json: the examples name only their tools), then its build runs.
+export function installTarball(env, dir) {
+  if (!existsSync(join(dir, 'node_modules'))) throw new Error(`${dir}/node_modules is missing: run bash scripts/setup.sh`);
+  npmInstall(['--no-save', env.tarball], dir);
+  const installed = JSON.parse(readFileSync(join(dir, 'node_modules/kvcalc/package.json'), 'utf8'));
+  assert.equal(installed.name, 'kvcalc');
+}
+
+// Serves dir, opens path, and checks what every example must show: the live figure, no
+// console error, no page error, no failed request, no CSP violation, nothing fetched from
+// elsewhere.
+// mounts: more [urlPrefix, directory] pairs the host serves besides the site.
+export async function checkSite(env, dir, path, csp, mounts = []) {
+  const server = await startServer({ mounts: [['/', dir], ...mounts], csp });
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const { page, log } = await openPage(env.browser, `${base}${path}`);
+  await page.waitForFunction(() => customElements.get('kv-calc'));
+  const result = await page.$eval('kv-calc', async (el) => {
+    el.scrollIntoView();
+    await el.updateComplete;
+    return { bytesPerToken: el.result?.bytesPerToken, live: el.matches(':state(live)'),
+      shown: el.shadowRoot.querySelector('.formula .results')?.innerText ?? '' };
+  });
+  // 2 x 28 layers x 4 KV heads x 128 x 2 B = 57,344 B per token; x 32,768 = 1.75 GiB.
+  assert.equal(result.bytesPerToken, 57344);
+  assert.equal(result.live, true);
+  assert.match(result.shown, /Bytes per token\s+57,344 B/);
+  assert.match(result.shown, /1\.75 GiB \(1,879,048,192 B\)/);
+  const elsewhere = log.requests.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'));
+  return { page, log, base, server, elsewhere, close: async () => { await page.close(); await new Promise((ok) => server.close(ok)); } };
+}
+
+// generatorErrors: page errors a generator's own scripts raise, each explained where it is
+// passed; every other problem fails.
+export async function assertClean(site, generatorErrors = []) {
+  const problems = await site.log.problems();
+  problems.pageErrors = problems.pageErrors.filter((e) => !generatorErrors.includes(e));
+  assert.deepEqual({ ...problems, failed: site.log.failed }, { consoleErrors: [], pageErrors: [], failed: [], csp: [] });
+  assert.deepEqual(site.elsewhere, []);
+}
+
