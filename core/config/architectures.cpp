@@ -85,7 +85,7 @@ const std::vector<UnmodelledField> unmodelled = {
      "per-layer block types (Zamba2's hybrid layers with a shared attention block)"},
     {"hybrid_layer_ids", nullptr, "hybrid layers with a shared attention block (Zamba2)"},
     {"mamba_d_ssm", nullptr, "a Mamba-2 state beside the attention cache in every layer (Falcon-H1)"},
-    {"block_configs", nullptr, "per-layer KV heads and no-op layers (Nemotron-NAS / DeciLM)"},
+    {"block_configs", nullptr, "per-layer KV heads and no-op layers (Nemotron-NAS / DeciLM)", "nemotron_nas"},
     {"index_topk_pattern", nullptr, "an indexer cache on some layers only"},
     {"index_topk_freq", nullptr, "an indexer cache on some layers only"},
     {"kv_lora_rank_per_layer", nullptr, "per-layer MLA latent sizes"},

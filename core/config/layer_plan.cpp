@@ -14,6 +14,7 @@ struct Plan {
     std::vector<std::string> names;  // the config's name for each layer's type
     std::string source;              // which field decided the kinds
     bool kda_layers = false;         // linear_attn_config's linear layers
+    std::vector<Sourced> kv_heads;   // per layer, where the config sets them (block_configs), else empty
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -78,6 +79,56 @@ Result<bool> from_mimo_pattern(const Fields& f, Plan& p, std::uint64_t layers) {
         bool slides = v == 1;
         p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
         p.names.push_back(slides ? "sliding_attention" : "full_attention");
+    }
+    p.source = field;
+    return true;
+}
+
+// DeciLM / Nemotron-NAS: block_configs, one entry per layer. attention.no_op builds no attention
+// (no cache); otherwise num_attention_heads / attention.n_heads_in_group KV heads of the model's
+// head size (vllm/model_executor/models/nemotron_nas.py, DeciLMDecoderLayer.__init__).
+Result<bool> from_block_configs(const Fields& f, const Sourced& query_heads, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("block_configs");
+    const json* bc = f.find("block_configs");
+    if (!bc)
+        return f.error(code::missing_field, "block_configs",
+                       "missing (DeciLM names each layer's blocks there)");
+    if (!bc->is_array())
+        return field_error(code::invalid_value, field, "must be an array of per-layer blocks, got {}",
+                           described(*bc));
+    if (bc->size() != layers)
+        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                           bc->size(), layers);
+    for (std::size_t i = 0; i < bc->size(); ++i) {
+        std::string at = format("{}[{}].attention", field, i);
+        const json& block = (*bc)[i];
+        const json* attn = block.is_object() && block.contains("attention") ? &block["attention"] : nullptr;
+        if (!attn || !attn->is_object())
+            return field_error(code::missing_field, at, "missing: each block names its attention");
+        Fields af(*attn, at);
+        auto no_op = af.flag("no_op", false);
+        if (!no_op) return no_op.forward_error();
+        auto linear = af.flag("replace_with_linear", false);
+        if (!linear) return linear.forward_error();
+        if (*no_op) {
+            p.kinds.push_back(LayerKind::no_cache);
+            p.names.push_back("no_op");
+            p.kv_heads.push_back({});
+            continue;
+        }
+        if (*linear)
+            return field_error(code::unsupported, af.path("replace_with_linear"),
+                               "true: vLLM's DeciLM builds attention on every layer that is not a no_op");
+        auto group = af.positive("n_heads_in_group");
+        if (!group) return group.forward_error();
+        if (query_heads.value % group->value != 0)
+            return field_error(code::inconsistent, group->source, "{} does not divide {} {}", group->value,
+                               query_heads.source, query_heads.value);
+        p.kinds.push_back(LayerKind::full_attention);
+        p.names.push_back(format("attention ({} heads a KV group)", group->value));
+        p.kv_heads.push_back(
+            {query_heads.value / group->value,
+             format("{} {} / {} {}", query_heads.source, query_heads.value, group->source, group->value)});
     }
     p.source = field;
     return true;
@@ -515,7 +566,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");
         p.source = format("model_type {}: a Mamba layer each, no attention", mt);
-    } else if (m.family == "mimo_v2")
+    } else if (m.family == "nemotron_nas")
+        r = from_block_configs(f, m.query_heads, p, layers);
+    else if (m.family == "mimo_v2")
         r = from_mimo_pattern(f, p, layers);
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
@@ -679,7 +732,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 g.indexer_bytes = indexer;
             } else if (k != LayerKind::linear_state && k != LayerKind::no_cache) {
                 bool full = k == LayerKind::full_attention;
-                g.kv_heads = full ? full_kv : swa_kv;
+                g.kv_heads = !p.kv_heads.empty() ? p.kv_heads[i] : full ? full_kv : swa_kv;
                 g.k_head_dim = full ? full_hd : swa_hd;
                 g.v_head_dim = full && full_hd.source != head_dim.source ? full_hd : full ? v_dim : swa_v;
                 if (k == LayerKind::sliding_window) g.window = window;

@@ -485,6 +485,51 @@ TEST_CASE(
     CHECK(s->sequence_bytes_resident == 512ull * 64 + 1024ull * 32);  // 65,536
 }
 
+TEST_CASE("DeciLM / Nemotron-NAS: block_configs give each layer its KV heads or no attention") {
+    // The published Llama-3.3-Nemotron-Super-49B config: 49 of 80 blocks have attention, each with
+    // n_heads_in_group 8 (64 / 8 = 8 KV heads of 8192 / 64 = 128); 31 are no_op.
+    auto m = kvcalc::read_model_text(
+        read_file(std::string(KVCALC_SOURCE_DIR) +
+                  "/tests/fixtures/configs/nvidia--Llama-3_3-Nemotron-Super-49B-v1.json"));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 49);
+    CHECK(m->count(LayerKind::no_cache) == 31);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 49 * 8 * 128 * 2);                    // 200,704
+    CHECK(r->sequence_bytes_vllm == 49ull * 256 * 16 * 2 * 8 * 128 * 2);  // 822,083,584
+
+    const std::string head = R"({"architectures": ["DeciLMForCausalLM"], "model_type": "nemotron-nas",
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "torch_dtype": "bfloat16", )";
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    // Two KV heads on one layer, one on the other: 2 x (2 + 1) x 64 x 2 = 768 B a token.
+    auto two = kvcalc::read_model_text(head + R"("block_configs": [{"attention": {"n_heads_in_group": 2}},
+        {"attention": {"n_heads_in_group": 4, "no_op": false}}]})");
+    REQUIRE(two.ok());
+    auto t = kvcalc::size_model(*two, at(16));
+    REQUIRE(t.ok());
+    CHECK(t->bytes_per_token == 2 * (2 + 1) * 64 * 2);
+    CHECK(field_of(head + R"("block_configs": [{"ffn": {}}, {"attention": {"no_op": true}}]})") ==
+          "block_configs[0].attention");
+    CHECK(
+        field_of(head +
+                 R"("block_configs": [{"attention": {"no_op": false}}, {"attention": {"no_op": true}}]})") ==
+        "block_configs[0].attention.n_heads_in_group");
+    CHECK(
+        field_of(
+            head +
+            R"("block_configs": [{"attention": {"n_heads_in_group": 3}}, {"attention": {"no_op": true}}]})") ==
+        "block_configs[0].attention.n_heads_in_group");
+    CHECK(field_of(head + R"("block_configs": [{"attention": {"no_op": true}}]})") == "block_configs");
+    CHECK(field_of(head +
+                   R"("block_configs": [{"attention": {"n_heads_in_group": 2, "replace_with_linear": true}},
+        {"attention": {"no_op": true}}]})") == "block_configs[0].attention.replace_with_linear");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -497,7 +542,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 221);
+    CHECK(exact == 222);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
