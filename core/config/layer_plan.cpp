@@ -73,10 +73,11 @@ Result<bool> from_mimo_pattern(const Fields& f, Plan& p, std::uint64_t layers) {
                            pat->size(), layers);
     for (std::size_t i = 0; i < pat->size(); ++i) {
         const json& v = (*pat)[i];
-        if (!v.is_number_integer() || (v != 0 && v != 1))
+        const std::int64_t bit = v.is_number_integer() ? v.get<std::int64_t>() : -1;
+        if (bit != 0 && bit != 1)
             return field_error(code::invalid_value, format("{}[{}]", field, i), "must be 0 or 1, got {}",
                                described(v));
-        bool slides = v == 1;
+        bool slides = bit == 1;
         p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
         p.names.push_back(slides ? "sliding_attention" : "full_attention");
     }
