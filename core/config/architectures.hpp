@@ -55,6 +55,7 @@ struct UnmodelledField {
     const char* field;
     const char* unless;  // a value that means the feature is off ("false"), or nullptr
     const char* why;
+    const char* read_by = nullptr;  // the one family whose reader models the field, or nullptr
 };
 const std::vector<UnmodelledField>& unmodelled_fields();
 

@@ -87,8 +87,10 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
     if (known && family_of(*known).support == Support::refused)
         return fail(code::unsupported, "architectures", "{} is not sized by kvcalc: {}", arch,
                     family_of(*known).caches);
+    if (known) m.family = known->family;
     std::string fields, whys;
-    for (const UnmodelledField& u : unmodelled_fields())
+    for (const UnmodelledField& u : unmodelled_fields()) {
+        if (u.read_by && m.family == u.read_by) continue;
         for (const Fields* src : {&f, &top}) {
             const json* v = src->find(u.field);
             if (!v || (u.unless && *v == *parse_json_text(u.unless))) continue;
@@ -96,6 +98,7 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
             format_to(whys, whys.empty() ? "{}" : "; {}", u.why);
             break;
         }
+    }
     if (!fields.empty())
         return fail(code::unsupported, fields,
                     "{}{}: {} change the cache in ways kvcalc does not model ({}); it "

@@ -14,10 +14,15 @@ struct Plan {
     std::vector<std::string> names;  // the config's name for each layer's type
     std::string source;              // which field decided the kinds
     bool kda_layers = false;         // linear_attn_config's linear layers
+    std::vector<Sourced> kv_heads;   // per layer, where the config sets them (block_configs), else empty
 };
 
-// layer_types: one string per layer.
-Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::uint64_t layers) {
+// layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
+// sliding_window tokens in vLLM (vllm/model_executor/models/rnj1.py, Rnj1Attention.__init__ passes
+// per_layer_sliding_window=config.sliding_window, so Attention.get_kv_cache_spec returns a
+// SlidingWindowSpec), not chunked local attention.
+Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::uint64_t layers,
+                              const std::string& family) {
     std::string field = f.path("layer_types");
     if (!types.is_array())
         return field_error(code::invalid_value, field, "must be an array of strings, got {}",
@@ -36,7 +41,7 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         else if (t == "sliding_attention" || t == "sliding_window" || t == "local_attention")
             k = LayerKind::sliding_window;
         else if (t == "chunked_attention")
-            k = LayerKind::chunked_local;
+            k = family == "rnj1" ? LayerKind::sliding_window : LayerKind::chunked_local;
         else if (t == "linear_attention" || t == "mamba")
             k = LayerKind::linear_state;
         else
@@ -46,6 +51,85 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
                                described(types[i]));
         p.kinds.push_back(k);
         p.names.push_back(t);
+    }
+    p.source = field;
+    return true;
+}
+
+// MiMo-V2: hybrid_layer_pattern, one 0 or 1 per layer; 1 builds the sliding ("compressed softmax")
+// attention with its own geometry (vllm/model_executor/models/mimo_v2.py,
+// MiMoV2FlashDecoderLayer.is_compressed_softmax_layer), 0 full attention.
+Result<bool> from_mimo_pattern(const Fields& f, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("hybrid_layer_pattern");
+    const json* pat = f.find("hybrid_layer_pattern");
+    if (!pat)
+        return f.error(code::missing_field, "hybrid_layer_pattern",
+                       "missing (MiMo-V2 names each layer's attention there)");
+    if (!pat->is_array())
+        return field_error(code::invalid_value, field, "must be an array of 0 and 1, got {}",
+                           described(*pat));
+    if (pat->size() != layers)
+        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                           pat->size(), layers);
+    for (std::size_t i = 0; i < pat->size(); ++i) {
+        const json& v = (*pat)[i];
+        const std::int64_t bit = v.is_number_integer() ? v.get<std::int64_t>() : -1;
+        if (bit != 0 && bit != 1)
+            return field_error(code::invalid_value, format("{}[{}]", field, i), "must be 0 or 1, got {}",
+                               described(v));
+        bool slides = bit == 1;
+        p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
+        p.names.push_back(slides ? "sliding_attention" : "full_attention");
+    }
+    p.source = field;
+    return true;
+}
+
+// DeciLM / Nemotron-NAS: block_configs, one entry per layer. attention.no_op builds no attention
+// (no cache); otherwise num_attention_heads / attention.n_heads_in_group KV heads of the model's
+// head size (vllm/model_executor/models/nemotron_nas.py, DeciLMDecoderLayer.__init__).
+Result<bool> from_block_configs(const Fields& f, const Sourced& query_heads, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("block_configs");
+    const json* bc = f.find("block_configs");
+    if (!bc)
+        return f.error(code::missing_field, "block_configs",
+                       "missing (DeciLM names each layer's blocks there)");
+    if (!bc->is_array())
+        return field_error(code::invalid_value, field, "must be an array of per-layer blocks, got {}",
+                           described(*bc));
+    if (bc->size() != layers)
+        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                           bc->size(), layers);
+    for (std::size_t i = 0; i < bc->size(); ++i) {
+        std::string at = format("{}[{}].attention", field, i);
+        const json& block = (*bc)[i];
+        const json* attn = block.is_object() && block.contains("attention") ? &block["attention"] : nullptr;
+        if (!attn || !attn->is_object())
+            return field_error(code::missing_field, at, "missing: each block names its attention");
+        Fields af(*attn, at);
+        auto no_op = af.flag("no_op", false);
+        if (!no_op) return no_op.forward_error();
+        auto linear = af.flag("replace_with_linear", false);
+        if (!linear) return linear.forward_error();
+        if (*no_op) {
+            p.kinds.push_back(LayerKind::no_cache);
+            p.names.push_back("no_op");
+            p.kv_heads.push_back({});
+            continue;
+        }
+        if (*linear)
+            return field_error(code::unsupported, af.path("replace_with_linear"),
+                               "true: vLLM's DeciLM builds attention on every layer that is not a no_op");
+        auto group = af.positive("n_heads_in_group");
+        if (!group) return group.forward_error();
+        if (query_heads.value % group->value != 0)
+            return field_error(code::inconsistent, group->source, "{} does not divide {} {}", group->value,
+                               query_heads.source, query_heads.value);
+        p.kinds.push_back(LayerKind::full_attention);
+        p.names.push_back(format("attention ({} heads a KV group)", group->value));
+        p.kv_heads.push_back(
+            {query_heads.value / group->value,
+             format("{} {} / {} {}", query_heads.source, query_heads.value, group->source, group->value)});
     }
     p.source = field;
     return true;
@@ -483,8 +567,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");
         p.source = format("model_type {}: a Mamba layer each, no attention", mt);
-    } else if (const json* lt = f.find("layer_types"))
-        r = from_layer_types(f, *lt, p, layers);
+    } else if (m.family == "nemotron_nas")
+        r = from_block_configs(f, m.query_heads, p, layers);
+    else if (m.family == "mimo_v2")
+        r = from_mimo_pattern(f, p, layers);
+    else if (const json* lt = f.find("layer_types"))
+        r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))
         r = from_hybrid_pattern(f, p, layers);
     else if (const json* lac = f.find("linear_attn_config"))
@@ -562,7 +650,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         any_linear |= k == LayerKind::linear_state;
     }
     if (any_sliding) {
-        auto w = f.positive("sliding_window");
+        // MiMo-V2's sliding layers take sliding_window_size (mimo_v2.py MiMoV2FlashDecoderLayer).
+        auto w = f.positive(m.family == "mimo_v2" ? "sliding_window_size" : "sliding_window");
         if (!w) return w.forward_error();
         window = *w;
     }
@@ -602,6 +691,25 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         v_dim = *v;
     }
 
+    // MiMo-V2's sliding layers have their own KV heads, K and V head sizes (mimo_v2.py,
+    // MiMoV2FlashDecoderLayer: swa_num_key_value_heads, swa_head_dim, swa_v_head_dim defaulting to
+    // swa_head_dim); Attention.get_kv_cache_spec gives a SlidingWindowSpec of that shape.
+    Sourced swa_kv = kv_heads, swa_hd = head_dim, swa_v = v_dim;
+    if (m.family == "mimo_v2" && any_sliding) {
+        auto kv = f.positive("swa_num_key_value_heads");
+        if (!kv) return kv.forward_error();
+        auto hd = f.positive("swa_head_dim");
+        if (!hd) return hd.forward_error();
+        swa_kv = *kv;
+        swa_hd = *hd;
+        swa_v = *hd;
+        if (f.find("swa_v_head_dim") && !f.find("swa_v_head_dim")->is_null()) {
+            auto v = f.positive("swa_v_head_dim");
+            if (!v) return v.forward_error();
+            swa_v = *v;
+        }
+    }
+
     m.layer_group.reserve(layers);
     for (std::uint64_t i = 0; i < layers; ++i) {
         LayerKind k = p.kinds[i];
@@ -625,9 +733,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 g.indexer_bytes = indexer;
             } else if (k != LayerKind::linear_state && k != LayerKind::no_cache) {
                 bool full = k == LayerKind::full_attention;
-                g.kv_heads = full ? full_kv : kv_heads;
-                g.k_head_dim = full ? full_hd : head_dim;
-                g.v_head_dim = full && full_hd.source != head_dim.source ? full_hd : v_dim;
+                g.kv_heads = !p.kv_heads.empty() ? p.kv_heads[i] : full ? full_kv : swa_kv;
+                g.k_head_dim = full ? full_hd : swa_hd;
+                g.v_head_dim = full && full_hd.source != head_dim.source ? full_hd : full ? v_dim : swa_v;
                 if (k == LayerKind::sliding_window) g.window = window;
                 if (k == LayerKind::chunked_local) g.window = chunk;
             } else if (k == LayerKind::linear_state) {

@@ -70,6 +70,7 @@ struct ModelSpec {
     std::string name_source;
     std::string text_path;   // "" for the root, or "text_config" / "llm_config" / ...
     std::string model_type;  // the text model's (else the root's): which config class's defaults apply
+    std::string family;      // the architecture's family in vLLM's registry ("" when unknown)
     Sourced num_layers;
     Sourced query_heads;
     Sourced hidden_size;  // value 0 when the config has none

@@ -7,6 +7,12 @@
 const base = { num_hidden_layers: 4, hidden_size: 256, num_attention_heads: 4, num_key_value_heads: 2,
   torch_dtype: 'bfloat16', max_position_embeddings: 4096, vocab_size: 1000, intermediate_size: 512 };
 const text = (o) => JSON.stringify(o);
+// DeciLM / Nemotron-NAS: block_configs, one a layer (no_op layers keep no cache).
+const deciBlocks = [{ attention: { n_heads_in_group: 2 } }, { attention: { no_op: true } }, { attention: { n_heads_in_group: 4 } }, { attention: { n_heads_in_group: 1 } }];
+const deci = { ...base, architectures: ['DeciLMForCausalLM'], model_type: 'nemotron-nas', block_configs: deciBlocks };
+// MiMo-V2: hybrid_layer_pattern (1 = sliding) and the sliding layers' own geometry.
+const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: 'mimo_v2_flash', sliding_window_size: 32,
+  swa_num_key_value_heads: 4, swa_head_dim: 64 };
 const withField = (k, raw) => {
   // raw is JSON text for the value, so NaN / Infinity / huge literals survive
   const o = { ...base };
@@ -122,6 +128,17 @@ const contra = [
   ['layer_types with a number', `${good.slice(0, -1)}, "layer_types": [1, 2, 3, 4]}`, err('invalid_value', 'layer_types[0]')],
   ['unknown layer type', `${good.slice(0, -1)}, "layer_types": ["full_attention", "full_attention", "full_attention", "quantum"]}`, err('invalid_value', 'layer_types[3]')],
   ['sliding layers without a window', `${good.slice(0, -1)}, "layer_types": ${text(Array(4).fill('sliding_attention'))}}`, err('missing_field', 'sliding_window')],
+  ['MiMo-V2 without hybrid_layer_pattern', text({ ...mimo }), err('missing_field', 'hybrid_layer_pattern')],
+  ['MiMo-V2 hybrid_layer_pattern longer than the layers', text({ ...mimo, hybrid_layer_pattern: [0, 1, 1, 1, 1] }), err('inconsistent', 'hybrid_layer_pattern')],
+  ['MiMo-V2 hybrid_layer_pattern with a 2', text({ ...mimo, hybrid_layer_pattern: [0, 1, 2, 1] }), err('invalid_value', 'hybrid_layer_pattern[2]')],
+  ['MiMo-V2 negative swa_head_dim', text({ ...mimo, hybrid_layer_pattern: [0, 1, 1, 1], swa_head_dim: -64 }), err('invalid_value', 'swa_head_dim')],
+  ['MiMo-V2 sliding layers without swa_num_key_value_heads', text({ ...mimo, hybrid_layer_pattern: [0, 1, 1, 1], swa_num_key_value_heads: undefined }), err('missing_field', 'swa_num_key_value_heads')],
+  ['DeciLM block without attention fields', text({ ...deci, block_configs: [{ ffn: {} }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention')],
+  ['DeciLM attention without n_heads_in_group', text({ ...deci, block_configs: [{ attention: { no_op: false } }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention.n_heads_in_group')],
+  ['DeciLM negative n_heads_in_group', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: -2 } }, ...deciBlocks.slice(1)] }), err('invalid_value', 'block_configs[0].attention.n_heads_in_group')],
+  ['DeciLM n_heads_in_group not dividing the heads', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: 3 } }, ...deciBlocks.slice(1)] }), err('inconsistent', 'block_configs[0].attention.n_heads_in_group')],
+  ['DeciLM block_configs shorter than the layers', text({ ...deci, block_configs: deciBlocks.slice(1) }), err('inconsistent', 'block_configs')],
+  ['Rnj1 chunked (sliding) layers without a window', text({ ...base, architectures: ['Rnj1ForCausalLM'], model_type: 'rnj1', layer_types: ['chunked_attention', 'chunked_attention', 'chunked_attention', 'full_attention'] }), err('missing_field', 'sliding_window')],
   ['sliding window zero', `${good.slice(0, -1)}, "sliding_window": 0}`, err('invalid_value', 'sliding_window')],
   ['use_sliding_window true without a window', `${good.slice(0, -1)}, "use_sliding_window": true}`, err('missing_field', 'sliding_window')],
   ['use_sliding_window as a string', `${good.slice(0, -1)}, "use_sliding_window": "false", "sliding_window": 64}`, err('invalid_value', 'use_sliding_window')],

@@ -396,6 +396,140 @@ TEST_CASE("Gemma-2 alternates sliding and full layers whatever cache_implementat
     CHECK(r->sequence_bytes_resident == 21ull * 8192 * 8192 + 21ull * 8192 * 4096);  // 2,113,929,216
 }
 
+TEST_CASE(
+    "Rnj1: its chunked_attention layers slide over sliding_window tokens, as vLLM's rnj1.py builds them") {
+    // A config written for this test from Rnj1's fields (Gemma3TextConfig with layer_types), not a
+    // published one: 3 chunked layers and 1 full, 2 KV heads of 64, window 32.
+    auto m = kvcalc::read_model_text(R"({"architectures": ["Rnj1ForCausalLM"], "model_type": "rnj1",
+        "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "head_dim": 64, "sliding_window": 32, "max_position_embeddings": 4096, "torch_dtype": "bfloat16",
+        "layer_types": ["chunked_attention", "chunked_attention", "chunked_attention", "full_attention"]})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::sliding_window) == 3);
+    CHECK(m->count(LayerKind::full_attention) == 1);
+    CHECK(m->count(LayerKind::chunked_local) == 0);
+    // 2 x 2 x 64 x 2 = 512 B a layer and token.
+    auto r = kvcalc::size_model(*m, at(64));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 4 * 512);                                // 2,048
+    CHECK(r->sequence_bytes_resident == 512ull * 64 + 3 * 512ull * 32);  // 81,920
+    // vLLM: full cdiv(64, 16) = 4 blocks; sliding cdiv(min(32 - 1 + 8192, 64), 16) + 1 = 5 blocks;
+    // no padding layers (1 full, 3 sliding: groups of 1). 16 x 512 B a block and layer.
+    auto v = kvcalc::size_model(*m, at(64, Accounting::vllm));
+    REQUIRE(v.ok());
+    CHECK(v->sequence_bytes_vllm == 16 * 512ull * (4 + 3 * 5));  // 155,648
+    auto big = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(big.ok());
+    // full cdiv(4096, 16) = 256; sliding cdiv(min(31 + 8192, 4096), 16) + 1 = 257 (the batch's tokens in
+    // flight).
+    CHECK(big->sequence_bytes_vllm == 16 * 512ull * (256 + 3 * 257));  // 8,413,184
+    // tp 2: one KV head a GPU, half the bytes.
+    auto t = at(4096);
+    t.tp = 2;
+    auto tp = kvcalc::size_model(*m, t);
+    REQUIRE(tp.ok());
+    CHECK(tp->kv_bytes_per_gpu == 256ull * (4096 + 3 * 32));  // 1,073,152
+
+    // Chunked layers and no sliding_window: refused by the field's name, no figure.
+    auto bad = kvcalc::read_model_text(R"({"architectures": ["Rnj1ForCausalLM"], "model_type": "rnj1",
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "head_dim": 64, "torch_dtype": "bfloat16", "layer_types": ["chunked_attention", "full_attention"]})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "sliding_window");
+}
+
+TEST_CASE(
+    "MiMo-V2: sliding layers with their own KV heads and K/V head sizes, as vLLM's mimo_v2.py builds them") {
+    // The published MiMo-V2-Flash config: 9 full layers (4 KV heads, K 192, V 128) and 39 sliding
+    // (8 KV heads, K 192, V 128, 128 tokens); attention_chunk_size 128 is not read.
+    auto m = kvcalc::read_model_text(
+        read_file(std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/XiaomiMiMo--MiMo-V2-Flash.json"));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 9);
+    CHECK(m->count(LayerKind::sliding_window) == 39);
+    CHECK(m->count(LayerKind::chunked_local) == 0);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 9 * 4 * (192 + 128) * 2 + 39 * 8 * (192 + 128) * 2);  // 222,720
+    // vLLM: the full layers' page (16 x 2,560 B) grows to the sliding layers' (16 x 5,120 B): block 32;
+    // groups of 9 layers, so 39 sliding layers pay for 45.
+    // Full: cdiv(4096, 32) x 32 tokens; sliding: cdiv(min(128 - 1 + 8192, 4096), 16) + 1 = 257 blocks.
+    CHECK(r->sequence_bytes_vllm == 9ull * 4096 * 2560 + 45ull * 257 * 16 * 5120);  // 1,041,776,640
+    CHECK(r->sequence_bytes_resident == 9ull * 2560 * 4096 + 39ull * 5120 * 128);   // 119,930,880
+
+    // Missing or contradictory fields: an error naming the field, no figure.
+    const std::string base = R"({"architectures": ["MiMoV2FlashForCausalLM"], "model_type": "mimo_v2_flash",
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "head_dim": 64, "torch_dtype": "bfloat16", "sliding_window_size": 32, "swa_num_key_value_heads": 4,
+        "swa_head_dim": 64)";
+    auto err_field = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(err_field(base + R"(, "hybrid_layer_pattern": [0, 1, 1]})") == "hybrid_layer_pattern");
+    CHECK(err_field(base + R"(, "hybrid_layer_pattern": [0, 2]})") == "hybrid_layer_pattern[1]");
+    CHECK(err_field(base + "}") == "hybrid_layer_pattern");
+    CHECK(err_field(base + R"(, "hybrid_layer_pattern": [0, 1], "swa_v_head_dim": -64})") ==
+          "swa_v_head_dim");
+    auto no_swa_kv = kvcalc::read_model_text(R"({"architectures": ["MiMoV2FlashForCausalLM"],
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "head_dim": 64, "sliding_window_size": 32, "swa_head_dim": 64, "hybrid_layer_pattern": [0, 1]})");
+    REQUIRE_FALSE(no_swa_kv.ok());
+    CHECK(no_swa_kv.error().field == "swa_num_key_value_heads");
+    auto ok = kvcalc::read_model_text(base + R"(, "hybrid_layer_pattern": [0, 1]})");
+    REQUIRE(ok.ok());
+    auto s = kvcalc::size_model(*ok, at(64));
+    REQUIRE(s.ok());
+    // full: 2 x (64 + 64) x 2 = 512 B x 64 tokens; sliding: 4 x (64 + 64) x 2 = 1,024 B x 32 tokens.
+    CHECK(s->sequence_bytes_resident == 512ull * 64 + 1024ull * 32);  // 65,536
+}
+
+TEST_CASE("DeciLM / Nemotron-NAS: block_configs give each layer its KV heads or no attention") {
+    // The published Llama-3.3-Nemotron-Super-49B config: 49 of 80 blocks have attention, each with
+    // n_heads_in_group 8 (64 / 8 = 8 KV heads of 8192 / 64 = 128); 31 are no_op.
+    auto m = kvcalc::read_model_text(
+        read_file(std::string(KVCALC_SOURCE_DIR) +
+                  "/tests/fixtures/configs/nvidia--Llama-3_3-Nemotron-Super-49B-v1.json"));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 49);
+    CHECK(m->count(LayerKind::no_cache) == 31);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 49 * 8 * 128 * 2);                    // 200,704
+    CHECK(r->sequence_bytes_vllm == 49ull * 256 * 16 * 2 * 8 * 128 * 2);  // 822,083,584
+
+    const std::string head = R"({"architectures": ["DeciLMForCausalLM"], "model_type": "nemotron-nas",
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "torch_dtype": "bfloat16", )";
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    // Two KV heads on one layer, one on the other: 2 x (2 + 1) x 64 x 2 = 768 B a token.
+    auto two = kvcalc::read_model_text(head + R"("block_configs": [{"attention": {"n_heads_in_group": 2}},
+        {"attention": {"n_heads_in_group": 4, "no_op": false}}]})");
+    REQUIRE(two.ok());
+    auto t = kvcalc::size_model(*two, at(16));
+    REQUIRE(t.ok());
+    CHECK(t->bytes_per_token == 2 * (2 + 1) * 64 * 2);
+    CHECK(field_of(head + R"("block_configs": [{"ffn": {}}, {"attention": {"no_op": true}}]})") ==
+          "block_configs[0].attention");
+    CHECK(
+        field_of(head +
+                 R"("block_configs": [{"attention": {"no_op": false}}, {"attention": {"no_op": true}}]})") ==
+        "block_configs[0].attention.n_heads_in_group");
+    CHECK(
+        field_of(
+            head +
+            R"("block_configs": [{"attention": {"n_heads_in_group": 3}}, {"attention": {"no_op": true}}]})") ==
+        "block_configs[0].attention.n_heads_in_group");
+    CHECK(field_of(head + R"("block_configs": [{"attention": {"no_op": true}}]})") == "block_configs");
+    CHECK(field_of(head +
+                   R"("block_configs": [{"attention": {"n_heads_in_group": 2, "replace_with_linear": true}},
+        {"attention": {"no_op": true}}]})") == "block_configs[0].attention.replace_with_linear");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -408,7 +542,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 217);
+    CHECK(exact == 222);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
