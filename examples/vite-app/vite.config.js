@@ -1,7 +1,9 @@
 import { defineConfig } from 'vite';
+import kvcalc from 'kvcalc/vite';
 
 export default defineConfig({
-  // In `vite dev`, a pre-bundled copy of kvcalc would look for its wasm module beside
-  // itself, in Vite's cache, where it is not: serve the package as it is.
-  optimizeDeps: { exclude: ['kvcalc'] },
+  // kvcalc/vite keeps the package out of Vite's dependency pre-bundling (in `vite dev` a
+  // pre-bundled copy would look for its wasm module in Vite's cache, where it is not), and
+  // bakes the figures of every empty <kv-calc> into the pages it writes.
+  plugins: [kvcalc()],
 });

@@ -26,13 +26,15 @@ test('plain HTML under the strict CSP: the package\'s files beside the page', as
   await site.close();
 });
 
-test('a Vite app: one import, the wasm found by the build', async () => {
+test('a Vite app: one import, the wasm found by the build, the figures baked by kvcalc/vite', async () => {
   const dir = join(EXAMPLES, 'vite-app');
   installTarball(env, dir);
   const out = join(env.scratch, 'vite-out');
   run(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], dir);
   const html = readFileSync(join(out, 'index.html'), 'utf8');
   assert.ok(html.includes(FALLBACK), 'the fallback is in the built HTML');
+  // kvcalc/vite baked the empty check element: 681,280 / 1,048,576 = 0.65x.
+  assert.match(html, /<kv-calc id="check"[^>]*>\n<p class="fallback" data-kvcalc-baked="0\.1\.0"><strong>Does not fit: one 1,048,576-token request needs more than the pool of 681,280 tokens<\/strong> \(max concurrency 0\.65x\)/);
   const site = await checkSite(env, out, '/index.html', CSP);
   await site.page.waitForFunction(() => document.getElementById('last-result').textContent.includes('57,344'));
   assert.equal(await site.page.textContent('#last-result'), 'Qwen/Qwen2.5-7B-Instruct: 57,344 bytes per token');
