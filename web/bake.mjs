@@ -12,6 +12,9 @@ import { readFileSync } from 'node:fs';
 import { load, wasmUrl, KvCalcError } from './kvcalc.js';
 import { ATTRIBUTES, DEFAULT_MODEL } from './element/state.js';
 import { Formatter } from './element/format.js';
+import { parseAttributes } from './html-text.mjs';
+
+export { parseAttributes };
 
 /** The package version the fallbacks are marked with. */
 export const VERSION = '0.1.0';
@@ -23,21 +26,6 @@ const fmt = new Formatter('en');
 
 const TEXT_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escape = (s) => String(s).replace(/[&<>"]/g, (c) => TEXT_ESCAPES[c]);
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-const decode = (s) => s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e) => {
-  if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
-  return ENTITIES[e.toLowerCase()] ?? m;
-});
-
-/** The attributes of a start tag's inside (`name="value" other`), values decoded, names lower case. */
-export function parseAttributes(text) {
-  const attrs = {};
-  const re = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-  let m;
-  while ((m = re.exec(text))) attrs[m[1].toLowerCase()] = decode(m[2] ?? m[3] ?? m[4] ?? '');
-  return attrs;
-}
-
 // An error of one attribute (or the inline config): the bake of that file stops there.
 class BakeError extends Error {
   constructor(attribute, message) {
