@@ -10,9 +10,9 @@
 
 import { readFileSync } from 'node:fs';
 import { load, wasmUrl, KvCalcError } from './kvcalc.js';
-import { ATTRIBUTES, DEFAULT_MODEL } from './element/state.js';
+import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from './element/state.js';
 import { Formatter } from './element/format.js';
-import { parseAttributes } from './html-text.mjs';
+import { escapeHtml as escape, parseAttributes } from './html-text.mjs';
 
 export { parseAttributes };
 
@@ -24,8 +24,6 @@ const TABLE_CONTEXTS = [4096, 32768, 131072];
 const MARK = `data-kvcalc-baked="${VERSION}"`;
 const fmt = new Formatter('en');
 
-const TEXT_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const escape = (s) => String(s).replace(/[&<>"]/g, (c) => TEXT_ESCAPES[c]);
 // An error of one attribute (or the inline config): the bake of that file stops there.
 class BakeError extends Error {
   constructor(attribute, message) {
@@ -53,16 +51,14 @@ function readState(attrs) {
   return values;
 }
 
-// A core call; its KvCalcError names the attribute the option came from.
-const OPTION_ATTRIBUTE = { kvDtype: 'kv-dtype', poolTokens: 'pool-tokens', maxContext: 'max-context' };
+// A core call; its KvCalcError names the attribute the option came from (else `what`: the
+// model attribute or the inline config).
 function coreCall(fn, what) {
   try {
     return fn();
   } catch (e) {
     if (!(e instanceof KvCalcError)) throw e;
-    const field = e.field ?? '';
-    const attribute = OPTION_ATTRIBUTE[field] ?? (['context', 'batch', 'tp', 'accounting'].includes(field) ? field : what);
-    const message = field && e.message.startsWith(`${field}: `) ? e.message.slice(field.length + 2) : e.message;
+    const { attribute = what, message } = attributeError(e);
     throw new BakeError(attribute, `${attribute}: ${message}`);
   }
 }
@@ -171,13 +167,11 @@ function contentKind(content) {
  * @param {{file?: string, force?: boolean}} [options]
  */
 export async function bake(html, { file = '<html>', force = false } = {}) {
-  const jobs = [];
-  for (const m of html.matchAll(ELEMENT)) jobs.push(m);
   let out = '';
   let at = 0;
   let count = 0;
   let skipped = 0;
-  for (const m of jobs) {
+  for (const m of html.matchAll(ELEMENT)) {
     const [whole, attrText, content] = m;
     const kind = contentKind(content);
     if (kind === 'authored' && !force) {

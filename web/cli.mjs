@@ -32,7 +32,7 @@ const OWN = {
 const SVG_OPTIONS = ['context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
 
 async function runSvg(args) {
-  const { ATTRIBUTES } = await import('./element/state.js');
+  const { ATTRIBUTES, attributeError } = await import('./element/state.js');
   const options = {};
   const positional = [];
   for (let i = 0; i < args.length; i += 1) {
@@ -71,9 +71,9 @@ async function runSvg(args) {
     process.stdout.write(await kv.svg(config, options));
   } catch (e) {
     if (!e.code) throw e;
-    // The option as this command names it: poolTokens -> --pool-tokens.
-    const flag = e.field && `--${e.field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    console.error(`kvcalc: ${flag && e.message.startsWith(`${e.field}: `) ? `${flag}: ${e.message.slice(e.field.length + 2)}` : e.message}`);
+    // The option as this command names it (its flags are the attributes): poolTokens -> --pool-tokens.
+    const { attribute, message } = attributeError(e);
+    console.error(`kvcalc: ${attribute ? `--${attribute}: ${message}` : e.message}`);
     return EXIT.badInput;
   }
   return EXIT.ok;

@@ -1,5 +1,13 @@
-// Reading HTML as text, without a DOM (for Node: the baker, and the site's build): the
-// entities a page may write, and the attributes of one start tag.
+// HTML as text, without a DOM (the baker, the SVG figures and the site's build): text escaped
+// for an element's content or an attribute's value, the entities a page may write, and the
+// attributes of one start tag.
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** Text as HTML or XML, safe in content and in a double-quoted attribute value. */
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ESCAPES[c]);
+}
 
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 

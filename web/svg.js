@@ -9,13 +9,12 @@ import { chartData, chartHeight, describe, plot, styles as chartStyles } from '.
 import { elementCss } from './element/styles.js';
 import { Formatter } from './element/format.js';
 import { KvCalcError } from './errors.js';
+import { escapeHtml as escape } from './html-text.mjs';
 
 export const CHARTS = ['context', 'check'];
 const WIDTH = 720;
 const LEGEND_ROW = 18;
 
-const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
 // Markup already made (a node), as against text to escape.
 class Markup {
@@ -39,6 +38,7 @@ function palette(block) {
   for (const m of block.matchAll(/--(_[a-z0-9-]+):\s*var\(--kv-[a-z0-9-]+,\s*(#[0-9a-fA-F]+)\)/g)) out.push(`--${m[1]}:${m[2]}`);
   return out.join(';');
 }
+let css = null;  // figureCss(), made once
 function figureCss() {
   const dark = elementCss.indexOf(':host(:state(dark))');
   const light = palette(elementCss.slice(elementCss.indexOf(':host'), dark));
@@ -68,14 +68,11 @@ export function svgFigure(api, config, options = {}) {
   const fmt = new Formatter('en');
   const model = api.model(config);
   const r = model.size(sizeOptions);
-  const { kvDtype } = sizeOptions;
-  const rest = { ...sizeOptions };
-  delete rest.context;
-  delete rest.kvDtype;
-  const checkOptions = Object.fromEntries(Object.entries({ kvDtype, tp: rest.tp, pp: rest.pp, poolTokens, maxContext }).filter(([, v]) => v !== undefined));
+  const { kvDtype, tp, pp } = sizeOptions;
+  const checkOptions = Object.fromEntries(Object.entries({ kvDtype, tp, pp, poolTokens, maxContext }).filter(([, v]) => v !== undefined));
   const check = chart === 'check' ? api.check(config, checkOptions) : null;
   const data = chartData((...a) => model.series(...a.slice(1)), config, r, {
-    options: rest, kvDtype, poolTokens: check ? check.poolTokens : undefined, maxContext: check ? check.maxContext : undefined,
+    options: sizeOptions, kvDtype, poolTokens: check ? check.poolTokens : undefined, maxContext: check ? check.maxContext : undefined,
   }, fmt);
   const drawn = plot(data, WIDTH, node);
   const H = chartHeight(WIDTH);
@@ -99,7 +96,7 @@ export function svgFigure(api, config, options = {}) {
   const body = [
     node('title', { id: 'kvcalc-title' }, title),
     node('desc', { id: 'kvcalc-desc' }, desc),
-    node('style', null, new Markup(figureCss())),
+    node('style', null, new Markup((css ??= figureCss()))),
     node('rect', { class: 'bg', x: '0', y: '0', width: String(WIDTH), height: String(height) }),
     node('g', { class: 'chart' }, drawn ? drawn.nodes : [], rows),
   ];

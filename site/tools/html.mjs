@@ -1,18 +1,15 @@
 // Small HTML helpers for the site build: escaping (every text the build writes from another
 // tool or file goes through these) and headings' ids.
 
-import { decodeEntities } from '../../web/html-text.mjs';
+import { decodeEntities, escapeHtml } from '../../web/html-text.mjs';
 
 const TEXT_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const ATTR_ESCAPES = { ...TEXT_ESCAPES, '"': '&quot;' };
 
 export function escapeText(s) {
   return String(s).replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]);
 }
 
-export function escapeAttr(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ATTR_ESCAPES[c]);
-}
+export const escapeAttr = escapeHtml;
 
 // Text with `code` spans (the element's doc comments use them) as escaped HTML.
 export function inlineCode(s) {

@@ -92,3 +92,11 @@ export async function assertClean(site, generatorErrors = []) {
   assert.deepEqual(site.elsewhere, []);
 }
 
+
+// The first element's dark state and background, a frame after the page changed.
+export const darkState = (page) => page.$eval('kv-calc', async (el) => {
+  await new Promise(requestAnimationFrame);
+  return [el.matches(':state(dark)'), getComputedStyle(el).backgroundColor];
+});
+export const LIGHT = [false, 'rgb(255, 255, 255)'];
+export const DARK = [true, 'rgb(22, 26, 32)'];

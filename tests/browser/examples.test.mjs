@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CSP, EXAMPLES, FALLBACK, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, examplesSetup, installTarball, run } from './examples-support.mjs';
+import { CSP, DARK, EXAMPLES, FALLBACK, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run } from './examples-support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
@@ -54,14 +54,10 @@ test('a VitePress site: the element and its fallback survive server rendering, a
   assert.ok(html.includes(FALLBACK), 'and so is its fallback');
   const site = await checkSite(env, out, '/index.html', VITEPRESS_CSP);
   // VitePress's appearance switch puts class="dark" on <html>; the element follows it.
-  const dark = () => site.page.$eval('kv-calc', async (el) => {
-    await new Promise(requestAnimationFrame);
-    return [el.matches(':state(dark)'), getComputedStyle(el).backgroundColor];
-  });
-  assert.deepEqual(await dark(), [false, 'rgb(255, 255, 255)']);
+  assert.deepEqual(await darkState(site.page), LIGHT);
   await site.page.locator('button.VPSwitchAppearance:visible').click();
   assert.equal(await site.page.evaluate(() => document.documentElement.classList.contains('dark')), true);
-  assert.deepEqual(await dark(), [true, 'rgb(22, 26, 32)']);
+  assert.deepEqual(await darkState(site.page), DARK);
   await assertClean(site);
   await site.close();
 });

@@ -62,13 +62,16 @@ export function chartDtypes(r, chosen) {
 // (every point of every line in one core call: series(config, options, axes) of the API),
 // the pool as a line (its tokens at this model's bytes per token) and the markers of the
 // chosen and the advertised context. A dtype this model cannot use (its series has an
-// error) is left out. options: the size options without context and kvDtype.
+// error) is left out. options: the size options (their context and KV dtype are the axes').
 export function chartData(series, config, r, { options, kvDtype, poolTokens, maxContext }, fmt) {
   const contexts = sampleContexts(r, [poolTokens, maxContext].filter(Boolean));
   const chosen = kvDtype ?? 'auto';
+  const rest = { ...options };
+  delete rest.context;
+  delete rest.kvDtype;
   let figures = [];
   try {
-    figures = series(config, options, { contexts, kvDtypes: chartDtypes(r, chosen) }).series;
+    figures = series(config, rest, { contexts, kvDtypes: chartDtypes(r, chosen) }).series;
   } catch {
     // the main figures say what is wrong
   }

@@ -7,7 +7,7 @@
 
 import { h, replace, setText } from './dom.js';
 import { sheetFor, styleSheet } from './styles.js';
-import { ATTRIBUTES, DEFAULT_MODEL, readAttributes } from './state.js';
+import { ATTRIBUTES, DEFAULT_MODEL, attributeError, readAttributes } from './state.js';
 import { readHash, writeHash } from './hash.js';
 import { engine, loadedEngine } from './engine.js';
 import { formatterFor } from './format.js';
@@ -26,8 +26,6 @@ const HASH_DELAY_MS = 250;
 let firstRenderInTask = false;
 
 // The option fields of size() that a bad attribute can name.
-const OPTION_ATTRIBUTE = { context: 'context', batch: 'batch', kv_dtype: 'kv-dtype', kvDtype: 'kv-dtype', tp: 'tp', accounting: 'accounting' };
-
 export class Live {
   #host;
   #shadow;
@@ -328,10 +326,9 @@ export class Live {
         formula = e.formula(config, options);
         r = formula.report;
       } catch (err) {
-        const attr = OPTION_ATTRIBUTE[err.field];
+        const { attribute: attr, message: text } = attributeError(err);
         if (attr && options[ATTRIBUTES[attr].prop] !== undefined) {
           // The core's message starts with the option's API name; the reader set an attribute.
-          const text = err.message.replace(new RegExp(`^${err.field}:? `), '');
           messages.push(`${attr}: ${text}; not applied`);
           delete options[ATTRIBUTES[attr].prop];
         } else if (source === 'preset' && err.code === 'unknown_preset' && config !== DEFAULT_MODEL) {
@@ -490,15 +487,13 @@ export class Live {
 
   #renderChart(e, config, r, state, check, fmt, sizeOpts) {
     const options = sizeOpts({});
-    delete options.context;
-    delete options.kvDtype;
     const poolTokens = check ? check.poolTokens : state.poolTokens;
     const data = sectionModule('chart').chartData((...a) => e.series(...a), config, r, {
       options, kvDtype: state.kvDtype, poolTokens, maxContext: check && check.maxContext,
     }, fmt);
     // "Download SVG": the figure kv.svg() draws for the same inputs.
     const figure = check ? { chart: 'check', poolTokens, maxContext: check.maxContext } : {};
-    data.download = () => e.kv.svg(config, { ...sizeOpts({}), ...figure });
+    data.download = () => e.kv.svg(config, { ...options, ...figure });
     this.#section('chart').update(data);
   }
 }

@@ -25,6 +25,17 @@ export const ATTRIBUTES = {
   theme: { prop: 'theme', read: (v) => readChoice(v, THEMES) },
 };
 
+// An API error about an option, told in the attribute's terms: the attribute the option
+// comes from (by its JS name, kvDtype, or the core's, kv_dtype: read from ATTRIBUTES), and
+// the message without the option's name in front. attribute is undefined for a field no
+// attribute sets.
+export function attributeError(err) {
+  const field = err.field ?? '';
+  const attribute = Object.keys(ATTRIBUTES).find((name) => ATTRIBUTES[name].prop === field || name.replace(/-/g, '_') === field);
+  const prefix = [`${field}: `, `${field} `].find((p) => field && err.message.startsWith(p));
+  return { attribute, message: prefix ? err.message.slice(prefix.length) : err.message };
+}
+
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function readText(v) {
