@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CSP, startServer } from '../../scripts/serve.mjs';
+import { pack } from '../packed.mjs';
 import { ROOT } from './harness.mjs';
 import { launch, openPage } from './site-pages/support.mjs';
 
@@ -34,8 +35,7 @@ export const npmInstall = (args, cwd) => run('npm', ['install', ...args, '--offl
 // browser. Call from before(); close() from after().
 export async function examplesSetup() {
   const env = { scratch: mkdtempSync(join(tmpdir(), 'kvcalc-examples-')) };
-  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', env.scratch], ROOT));
-  env.tarball = join(env.scratch, packed.filename);
+  env.tarball = pack(env.scratch).path;
   const app = join(env.scratch, 'installed');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed', private: true }));

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../expected/expected.mjs';
+import { pack } from '../packed.mjs';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-bake-'));
 const app = join(scratch, 'app');
@@ -14,10 +14,10 @@ const env = { ...process.env, npm_config_update_notifier: 'false' };
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 before(() => {
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: repoRoot, encoding: 'utf8', env }));
+  const tarball = pack(scratch).path;
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', join(scratch, packed.filename), '--no-audit', '--no-fund', '--offline', '--loglevel=error'], { cwd: app, env });
+  execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--offline', '--loglevel=error'], { cwd: app, env });
 });
 
 const npx = (args) => spawnSync('npx', ['--offline', 'kvcalc', ...args], { cwd: app, encoding: 'utf8', env });

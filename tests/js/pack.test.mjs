@@ -6,14 +6,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { after, test } from 'node:test';
+import { locked, packUnlocked } from '../packed.mjs';
 import { dist, root } from './support.mjs';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-pack-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
-const contributorsReadme = readFileSync(join(root, 'README.md'), 'utf8');
-const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', scratch], root));
+// The repository's README before and after the pack, read while no other pack can swap it.
+const readme = () => readFileSync(join(root, 'README.md'), 'utf8');
+const { contributorsReadme, packed, readmeAfter, leftBehind } = locked(() => {
+  const before = readme();
+  const packed = packUnlocked(scratch);
+  return { contributorsReadme: before, packed, readmeAfter: readme(), leftBehind: existsSync(join(root, 'build/pack/README.md')) };
+});
 
 test('the tarball\'s README is the package\'s (web/README.md), its LICENSE is MIT; the repository\'s README is left as it was', () => {
   const files = packed.files.map((f) => f.path);
@@ -31,8 +37,8 @@ test('the tarball\'s README is the package\'s (web/README.md), its LICENSE is MI
   const license = readFileSync(join(out, 'package/LICENSE'), 'utf8');
   assert.match(license, /^MIT License\n/);
   assert.equal(JSON.parse(readFileSync(join(out, 'package/package.json'), 'utf8')).license, 'MIT');
-  assert.equal(readFileSync(join(root, 'README.md'), 'utf8'), contributorsReadme);
-  assert.ok(!existsSync(join(root, 'build/pack/README.md')), 'nothing left behind');
+  assert.equal(readmeAfter, contributorsReadme);
+  assert.ok(!leftBehind, 'nothing left behind');
 });
 
 test('the pack holds dist/ (every file the build put there), package.json, README and LICENSE only', () => {
