@@ -71,6 +71,8 @@ const std::vector<ClassDefault> defaults = {
      "the inner width, a multiple of hidden_size"},
     {"nemotron_h", "NemotronHConfig (vLLM)", "mamba_ssm_cache_dtype", "\"float32\"",
      "vLLM keeps the SSM state in float32"},
+    {"lfm2", "Lfm2Config", "conv_L_cache", "3", "the convolution width (the state keeps 2 columns)"},
+    {"lfm2_moe", "Lfm2MoeConfig", "conv_L_cache", "3", "the convolution width (the state keeps 2 columns)"},
     {"qwen3_next", "Qwen3NextConfig", "full_attention_interval", "4", "every 4th layer is full attention"},
     {"llama4_text", "Llama4TextConfig", "attention_chunk_size", "8192", "the chunk of local attention"},
 };
@@ -99,7 +101,7 @@ const std::vector<UnmodelledField> unmodelled = {
     {"attention_other_setting", nullptr, "another attention geometry for one layer type (Step-3.5)"},
     {"loop_num", nullptr, "several caches per layer, one per loop"},
     {"total_ut_steps", nullptr, "several caches per layer, one per loop step"},
-    {"conv_L_cache", nullptr, "short-convolution state layers (LFM2)"},
+    {"conv_L_cache", nullptr, "short-convolution state layers (LFM2)", "lfm2"},
 };
 
 }  // namespace

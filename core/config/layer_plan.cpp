@@ -7,7 +7,7 @@
 namespace kvcalc {
 namespace {
 
-enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda };
+enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda, short_conv };
 
 struct Plan {
     std::vector<LayerKind> kinds;
@@ -42,12 +42,12 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
             k = LayerKind::sliding_window;
         else if (t == "chunked_attention")
             k = family == "rnj1" ? LayerKind::sliding_window : LayerKind::chunked_local;
-        else if (t == "linear_attention" || t == "mamba")
+        else if (t == "linear_attention" || t == "mamba" || t == "conv")
             k = LayerKind::linear_state;
         else
             return field_error(code::invalid_value, at,
                                "unknown layer type {} (known: full_attention, sliding_attention, "
-                               "chunked_attention, linear_attention, mamba)",
+                               "chunked_attention, linear_attention, mamba, conv)",
                                described(types[i]));
         p.kinds.push_back(k);
         p.names.push_back(t);
@@ -214,15 +214,18 @@ Result<bool> from_period(const Fields& f, Plan& p, std::uint64_t layers) {
     return true;
 }
 
-// Bamba: attention on the layers attn_layer_indices lists (0-indexed), Mamba on the others.
-Result<bool> from_indices(const Fields& f, Plan& p, std::uint64_t layers) {
-    const std::string field = f.path("attn_layer_indices");
-    const json& list = *f.find("attn_layer_indices");
+// Bamba: attention on the layers attn_layer_indices lists (0-indexed), Mamba on the others; LFM2
+// without layer_types: full_attn_idxs, short convolutions on the others (transformers' Lfm2Config
+// builds layer_types from it, the way vLLM's lfm2.py reads them).
+Result<bool> from_indices(const Fields& f, const char* name, const char* state_name, Plan& p,
+                          std::uint64_t layers) {
+    const std::string field = f.path(name);
+    const json& list = *f.find(name);
     if (!list.is_array())
         return field_error(code::invalid_value, field, "must be a list of layer indices, got {}",
                            described(list));
     p.kinds.assign(layers, LayerKind::linear_state);
-    p.names.assign(layers, "mamba");
+    p.names.assign(layers, state_name);
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string at = format("{}[{}]", field, i);
         auto n = checked_integer(list[i], at, true);
@@ -234,6 +237,22 @@ Result<bool> from_indices(const Fields& f, Plan& p, std::uint64_t layers) {
         p.names[*n] = "attention";
     }
     p.source = field;
+    return true;
+}
+
+// LFM2 without layer_types: full_attn_idxs, else Lfm2Config's default of attention on every layer
+// (transformers configuration_lfm2.py). Lfm2MoeConfig has no such default: vLLM's lfm2_moe.py
+// indexes config.layer_types, so a config without it does not load.
+Result<bool> from_lfm2_default(const Fields& f, Plan& p, std::uint64_t layers,
+                               const std::string& model_type) {
+    if (model_type == "lfm2_moe")
+        return f.error(code::missing_field, "layer_types",
+                       "missing (LFM2-MoE names each layer full_attention or conv there)");
+    if (f.find("full_attn_idxs")) return from_indices(f, "full_attn_idxs", "conv", p, layers);
+    p.kinds.assign(layers, LayerKind::full_attention);
+    p.names.assign(layers, "full_attention");
+    p.source =
+        format("no {} or full_attn_idxs: Lfm2Config puts attention on every layer", f.path("layer_types"));
     return true;
 }
 
@@ -485,6 +504,42 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_bits = s.conv_bits;
         s.source = format("conv ({} {} - 1) x {} {}, state {} {} x {} {}", k->source, k->value, inner.source,
                           inner.value, inner.source, inner.value, dstate->source, dstate->value);
+    } else if (mixer == Mixer::short_conv) {
+        // vLLM lfm2.py / lfm2_moe.py / lfm2_vl.py get_mamba_state_shape_from_config and
+        // ShortConv.get_state_shape (layers/mamba/short_conv.py),
+        // MambaStateShapeCalculator.short_conv_state_shape (mamba_utils.py): one conv state of (conv_L_cache
+        // - 1) x dim / tp, dim = conv_dim for Lfm2ForCausalLM's ShortConv, hidden_size for LFM2-MoE's;
+        // short_conv_state_dtype: the model dtype (mamba_cache_dtype auto). No SSM state. LFM2-VL aligns the
+        // attention block to a state of text_config.hidden_size (lfm2_vl.py), so a text model whose conv_dim
+        // differs is refused rather than guessed.
+        const bool moe = m.model_type == "lfm2_moe";
+        auto k = need(f, "conv_L_cache");
+        if (!k) return k.forward_error();
+        if (k->value < 2)
+            return f.error(code::invalid_value, "conv_L_cache",
+                           "must be at least 2 (the state keeps conv_L_cache - 1 columns), got {}", k->value);
+        Sourced dim = m.hidden_size;
+        if (!moe) {
+            auto d = need(f, "conv_dim");
+            if (!d) return d.forward_error();
+            dim = *d;
+            if (!m.text_path.empty() && dim.value != m.hidden_size.value)
+                return f.error(
+                    code::unsupported, "conv_dim",
+                    "{} differs from {} {}: vLLM's LFM2-VL sizes the state pages from hidden_size but "
+                    "its layers from conv_dim, which kvcalc does not model",
+                    dim.value, m.hidden_size.source, m.hidden_size.value);
+        } else if (!dim.value) {
+            return f.error(code::missing_field, "hidden_size",
+                           "missing (LFM2-MoE's conv state is hidden_size wide)");
+        }
+        s.mixer = "short_conv";
+        s.conv_rows = k->value - 1;
+        s.conv_channels = dim.value;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source =
+            format("conv ({} {} - 1) x {} {}, no SSM state", k->source, k->value, dim.source, dim.value);
     } else {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -523,7 +578,9 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
     return s;
 }
 
-Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const std::string& model_type) {
+Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
+    const std::string& model_type = m.model_type;
+    if (m.family == "lfm2") return Mixer::short_conv;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
@@ -580,7 +637,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     else if (mt == "jamba")
         r = from_period(f, p, layers);
     else if (f.find("attn_layer_indices"))
-        r = from_indices(f, p, layers);
+        r = from_indices(f, "attn_layer_indices", "mamba", p, layers);
+    else if (m.family == "lfm2")
+        r = from_lfm2_default(f, p, layers, mt);
     else if (f.find("full_attention_interval"))
         r = every_nth(f, "full_attention_interval", p, layers, LayerKind::full_attention,
                       LayerKind::linear_state, "full_attention", "linear_attention");
@@ -662,7 +721,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
     StateShape state;
     if (any_linear) {
-        auto mixer = pick_mixer(f, p, mt);
+        auto mixer = pick_mixer(f, p, m);
         if (!mixer) return mixer.forward_error();
         auto s = read_state(f, *mixer, m);
         if (!s) return s.forward_error();

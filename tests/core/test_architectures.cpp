@@ -530,6 +530,72 @@ TEST_CASE("DeciLM / Nemotron-NAS: block_configs give each layer its KV heads or 
         {"attention": {"no_op": true}}]})") == "block_configs[0].attention.replace_with_linear");
 }
 
+TEST_CASE("LFM2, LFM2-MoE and LFM2-VL: short-convolution state layers beside full attention") {
+    // vLLM lfm2.py / lfm2_moe.py: layer_types "full_attention" is attention of hidden_size /
+    // num_attention_heads per head, the others a ShortConv whose state is (conv_L_cache - 1) x dim in the
+    // model dtype (mamba_utils.py short_conv_state_shape): dim = conv_dim (LFM2), hidden_size (LFM2-MoE).
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    // LFM2-MoE, conv_L_cache left to Lfm2MoeConfig's default 3: 1 attention layer of 2 KV heads x 64, 3 conv.
+    const std::string moe = R"({"architectures": ["Lfm2MoeForCausalLM"], "model_type": "lfm2_moe",
+        "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "torch_dtype": "bfloat16", "layer_types": ["conv", "conv", "full_attention", "conv"]})";
+    auto m = kvcalc::read_model_text(moe);
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::linear_state) == 3);
+    CHECK(m->count(LayerKind::full_attention) == 1);
+    auto r = kvcalc::size_model(*m, at(64, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 2 * 64 * 2);                       // 512
+    CHECK(r->state_bytes == 3 * ((3 - 1) * 256 * 2));                  // 3,072: hidden_size wide
+    CHECK(r->vllm_block_size == 16);                                   // 16 x ceildiv(1024, 16 x 512)
+    CHECK(r->sequence_bytes_vllm == 1 * 4 * 16 * 512 + 3 * 16 * 512);  // state pages padded to 8,192 B
+    auto t = kvcalc::size_model(*m, [] {
+        auto o = at(64);
+        o.tp = 2;
+        return o;
+    }());
+    REQUIRE(t.ok());
+    CHECK(t->kv_bytes_per_gpu == 1 * 64 * (2 * 1 * 64 * 2) + 3 * ((3 - 1) * (256 / 2) * 2));  // 17,920
+
+    // LFM2 with full_attn_idxs (no layer_types) and a conv_dim wider than the attention page: vLLM raises
+    // the attention block to 16 x ceildiv((4 - 1) x 8192 x 2, 16 x 512) = 96 tokens.
+    const std::string head =
+        R"({"architectures": ["Lfm2ForCausalLM"], "model_type": "lfm2", "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    auto dense =
+        kvcalc::read_model_text(head + R"("conv_L_cache": 4, "conv_dim": 8192, "full_attn_idxs": [1, 3]})");
+    REQUIRE(dense.ok());
+    CHECK(dense->count(LayerKind::full_attention) == 2);
+    auto d = kvcalc::size_model(*dense, at(100, Accounting::vllm));
+    REQUIRE(d.ok());
+    CHECK(d->state_bytes == 2 * ((4 - 1) * 8192 * 2));  // 98,304
+    CHECK(d->vllm_block_size == 96);
+    CHECK(d->sequence_bytes_vllm ==
+          2 * 2 * 96 * 512 + 2 * 96 * 512);  // 2 attention blocks each, 2 state pages
+    // Without layer_types or full_attn_idxs, Lfm2Config puts attention on every layer.
+    auto all = kvcalc::read_model_text(head + R"("conv_dim": 256})");
+    REQUIRE(all.ok());
+    CHECK(all->count(LayerKind::full_attention) == 4);
+
+    // Bad input names the field.
+    CHECK(field_of(head + R"("layer_types": ["conv", "full_attention", "conv", "conv"]})") == "conv_dim");
+    CHECK(field_of(head + R"("conv_dim": 256, "conv_L_cache": 1, "full_attn_idxs": [0]})") == "conv_L_cache");
+    CHECK(field_of(head + R"("conv_dim": 256, "full_attn_idxs": [4]})") == "full_attn_idxs[0]");
+    CHECK(field_of(head + R"("conv_dim": 256, "layer_types": ["conv", "full_attention"]})") == "layer_types");
+    CHECK(field_of(R"({"architectures": ["Lfm2MoeForCausalLM"], "model_type": "lfm2_moe", "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2})") == "layer_types");
+    // LFM2-VL sizes the state pages from text_config.hidden_size but its layers from conv_dim: refused when
+    // they differ.
+    CHECK(field_of(R"({"architectures": ["Lfm2VlForConditionalGeneration"], "model_type": "lfm2_vl",
+        "text_config": {"model_type": "lfm2", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "conv_dim": 512, "layer_types": ["conv", "full_attention"]}})") ==
+          "text_config.conv_dim");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -542,7 +608,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 222);
+    CHECK(exact == 225);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
