@@ -15,6 +15,7 @@ struct Plan {
     std::string source;              // which field decided the kinds
     bool kda_layers = false;         // linear_attn_config's linear layers
     std::vector<Sourced> kv_heads;   // per layer, where the config sets them (block_configs), else empty
+    bool parallel_state = false;     // Falcon-H1: every layer keeps a Mamba-2 state beside its attention
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -435,6 +436,13 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
             inner = {*i,
                      format("{} {} x {} {}", e->source, e->value, m.hidden_size.source, m.hidden_size.value)};
         }
+        // Falcon-H1: the inner width is mamba_d_ssm, else mamba_expand x hidden_size (falcon_h1.py
+        // get_mamba_state_shape_from_config; FalconH1Config's default mamba_d_ssm is 1024).
+        if (m.family == "falcon_h1" && f.find("mamba_d_ssm")) {
+            auto d = need(f, "mamba_d_ssm");
+            if (!d) return d.forward_error();
+            inner = *d;
+        }
         // A head size written as "auto" (Bamba, Granite 4) is the inner width over the heads.
         const json* hdv = f.find(names.head_dim);
         if (hdv && hdv->is_string() && *hdv == "auto" && inner.value) {
@@ -450,6 +458,10 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
             hd = *h;
         }
         if (!names.expand) inner = {heads->value * hd.value, format("{} x {}", heads->source, hd.source)};
+        if (m.family == "falcon_h1" && heads->value * hd.value != inner.value)
+            return fail(code::inconsistent, f.path(names.head_dim),
+                        "{} {} x {} {} is not the Mamba inner width {} {} (FalconH1Config refuses it)",
+                        heads->source, heads->value, hd.source, hd.value, inner.source, inner.value);
         auto channels = add(inner.value, mul(mul(2, groups->value), dstate->value));
         auto elements = mul(hd.value, dstate->value);
         if (!channels || !elements)
@@ -458,6 +470,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.mixer = "mamba2";
         s.conv_rows = k->value - 1;
         s.conv_channels = *channels;
+        s.groups = groups->value;
+        s.group_channels = 2 * dstate->value;
         s.ssm_heads = heads->value;
         s.ssm_head_elements = *elements;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
@@ -624,6 +638,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");
         p.source = format("model_type {}: a Mamba layer each, no attention", mt);
+    } else if (m.family == "falcon_h1") {
+        // vLLM falcon_h1.py FalconH1ParallelHybrid: every layer builds FalconH1AttentionDecoderLayer (an
+        // Attention, FullAttentionSpec) and FalconH1SSMDecoderLayer (a MambaMixer2 under its own layer name).
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "attention");
+        p.parallel_state = true;
+        p.source = "falcon_h1: attention and a Mamba-2 state in every layer";
     } else if (m.family == "nemotron_nas")
         r = from_block_configs(f, m.query_heads, p, layers);
     else if (m.family == "mimo_v2")
@@ -720,7 +741,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         chunk = *c;
     }
     StateShape state;
-    if (any_linear) {
+    if (any_linear || p.parallel_state) {
         auto mixer = pick_mixer(f, p, m);
         if (!mixer) return mixer.forward_error();
         auto s = read_state(f, *mixer, m);
@@ -804,6 +825,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         }
         m.groups[gi].count++;
         m.layer_group.push_back(gi);
+    }
+    if (p.parallel_state) {
+        LayerGroup g;
+        g.kind = LayerKind::linear_state;
+        g.name = "mamba (beside attention)";
+        g.count = static_cast<std::uint32_t>(layers);
+        g.state = state;
+        m.layer_state_group.assign(layers, static_cast<std::uint32_t>(m.groups.size()));
+        m.groups.push_back(std::move(g));
     }
     m.layer_plan_source = p.source;
     warn_unmodelled(f, m);

@@ -40,6 +40,11 @@ struct StateShape {
     std::uint64_t ssm_head_elements = 0;
     unsigned conv_bits = 16;
     unsigned ssm_bits = 16;
+    // mamba2: n_groups and the conv channels of one group (2 x d_state). When tp does not divide
+    // n_groups (then 1), vLLM gives every GPU its own copy of the group (mamba_utils.py
+    // extra_groups_for_head_shards).
+    std::uint64_t groups = 0;
+    std::uint64_t group_channels = 0;
     std::string source;  // how the dims were read, for display
 };
 
@@ -83,6 +88,9 @@ struct ModelSpec {
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
+    // Falcon-H1: layer index -> the group of the Mamba-2 state each layer keeps beside its attention
+    // (a parallel hybrid); empty for every other model.
+    std::vector<std::uint32_t> layer_state_group;
     std::vector<Warning> warnings;
     // The whole config, for the weights estimate (shared: variants of a model share it), and
     // the text model's object in it.

@@ -545,6 +545,10 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
     Fields f(*m.text, m.text_path), top(m.root(), "");
+    // Falcon-H1's layers run attention and a Mamba-2 mixer side by side: not modelled here.
+    if (!m.layer_state_group.empty())
+        return fail(code::unsupported, "architectures",
+                    "no weights model for layers that keep attention and a Mamba-2 mixer side by side");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;

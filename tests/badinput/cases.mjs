@@ -13,6 +13,8 @@ const deci = { ...base, architectures: ['DeciLMForCausalLM'], model_type: 'nemot
 // LFM2: layer_types 'conv' keep a short-convolution state of (conv_L_cache - 1) x conv_dim.
 const lfm2 = { ...base, architectures: ['Lfm2ForCausalLM'], model_type: 'lfm2', conv_L_cache: 3, conv_dim: 256,
   layer_types: ['conv', 'full_attention', 'conv', 'full_attention'] };
+// Falcon-H1: attention and a Mamba-2 state (mamba_* fields, FalconH1Config defaults) in every layer.
+const falconH1 = { ...base, architectures: ['FalconH1ForCausalLM'], model_type: 'falcon_h1', mamba_d_ssm: 512, mamba_n_heads: 8, mamba_d_state: 16 };
 // MiMo-V2: hybrid_layer_pattern (1 = sliding) and the sliding layers' own geometry.
 const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: 'mimo_v2_flash', sliding_window_size: 32,
   swa_num_key_value_heads: 4, swa_head_dim: 64 };
@@ -120,6 +122,8 @@ add('max_position_embeddings null with a context', withField('max_position_embed
 add('torch_dtype null', withField('torch_dtype', 'null'), ok(2048, 'torch_dtype'));
 // LFM2: only the 2 attention layers cache per token, 2 x 2 x 2 x 64 x 2; the conv layers keep a fixed state.
 add('LFM2 with its conv layers', text(lfm2), ok(1024, null));
+// Falcon-H1: every one of the 4 layers caches 2 x 2 x 64 x 2 B beside its Mamba-2 state.
+add('Falcon-H1 with its parallel layers', text(falconH1), ok(2048, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
 
 // --- contradictory fields ---
@@ -143,6 +147,10 @@ const contra = [
   ['LFM2 negative conv_dim', text({ ...lfm2, conv_dim: -256 }), err('invalid_value', 'conv_dim')],
   ['LFM2 full_attn_idxs beyond the layers', text({ ...lfm2, layer_types: undefined, full_attn_idxs: [1, 9] }), err('inconsistent', 'full_attn_idxs[1]')],
   ['LFM2-MoE without layer_types', text({ ...lfm2, architectures: ['Lfm2MoeForCausalLM'], model_type: 'lfm2_moe', layer_types: undefined }), err('missing_field', 'layer_types')],
+  ['Falcon-H1 mamba_d_head not matching mamba_d_ssm', text({ ...falconH1, mamba_d_head: 32 }), err('inconsistent', 'mamba_d_head')],
+  ['Falcon-H1 negative mamba_d_ssm', text({ ...falconH1, mamba_d_ssm: -512 }), err('invalid_value', 'mamba_d_ssm')],
+  ['Falcon-H1 mamba_d_state zero', text({ ...falconH1, mamba_d_state: 0 }), err('invalid_value', 'mamba_d_state')],
+  ['Falcon-H1 mamba_n_heads a string', text({ ...falconH1, mamba_n_heads: 'eight' }), err('invalid_value', 'mamba_n_heads')],
   ['DeciLM block without attention fields', text({ ...deci, block_configs: [{ ffn: {} }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention')],
   ['DeciLM attention without n_heads_in_group', text({ ...deci, block_configs: [{ attention: { no_op: false } }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention.n_heads_in_group')],
   ['DeciLM negative n_heads_in_group', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: -2 } }, ...deciBlocks.slice(1)] }), err('invalid_value', 'block_configs[0].attention.n_heads_in_group')],

@@ -337,18 +337,8 @@ TEST_CASE("Jamba: attention every attn_layer_period-th layer, a Mamba-1 state on
             CHECK(g.kv_heads.source == "num_key_value_heads 8 (default of JambaConfig: the KV heads)");
 }
 
-TEST_CASE("Falcon-H1: attention and Mamba in every layer are refused by name") {
-    auto m = kvcalc::read_model_text(R"({"architectures": ["FalconH1ForCausalLM"], "model_type": "falcon_h1",
-        "hidden_size": 2048, "num_hidden_layers": 24, "num_attention_heads": 8, "num_key_value_heads": 2,
-        "mamba_d_ssm": 1536, "mamba_n_heads": 24, "mamba_d_state": 256, "max_position_embeddings": 16384})");
-    REQUIRE_FALSE(m.ok());
-    CHECK(m.error().code == "unsupported_architecture");
-    CHECK(m.error().field == "architectures");
-    CHECK(m.error().message ==
-          "FalconH1ForCausalLM is not sized by kvcalc: every layer keeps both a full-attention cache and a "
-          "Mamba-2 "
-          "state (a parallel hybrid), which kvcalc does not model");
-    // The same fields under an architecture kvcalc does not know: refused by the field.
+TEST_CASE("mamba_d_ssm under an architecture kvcalc does not know is refused by the field") {
+    // Falcon-H1 itself is sized (below); the same fields elsewhere are not guessed at.
     auto other = kvcalc::read_model_text(R"({"architectures": ["MyHybridForCausalLM"], "hidden_size": 2048,
         "num_hidden_layers": 24, "num_attention_heads": 8, "mamba_d_ssm": 1536})");
     REQUIRE_FALSE(other.ok());
@@ -596,6 +586,78 @@ TEST_CASE("LFM2, LFM2-MoE and LFM2-VL: short-convolution state layers beside ful
           "text_config.conv_dim");
 }
 
+TEST_CASE("Falcon-H1: attention and a Mamba-2 state in every layer (a parallel hybrid)") {
+    // vLLM falcon_h1.py FalconH1ParallelHybrid: each of the 44 layers has an Attention (2 KV heads x 128)
+    // and a MambaMixer2 (get_mamba_state_shape_from_config: mamba_d_ssm 3072, 1 group, 24 heads x 128,
+    // d_state 256, d_conv 4). The config is written from Falcon-H1-7B's published fields.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/reconstructed/tiiuae--Falcon-H1-7B-Instruct.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 44);
+    CHECK(m->count(LayerKind::linear_state) == 44);
+    CHECK(m->layer_state_group.size() == 44);
+    // No weights model for parallel layers: an error, not a figure without the Mamba mixers.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE_FALSE(w.ok());
+    CHECK(w.error().code == "unsupported_architecture");
+    CHECK(w.error().field == "architectures");
+
+    // tp 4: 1 KV head a GPU (replicated); the single group is copied to every GPU, so the conv state is
+    // (3072 + 2 x 4 x 256) / 4 = 1,280 channels wide, and 24 / 4 = 6 SSM heads.
+    auto o = at(4096);
+    o.tp = 4;
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    const std::uint64_t state_gpu =
+        (4 - 1) * ((3072 + 2 * 4 * 256) / 4) * 2 + (24 / 4) * 128 * 256 * 2;          // 400,896
+    CHECK(r->kv_bytes_per_gpu == 44ull * (2 * 1 * 128 * 2) * 4096 + 44 * state_gpu);  // 109,914,112
+    CHECK(r->vllm_block_size == 16 * ((state_gpu + 16 * 512 - 1) / (16 * 512)));      // 784
+    // pp 2: each stage holds 22 layers, with their attention and their state.
+    auto p = at(4096);
+    p.pp = 2;
+    auto s = kvcalc::size_model(*m, p);
+    REQUIRE(s.ok());
+    CHECK(s->bytes_per_token_per_gpu == 22 * 1024);
+    CHECK(s->kv_bytes_per_gpu ==
+          22ull * 1024 * 4096 + 22ull * ((4 - 1) * (3072 + 2 * 256) * 2 + 24 * 128 * 256 * 2));
+
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    const std::string head = R"({"architectures": ["FalconH1ForCausalLM"], "model_type": "falcon_h1",
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "torch_dtype": "bfloat16", )";
+    // mamba_d_ssm null: mamba_expand 2 x hidden_size 256 = 512 wide; mamba_d_head "auto" = 512 / 8.
+    auto expand =
+        kvcalc::read_model_text(head + R"("mamba_d_ssm": null, "mamba_n_heads": 8, "mamba_d_state": 16})");
+    REQUIRE(expand.ok());
+    auto e = kvcalc::size_model(*expand, at(16));
+    REQUIRE(e.ok());
+    CHECK(e->state_bytes == 2 * ((4 - 1) * (512 + 2 * 1 * 16) * 2 + 8 * 64 * 16 * 2));  // 2 x 19,648
+    // Class defaults: mamba_d_ssm 1024, 128 heads of "auto" 1024 / 128 = 8, d_state 256, 1 group, d_conv 4.
+    auto defaults = kvcalc::read_model_text(head + "\"max_position_embeddings\": 64}");
+    REQUIRE(defaults.ok());
+    auto d = kvcalc::size_model(*defaults, at(16));
+    REQUIRE(d.ok());
+    CHECK(d->state_bytes == 2 * ((4 - 1) * (1024 + 2 * 1 * 256) * 2 + 128 * 8 * 256 * 2));
+    // 2 groups on tp 4: vLLM's MambaMixer2 needs tp to divide n_groups, or 1 group.
+    auto two = kvcalc::read_model_text(head + R"("mamba_n_heads": 8, "mamba_n_groups": 2})");
+    REQUIRE(two.ok());
+    auto t4 = at(16);
+    t4.tp = 4;
+    auto refused = kvcalc::size_model(*two, t4);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "tp");
+    // Bad input names the field.
+    CHECK(field_of(head + R"("mamba_d_ssm": 512, "mamba_n_heads": 8, "mamba_d_head": 32})") ==
+          "mamba_d_head");
+    CHECK(field_of(head + R"("mamba_d_ssm": -512})") == "mamba_d_ssm");
+    CHECK(field_of(head + R"("mamba_d_conv": 0})") == "mamba_d_conv");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -608,7 +670,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 225);
+    CHECK(exact == 226);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
