@@ -15,7 +15,12 @@ struct Plan {
     std::string source;              // which field decided the kinds
     bool kda_layers = false;         // linear_attn_config's linear layers
     std::vector<Sourced> kv_heads;   // per layer, where the config sets them (block_configs), else empty
-    bool parallel_state = false;     // Falcon-H1: every layer keeps a Mamba-2 state beside its attention
+    // A second cache on some layers: Falcon-H1's Mamba-2 state beside every layer's attention
+    // (second_kind linear_state), Zamba2's shared-attention KV on its hybrid layers (full_attention).
+    LayerKind second_kind = LayerKind::no_cache;
+    std::vector<bool> second;  // per layer
+    std::string second_name;
+    Sourced second_kv, second_head_dim;  // a second attention cache's geometry
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -53,6 +58,54 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
         p.kinds.push_back(k);
         p.names.push_back(t);
     }
+    p.source = field;
+    return true;
+}
+
+// Zamba2: layers_block_type, one "mamba" or "hybrid" per layer (vLLM zamba2.py Zamba2Model). Every layer
+// keeps a Mamba-2 state (Zamba2MambaDecoderLayer, alone or in a Zamba2HybridLayer); a hybrid layer also runs
+// a shared attention block whose Attention keeps a cache of its own (Zamba2Attention.dpa_list, one per hybrid
+// layer): num_attention_heads KV heads (no GQA) of attention_head_dim, which Zamba2Config always sets to
+// 2 x hidden_size / num_attention_heads (a value in config.json is overwritten).
+Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("layers_block_type");
+    const json* bt = f.find("layers_block_type");
+    if (!bt)
+        return f.error(code::missing_field, "layers_block_type",
+                       "missing (Zamba2 names each layer mamba or hybrid there; kvcalc does not rebuild "
+                       "Zamba2Config's default pattern)");
+    if (!bt->is_array())
+        return field_error(code::invalid_value, field, "must be an array of \"mamba\" and \"hybrid\", got {}",
+                           described(*bt));
+    if (bt->size() != layers)
+        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                           bt->size(), layers);
+    p.kinds.assign(layers, LayerKind::linear_state);
+    p.names.assign(layers, "mamba");
+    p.second.assign(layers, false);
+    for (std::size_t i = 0; i < bt->size(); ++i) {
+        const json& t = (*bt)[i];
+        if (t == "hybrid")
+            p.second[i] = true;
+        else if (t != "mamba")
+            return field_error(code::invalid_value, format("{}[{}]", field, i),
+                               "must be \"mamba\" or \"hybrid\", got {}", described(t));
+    }
+    if (!m.hidden_size.value)
+        return f.error(code::missing_field, "hidden_size",
+                       "missing (Zamba2's attention is 2 x hidden_size wide)");
+    const Sourced& heads = m.query_heads;
+    if ((2 * m.hidden_size.value) % heads.value != 0)
+        return fail(code::inconsistent, heads.source,
+                    "{} {} does not divide 2 x {} {} (Zamba2's attention width; vLLM refuses it)",
+                    heads.source, heads.value, m.hidden_size.source, m.hidden_size.value);
+    p.second_kind = LayerKind::full_attention;
+    p.second_name = "shared attention";
+    p.second_kv = {heads.value,
+                   format("{} (Zamba2's attention keeps a KV head per query head)", heads.source)};
+    p.second_head_dim = {2 * m.hidden_size.value / heads.value,
+                         format("2 x {} {} / {} {} (Zamba2Config)", m.hidden_size.source, m.hidden_size.value,
+                                heads.source, heads.value)};
     p.source = field;
     return true;
 }
@@ -409,9 +462,13 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         struct Names {
             const char *conv, *heads, *head_dim, *groups, *state, *expand;
         };
+        // Zamba2: mamba_ngroups, n_mamba_heads, and a head size Zamba2Config derives as the inner width
+        // over the heads (zamba2.py Zamba2MambaDecoderLayer).
         const Names names =
-            f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
-                                            "mamba_n_groups", "mamba_d_state", "mamba_expand"}
+            m.family == "zamba2"      ? Names{"mamba_d_conv",  "n_mamba_heads", nullptr,
+                                         "mamba_ngroups", "mamba_d_state", "mamba_expand"}
+            : f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
+                                              "mamba_n_groups", "mamba_d_state", "mamba_expand"}
             : m.model_type == "mamba2"
                 ? Names{"conv_kernel", "num_heads", "head_dim", "n_groups", "state_size", "expand"}
                 : Names{"conv_kernel", "mamba_num_heads", "mamba_head_dim",
@@ -444,8 +501,15 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
             inner = *d;
         }
         // A head size written as "auto" (Bamba, Granite 4) is the inner width over the heads.
-        const json* hdv = f.find(names.head_dim);
-        if (hdv && hdv->is_string() && *hdv == "auto" && inner.value) {
+        const json* hdv = names.head_dim ? f.find(names.head_dim) : nullptr;
+        if (!names.head_dim) {
+            if (inner.value % heads->value != 0)
+                return fail(code::inconsistent, heads->source,
+                            "{} {} does not divide the Mamba inner width {} {}", heads->source, heads->value,
+                            inner.source, inner.value);
+            hd = {inner.value / heads->value,
+                  format("{} / {} {}", inner.source, heads->source, heads->value)};
+        } else if (hdv && hdv->is_string() && *hdv == "auto" && inner.value) {
             if (inner.value % heads->value != 0)
                 return fail(code::inconsistent, f.path(names.head_dim),
                             "{} \"auto\": {} is not divisible by {} {}", f.path(names.head_dim), inner.value,
@@ -595,6 +659,7 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
 Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
     const std::string& model_type = m.model_type;
     if (m.family == "lfm2") return Mixer::short_conv;
+    if (m.family == "zamba2") return Mixer::mamba2;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
@@ -643,9 +708,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         // Attention, FullAttentionSpec) and FalconH1SSMDecoderLayer (a MambaMixer2 under its own layer name).
         p.kinds.assign(layers, LayerKind::full_attention);
         p.names.assign(layers, "attention");
-        p.parallel_state = true;
+        p.second_kind = LayerKind::linear_state;
+        p.second.assign(layers, true);
+        p.second_name = "mamba (beside attention)";
         p.source = "falcon_h1: attention and a Mamba-2 state in every layer";
-    } else if (m.family == "nemotron_nas")
+    } else if (m.family == "zamba2")
+        r = from_zamba2_blocks(f, m, p, layers);
+    else if (m.family == "nemotron_nas")
         r = from_block_configs(f, m.query_heads, p, layers);
     else if (m.family == "mimo_v2")
         r = from_mimo_pattern(f, p, layers);
@@ -741,7 +810,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         chunk = *c;
     }
     StateShape state;
-    if (any_linear || p.parallel_state) {
+    if (any_linear || p.second_kind == LayerKind::linear_state) {
         auto mixer = pick_mixer(f, p, m);
         if (!mixer) return mixer.forward_error();
         auto s = read_state(f, *mixer, m);
@@ -826,13 +895,23 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         m.groups[gi].count++;
         m.layer_group.push_back(gi);
     }
-    if (p.parallel_state) {
+    if (p.second_kind != LayerKind::no_cache) {
         LayerGroup g;
-        g.kind = LayerKind::linear_state;
-        g.name = "mamba (beside attention)";
-        g.count = static_cast<std::uint32_t>(layers);
-        g.state = state;
-        m.layer_state_group.assign(layers, static_cast<std::uint32_t>(m.groups.size()));
+        g.kind = p.second_kind;
+        g.name = p.second_name;
+        if (g.kind == LayerKind::linear_state) {
+            g.state = state;
+        } else {
+            g.kv_heads = p.second_kv;
+            g.k_head_dim = g.v_head_dim = p.second_head_dim;
+        }
+        const auto gi = static_cast<std::uint32_t>(m.groups.size());
+        m.layer_second_group.assign(layers, ModelSpec::no_second_cache);
+        for (std::uint64_t i = 0; i < layers; ++i)
+            if (p.second[i]) {
+                m.layer_second_group[i] = gi;
+                ++g.count;
+            }
         m.groups.push_back(std::move(g));
     }
     m.layer_plan_source = p.source;

@@ -88,9 +88,11 @@ struct ModelSpec {
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
-    // Falcon-H1: layer index -> the group of the Mamba-2 state each layer keeps beside its attention
-    // (a parallel hybrid); empty for every other model.
-    std::vector<std::uint32_t> layer_state_group;
+    // Layers with a second cache of another kind: layer index -> its group, or no_second_cache.
+    // Falcon-H1 keeps a Mamba-2 state beside every layer's attention; Zamba2 a shared attention block's
+    // KV beside the Mamba-2 state of its hybrid layers. Empty for every other model.
+    std::vector<std::uint32_t> layer_second_group;
+    static constexpr std::uint32_t no_second_cache = 0xffffffffu;
     std::vector<Warning> warnings;
     // The whole config, for the weights estimate (shared: variants of a model share it), and
     // the text model's object in it.

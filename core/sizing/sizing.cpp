@@ -84,6 +84,11 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
     if (o.pp == 0 || o.pp > m.num_layers.value)
         return field_error(code::bad_option, "pp", "must be from 1 to the model's {} layers, got {}",
                            m.num_layers.value, o.pp);
+    if (o.pp > 1 && m.family == "zamba2")
+        return fail(code::bad_option, "pp",
+                    "pp {}: vLLM's Zamba2ForCausalLM does not support pipeline parallelism (zamba2.py: no "
+                    "SupportsPP)",
+                    o.pp);
     if (m.query_heads.value % o.tp != 0)
         return fail(code::bad_option, "tp", "tp {} does not divide {} {} (engines shard query heads evenly)",
                     o.tp, m.query_heads.source, m.query_heads.value);
@@ -346,7 +351,8 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
         s.count.assign(G, 0);
         for (std::uint32_t l = first; l < first + n; ++l) {
             ++s.count[m.layer_group[l]];
-            if (!m.layer_state_group.empty()) ++s.count[m.layer_state_group[l]];
+            if (!m.layer_second_group.empty() && m.layer_second_group[l] != ModelSpec::no_second_cache)
+                ++s.count[m.layer_second_group[l]];
         }
         s.padding =
             o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);

@@ -545,10 +545,11 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
     Fields f(*m.text, m.text_path), top(m.root(), "");
-    // Falcon-H1's layers run attention and a Mamba-2 mixer side by side: not modelled here.
-    if (!m.layer_state_group.empty())
+    // Layers with two mixers (Falcon-H1's attention and Mamba-2 side by side, Zamba2's shared
+    // attention blocks): not modelled here.
+    if (!m.layer_second_group.empty())
         return fail(code::unsupported, "architectures",
-                    "no weights model for layers that keep attention and a Mamba-2 mixer side by side");
+                    "no weights model for layers that keep attention and a Mamba-2 mixer together");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;

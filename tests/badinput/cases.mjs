@@ -15,6 +15,8 @@ const lfm2 = { ...base, architectures: ['Lfm2ForCausalLM'], model_type: 'lfm2', 
   layer_types: ['conv', 'full_attention', 'conv', 'full_attention'] };
 // Falcon-H1: attention and a Mamba-2 state (mamba_* fields, FalconH1Config defaults) in every layer.
 const falconH1 = { ...base, architectures: ['FalconH1ForCausalLM'], model_type: 'falcon_h1', mamba_d_ssm: 512, mamba_n_heads: 8, mamba_d_state: 16 };
+// Zamba2: layers_block_type (every layer a Mamba-2 state, 'hybrid' ones also a shared attention cache).
+const zamba2 = { ...base, architectures: ['Zamba2ForCausalLM'], model_type: 'zamba2', layers_block_type: ['mamba', 'hybrid', 'mamba', 'hybrid'], n_mamba_heads: 8 };
 // MiMo-V2: hybrid_layer_pattern (1 = sliding) and the sliding layers' own geometry.
 const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: 'mimo_v2_flash', sliding_window_size: 32,
   swa_num_key_value_heads: 4, swa_head_dim: 64 };
@@ -124,6 +126,8 @@ add('torch_dtype null', withField('torch_dtype', 'null'), ok(2048, 'torch_dtype'
 add('LFM2 with its conv layers', text(lfm2), ok(1024, null));
 // Falcon-H1: every one of the 4 layers caches 2 x 2 x 64 x 2 B beside its Mamba-2 state.
 add('Falcon-H1 with its parallel layers', text(falconH1), ok(2048, null));
+// Zamba2: the 2 hybrid layers cache 2 x 4 heads x (2 x 256 / 4) x 2 B = 2,048 B each; every layer keeps a Mamba-2 state.
+add('Zamba2 with its hybrid layers', text(zamba2), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
 
 // --- contradictory fields ---
@@ -151,6 +155,10 @@ const contra = [
   ['Falcon-H1 negative mamba_d_ssm', text({ ...falconH1, mamba_d_ssm: -512 }), err('invalid_value', 'mamba_d_ssm')],
   ['Falcon-H1 mamba_d_state zero', text({ ...falconH1, mamba_d_state: 0 }), err('invalid_value', 'mamba_d_state')],
   ['Falcon-H1 mamba_n_heads a string', text({ ...falconH1, mamba_n_heads: 'eight' }), err('invalid_value', 'mamba_n_heads')],
+  ['Zamba2 without layers_block_type', text({ ...zamba2, layers_block_type: undefined }), err('missing_field', 'layers_block_type')],
+  ['Zamba2 layers_block_type with an unknown block', text({ ...zamba2, layers_block_type: ['mamba', 'attention', 'mamba', 'hybrid'] }), err('invalid_value', 'layers_block_type[1]')],
+  ['Zamba2 layers_block_type shorter than the layers', text({ ...zamba2, layers_block_type: ['mamba', 'hybrid'] }), err('inconsistent', 'layers_block_type')],
+  ['Zamba2 n_mamba_heads not dividing the inner width', text({ ...zamba2, n_mamba_heads: 7 }), err('inconsistent', 'n_mamba_heads')],
   ['DeciLM block without attention fields', text({ ...deci, block_configs: [{ ffn: {} }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention')],
   ['DeciLM attention without n_heads_in_group', text({ ...deci, block_configs: [{ attention: { no_op: false } }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention.n_heads_in_group')],
   ['DeciLM negative n_heads_in_group', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: -2 } }, ...deciBlocks.slice(1)] }), err('invalid_value', 'block_configs[0].attention.n_heads_in_group')],

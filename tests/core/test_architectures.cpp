@@ -596,7 +596,7 @@ TEST_CASE("Falcon-H1: attention and a Mamba-2 state in every layer (a parallel h
     REQUIRE(m.ok());
     CHECK(m->count(LayerKind::full_attention) == 44);
     CHECK(m->count(LayerKind::linear_state) == 44);
-    CHECK(m->layer_state_group.size() == 44);
+    CHECK(m->layer_second_group.size() == 44);
     // No weights model for parallel layers: an error, not a figure without the Mamba mixers.
     auto w = kvcalc::estimate_weights(*m);
     REQUIRE_FALSE(w.ok());
@@ -658,6 +658,42 @@ TEST_CASE("Falcon-H1: attention and a Mamba-2 state in every layer (a parallel h
     CHECK(field_of(head + R"("mamba_d_conv": 0})") == "mamba_d_conv");
 }
 
+TEST_CASE("Zamba2: a Mamba-2 state on every layer, the shared attention block's own cache on hybrid ones") {
+    // vLLM zamba2.py: every layer a MambaMixer2 (I = 2 x 2560, 8 heads of 640, 1 group, d_state 64); the 9
+    // 'hybrid' layers also an Attention of 32 heads x 2 x 2560 / 32 = 160 (one per hybrid layer). The config
+    // is transformers' Zamba2Config defaults, written.
+    auto m = kvcalc::read_model_text(
+        read_file(std::string(KVCALC_SOURCE_DIR) +
+                  "/tests/fixtures/configs/reconstructed/transformers--Zamba2Config-defaults.json"));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::linear_state) == 54);
+    CHECK(m->count(LayerKind::full_attention) == 9);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 9 * 2 * 32 * 160 * 2);  // 184,320
+    CHECK(r->vllm_block_size == 48);                    // 16 x ceildiv(686,848, 16 x 20,480)
+    // pp: vLLM's Zamba2 does not support pipeline parallelism.
+    auto p = at(4096);
+    p.pp = 2;
+    auto refused = kvcalc::size_model(*m, p);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "pp");
+    // A value of attention_head_dim in config.json is overwritten by Zamba2Config: still 2 x 256 / 4 = 128.
+    auto small = kvcalc::read_model_text(R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2",
+        "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "attention_head_dim": 64,
+        "torch_dtype": "bfloat16", "layers_block_type": ["mamba", "hybrid", "mamba"]})");
+    REQUIRE(small.ok());
+    auto s = kvcalc::size_model(*small, at(16));
+    REQUIRE(s.ok());
+    CHECK(s->bytes_per_token == 2 * 4 * 128 * 2);  // 2,048
+    // Defaults: n_mamba_heads 8 of 512 / 8 = 64, d_state 64, 1 group, d_conv 4.
+    CHECK(s->state_bytes == 3 * ((4 - 1) * (512 + 2 * 1 * 64) * 2 + 8 * 64 * 64 * 2));
+    auto bad = kvcalc::read_model_text(R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2",
+        "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "layers_block_type": ["mamba", "x", "mamba"]})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "layers_block_type[1]");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -670,7 +706,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 226);
+    CHECK(exact == 227);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
