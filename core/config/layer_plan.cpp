@@ -99,6 +99,13 @@ Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, st
         return fail(code::inconsistent, heads.source,
                     "{} {} does not divide 2 x {} {} (Zamba2's attention width; vLLM refuses it)",
                     heads.source, heads.value, m.hidden_size.source, m.hidden_size.value);
+    // vLLM sizes the attention pages from num_key_value_heads (ModelConfig.get_total_num_kv_heads) but the
+    // layers keep num_attention_heads: a config where they differ is not guessed at.
+    if (const json* kv = f.find("num_key_value_heads"); kv && !(kv->is_number() && *kv == heads.value))
+        return f.error(code::unsupported, "num_key_value_heads",
+                       "{} differs from {} {}: vLLM's Zamba2 layers keep a KV head per query head but its "
+                       "page sizes follow num_key_value_heads, which kvcalc does not model",
+                       described(*kv), heads.source, heads.value);
     p.second_kind = LayerKind::full_attention;
     p.second_name = "shared attention";
     p.second_kv = {heads.value,

@@ -692,6 +692,12 @@ TEST_CASE("Zamba2: a Mamba-2 state on every layer, the shared attention block's 
         "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "layers_block_type": ["mamba", "x", "mamba"]})");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().field == "layers_block_type[1]");
+    // GQA in num_key_value_heads: vLLM's pages would follow it, its layers not. Refused by name.
+    auto gqa = kvcalc::read_model_text(R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2",
+        "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "layers_block_type": ["mamba", "hybrid", "mamba"]})");
+    REQUIRE_FALSE(gqa.ok());
+    CHECK(gqa.error().field == "num_key_value_heads");
 }
 
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
