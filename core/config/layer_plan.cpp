@@ -7,7 +7,7 @@
 namespace kvcalc {
 namespace {
 
-enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda, short_conv };
+enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda, short_conv, lightning };
 
 struct Plan {
     std::vector<LayerKind> kinds;
@@ -114,6 +114,40 @@ Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, st
                          format("2 x {} {} / {} {} (Zamba2Config)", m.hidden_size.source, m.hidden_size.value,
                                 heads.source, heads.value)};
     p.source = field;
+    return true;
+}
+
+// MiniMax-Text-01 / M1: attn_type_list, else decoder_attention_types, one 0 (lightning linear attention)
+// or 1 (full attention) per layer (vLLM minimax_text_01.py MiniMaxText01Model.decoder_attention_types); else
+// layer_types; else full attention on every layer.
+Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers) {
+    for (const char* name : {"attn_type_list", "decoder_attention_types"}) {
+        const json* list = f.find(name);
+        if (!list || (list->is_array() && list->empty())) continue;
+        std::string field = f.path(name);
+        if (!list->is_array())
+            return field_error(code::invalid_value, field, "must be an array of 0 and 1, got {}",
+                               described(*list));
+        if (list->size() != layers)
+            return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                               list->size(), layers);
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const json& v = (*list)[i];
+            const std::int64_t t = v.is_number_integer() ? v.get<std::int64_t>() : -1;
+            if (t != 0 && t != 1)
+                return field_error(code::invalid_value, format("{}[{}]", field, i), "must be 0 or 1, got {}",
+                                   described(v));
+            p.kinds.push_back(t == 0 ? LayerKind::linear_state : LayerKind::full_attention);
+            p.names.push_back(t == 0 ? "linear_attention" : "full_attention");
+        }
+        p.source = field;
+        return true;
+    }
+    if (const json* lt = f.find("layer_types")) return from_layer_types(f, *lt, p, layers, "minimax_text_01");
+    p.kinds.assign(layers, LayerKind::full_attention);
+    p.names.assign(layers, "full_attention");
+    p.source =
+        "no attn_type_list, decoder_attention_types or layer_types: full attention on every layer (vLLM)";
     return true;
 }
 
@@ -589,6 +623,24 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_bits = s.conv_bits;
         s.source = format("conv ({} {} - 1) x {} {}, state {} {} x {} {}", k->source, k->value, inner.source,
                           inner.value, inner.source, inner.value, dstate->source, dstate->value);
+    } else if (mixer == Mixer::lightning) {
+        // vLLM minimax_text_01.py get_mamba_state_shape_from_config /
+        // MiniMaxText01LinearAttention.get_state_shape: mamba_utils.py linear_attention_state_shape, one
+        // (num_attention_heads / tp) x head_dim x head_dim state in linear_attention_state_dtype, the model
+        // dtype (mamba_cache_dtype auto). No conv state. The page sizes read hf_config.head_dim, so it must
+        // be set.
+        auto hd = need(f, "head_dim");
+        if (!hd) return hd.forward_error();
+        auto elements = mul(hd->value, hd->value);
+        if (!elements) return f.error(code::invalid_value, "head_dim", "is too large");
+        s.mixer = "lightning_attention";
+        s.ssm_heads = m.query_heads.value;
+        s.ssm_head_elements = *elements;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source = format("state {} {} x {} {} x {} {}", m.query_heads.source, m.query_heads.value,
+                          hd->source, hd->value, hd->source, hd->value);
+        return s;
     } else if (mixer == Mixer::short_conv) {
         // vLLM lfm2.py / lfm2_moe.py / lfm2_vl.py get_mamba_state_shape_from_config and
         // ShortConv.get_state_shape (layers/mamba/short_conv.py),
@@ -667,6 +719,7 @@ Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
     const std::string& model_type = m.model_type;
     if (m.family == "lfm2") return Mixer::short_conv;
     if (m.family == "zamba2") return Mixer::mamba2;
+    if (m.family == "minimax_text_01") return Mixer::lightning;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
@@ -719,7 +772,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second.assign(layers, true);
         p.second_name = "mamba (beside attention)";
         p.source = "falcon_h1: attention and a Mamba-2 state in every layer";
-    } else if (m.family == "zamba2")
+    } else if (m.family == "minimax_text_01")
+        r = from_attn_type_list(f, p, layers);
+    else if (m.family == "zamba2")
         r = from_zamba2_blocks(f, m, p, layers);
     else if (m.family == "nemotron_nas")
         r = from_block_configs(f, m.query_heads, p, layers);

@@ -16,7 +16,9 @@ const lfm2 = { ...base, architectures: ['Lfm2ForCausalLM'], model_type: 'lfm2', 
 // Falcon-H1: attention and a Mamba-2 state (mamba_* fields, FalconH1Config defaults) in every layer.
 const falconH1 = { ...base, architectures: ['FalconH1ForCausalLM'], model_type: 'falcon_h1', mamba_d_ssm: 512, mamba_n_heads: 8, mamba_d_state: 16 };
 // Zamba2: layers_block_type (every layer a Mamba-2 state, 'hybrid' ones also a shared attention cache).
-const zamba2 = { ...base, architectures: ['Zamba2ForCausalLM'], model_type: 'zamba2', layers_block_type: ['mamba', 'hybrid', 'mamba', 'hybrid'], n_mamba_heads: 8 };
+const zamba2 = { ...base, architectures: ['Zamba2ForCausalLM'], model_type: 'zamba2', num_key_value_heads: undefined, layers_block_type: ['mamba', 'hybrid', 'mamba', 'hybrid'], n_mamba_heads: 8 };
+// MiniMax-Text-01 / M1: attn_type_list (0 = lightning linear-attention state, 1 = full attention).
+const minimax = { ...base, architectures: ['MiniMaxM1ForCausalLM'], model_type: 'minimax_text_01', head_dim: 64, attn_type_list: [0, 1, 0, 1] };
 // MiMo-V2: hybrid_layer_pattern (1 = sliding) and the sliding layers' own geometry.
 const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: 'mimo_v2_flash', sliding_window_size: 32,
   swa_num_key_value_heads: 4, swa_head_dim: 64 };
@@ -128,6 +130,8 @@ add('LFM2 with its conv layers', text(lfm2), ok(1024, null));
 add('Falcon-H1 with its parallel layers', text(falconH1), ok(2048, null));
 // Zamba2: the 2 hybrid layers cache 2 x 4 heads x (2 x 256 / 4) x 2 B = 2,048 B each; every layer keeps a Mamba-2 state.
 add('Zamba2 with its hybrid layers', text(zamba2), ok(4096, null));
+// MiniMax: the 2 full-attention layers cache 2 x 2 x 64 x 2 B each; the others keep a lightning state.
+add('MiniMax with its lightning layers', text(minimax), ok(1024, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
 
 // --- contradictory fields ---
@@ -159,6 +163,9 @@ const contra = [
   ['Zamba2 layers_block_type with an unknown block', text({ ...zamba2, layers_block_type: ['mamba', 'attention', 'mamba', 'hybrid'] }), err('invalid_value', 'layers_block_type[1]')],
   ['Zamba2 layers_block_type shorter than the layers', text({ ...zamba2, layers_block_type: ['mamba', 'hybrid'] }), err('inconsistent', 'layers_block_type')],
   ['Zamba2 n_mamba_heads not dividing the inner width', text({ ...zamba2, n_mamba_heads: 7 }), err('inconsistent', 'n_mamba_heads')],
+  ['MiniMax without head_dim', text({ ...minimax, head_dim: undefined }), err('missing_field', 'head_dim')],
+  ['MiniMax attn_type_list with a 2', text({ ...minimax, attn_type_list: [0, 1, 2, 1] }), err('invalid_value', 'attn_type_list[2]')],
+  ['MiniMax attn_type_list shorter than the layers', text({ ...minimax, attn_type_list: [0, 1] }), err('inconsistent', 'attn_type_list')],
   ['DeciLM block without attention fields', text({ ...deci, block_configs: [{ ffn: {} }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention')],
   ['DeciLM attention without n_heads_in_group', text({ ...deci, block_configs: [{ attention: { no_op: false } }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention.n_heads_in_group')],
   ['DeciLM negative n_heads_in_group', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: -2 } }, ...deciBlocks.slice(1)] }), err('invalid_value', 'block_configs[0].attention.n_heads_in_group')],

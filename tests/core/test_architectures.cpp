@@ -700,6 +700,54 @@ TEST_CASE("Zamba2: a Mamba-2 state on every layer, the shared attention block's 
     CHECK(gqa.error().field == "num_key_value_heads");
 }
 
+TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full attention") {
+    // vLLM minimax_text_01.py: attn_type_list 1 = full attention (num_key_value_heads x head_dim), 0 = a
+    // MiniMaxText01LinearAttention whose state is num_attention_heads x head_dim x head_dim in the model
+    // dtype (mamba_utils.py linear_attention_state_shape / linear_attention_state_dtype). A config written
+    // for this test.
+    const std::string head = R"({"architectures": ["MiniMaxM1ForCausalLM"], "model_type": "minimax_text_01",
+        "hidden_size": 512, "num_hidden_layers": 8, "num_attention_heads": 8, "num_key_value_heads": 2,
+        "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(head + R"("head_dim": 64, "attn_type_list": [0, 0, 0, 1, 0, 0, 0, 1]})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::linear_state) == 6);
+    CHECK(m->count(LayerKind::full_attention) == 2);
+    auto r = kvcalc::size_model(*m, at(1000, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * (2 * 2 * 64 * 2));  // 1,024
+    CHECK(r->state_bytes == 6 * (8 * 64 * 64 * 2));     // 393,216
+    CHECK(r->vllm_block_size == 128);                   // 16 x ceildiv(65,536, 16 x 512)
+    CHECK(r->sequence_bytes_vllm ==
+          2ull * 8 * 128 * 512 + 6ull * 128 * 512);  // ceildiv(1000, 128) = 8 blocks
+    auto o = at(1000);
+    o.tp = 2;
+    auto t = kvcalc::size_model(*m, o);
+    REQUIRE(t.ok());
+    CHECK(t->kv_bytes_per_gpu == 2ull * (2 * 1 * 64 * 2) * 1000 + 6ull * ((8 / 2) * 64 * 64 * 2));
+    // transformers' MiniMaxForCausalLM names the layers in layer_types.
+    auto hf = kvcalc::read_model_text(R"({"architectures": ["MiniMaxForCausalLM"], "model_type": "minimax",
+        "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 2,
+        "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]})");
+    REQUIRE(hf.ok());
+    CHECK(hf->count(LayerKind::linear_state) == 1);
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(head + R"("attn_type_list": [0, 0, 0, 1, 0, 0, 0, 1]})") == "head_dim");
+    CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
+          "attn_type_list[1]");
+    CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
+    // MiniMax-VL-01 stays refused: which config its state pages follow was not read.
+    auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
+        "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
+        "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
+    REQUIRE_FALSE(vl.ok());
+    CHECK(vl.error().code == "unsupported_architecture");
+    CHECK(vl.error().field == "architectures");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -712,7 +760,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 227);
+    CHECK(exact == 230);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
