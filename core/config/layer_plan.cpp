@@ -817,7 +817,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
 
     // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
     Sourced latent, mla_k, mla_v, indexer;
-    bool mla = f.find("kv_lora_rank") != nullptr;
+    // MiniCPM3 compresses its projections through kv_lora_rank, but vLLM caches a plain Attention (below).
+    bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3";
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
@@ -896,7 +897,24 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         full_hd = *g;
     }
     Sourced v_dim = head_dim;
-    if (!mla && f.find("v_head_dim")) {
+    if (m.family == "minicpm3") {
+        // vLLM minicpm3.py MiniCPM3Attention (vllm-project/vllm 009ccee0): Attention(num_local_heads,
+        // qk_head_dim, num_kv_heads=num_local_heads), qk_head_dim = qk_nope_head_dim + qk_rope_head_dim, V
+        // padded to qk_head_dim: a FullAttentionSpec of one KV head per query head, whatever
+        // num_key_value_heads says.
+        auto nope = f.non_negative("qk_nope_head_dim");
+        if (!nope) return nope.forward_error();
+        auto rope = f.non_negative("qk_rope_head_dim");
+        if (!rope) return rope.forward_error();
+        if (nope->value + rope->value == 0)
+            return f.error(code::invalid_value, "qk_rope_head_dim",
+                           "and qk_nope_head_dim are both 0: MiniCPM3's heads would be empty");
+        full_kv = {
+            m.query_heads.value,
+            format("{} (vLLM's MiniCPM3 attention keeps a KV head per query head)", m.query_heads.source)};
+        full_hd = v_dim = {nope->value + rope->value, format("{} {} + {} {} (V padded to it)", nope->source,
+                                                             nope->value, rope->source, rope->value)};
+    } else if (!mla && f.find("v_head_dim")) {
         auto v = f.positive("v_head_dim");
         if (!v) return v.forward_error();
         v_dim = *v;

@@ -636,9 +636,16 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                     if (!ok) return ok.forward_error();
                     break;
                 }
-                case LayerKind::full_attention:
+                case LayerKind::full_attention: {
+                    // MiniCPM3 caches full keys and values but projects them as MLA does.
+                    if (m.family == "minicpm3") {
+                        auto ok = mla_blocks(L, f, first);
+                        if (!ok) return ok.forward_error();
+                        break;
+                    }
                     attention_blocks(L, g, *keqv, first);
                     break;
+                }
                 case LayerKind::sliding_window:
                 case LayerKind::chunked_local:
                     attention_blocks(L, g, false, first);

@@ -748,6 +748,27 @@ TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full a
     CHECK(vl.error().field == "architectures");
 }
 
+TEST_CASE("MiniCPM3: full keys and values per head, not an MLA latent") {
+    // vLLM minicpm3.py MiniCPM3Attention: Attention(heads, qk_nope_head_dim + qk_rope_head_dim,
+    // num_kv_heads=heads), V padded to that size. The fields of MiniCPM3-4B (62 layers, 40 heads, 64 + 32),
+    // written for this test: 2 x 62 x 40 x 96 x 2 = 952,320 B a token, not the latent's 62 x (256 + 32) x 2.
+    const std::string head = R"({"architectures": ["MiniCPM3ForCausalLM"], "model_type": "minicpm3",
+        "hidden_size": 2560, "num_hidden_layers": 62, "num_attention_heads": 40, "num_key_value_heads": 40,
+        "torch_dtype": "bfloat16", "q_lora_rank": 768, "kv_lora_rank": 256, )";
+    auto m = kvcalc::read_model_text(head +
+                                     R"("qk_nope_head_dim": 64, "qk_rope_head_dim": 32, "v_head_dim": 64})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 62);
+    CHECK(m->count(LayerKind::mla) == 0);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 62 * 40 * (64 + 32) * 2);  // 952,320
+    CHECK(r->sequence_bytes_vllm == 952320ull * 4096);
+    auto bad = kvcalc::read_model_text(head + R"("qk_rope_head_dim": 32})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "qk_nope_head_dim");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -760,7 +781,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 230);
+    CHECK(exact == 231);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
