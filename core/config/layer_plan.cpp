@@ -759,6 +759,16 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Plan p;
     Result<bool> r = true;
     const std::string& mt = m.model_type;
+    // vLLM's Lfm2Attention / Lfm2MoeAttention keep hidden_size / num_attention_heads per head while its page
+    // sizes (ModelConfig.get_head_size) read head_dim: a config where they differ is not guessed at.
+    if (m.family == "lfm2" && f.find("head_dim") &&
+        head_dim.value * m.query_heads.value != m.hidden_size.value)
+        return f.error(
+            code::unsupported, "head_dim",
+            "{} is not {} {} / {} {}: vLLM's LFM2 layers use the latter, its page sizes the former, "
+            "which kvcalc does not model",
+            head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+            m.query_heads.value);
     if (mt == "mamba" || mt == "falcon_mamba" || mt == "mamba2") {
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");

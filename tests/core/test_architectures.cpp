@@ -576,6 +576,8 @@ TEST_CASE("LFM2, LFM2-MoE and LFM2-VL: short-convolution state layers beside ful
     CHECK(field_of(head + R"("conv_dim": 256, "conv_L_cache": 1, "full_attn_idxs": [0]})") == "conv_L_cache");
     CHECK(field_of(head + R"("conv_dim": 256, "full_attn_idxs": [4]})") == "full_attn_idxs[0]");
     CHECK(field_of(head + R"("conv_dim": 256, "layer_types": ["conv", "full_attention"]})") == "layer_types");
+    // A head_dim other than hidden_size / num_attention_heads: vLLM's layers and page sizes would disagree.
+    CHECK(field_of(head + R"("conv_dim": 256, "head_dim": 128, "full_attn_idxs": [1]})") == "head_dim");
     CHECK(field_of(R"({"architectures": ["Lfm2MoeForCausalLM"], "model_type": "lfm2_moe", "hidden_size": 256,
         "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2})") == "layer_types");
     // LFM2-VL sizes the state pages from text_config.hidden_size but its layers from conv_dim: refused when
