@@ -7,7 +7,7 @@
 namespace kvcalc {
 namespace {
 
-enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda };
+enum class Mixer { none, gated_delta_net, mamba1, mamba2, kda, short_conv, lightning };
 
 struct Plan {
     std::vector<LayerKind> kinds;
@@ -15,6 +15,12 @@ struct Plan {
     std::string source;              // which field decided the kinds
     bool kda_layers = false;         // linear_attn_config's linear layers
     std::vector<Sourced> kv_heads;   // per layer, where the config sets them (block_configs), else empty
+    // A second cache on some layers: Falcon-H1's Mamba-2 state beside every layer's attention
+    // (second_kind linear_state), Zamba2's shared-attention KV on its hybrid layers (full_attention).
+    LayerKind second_kind = LayerKind::no_cache;
+    std::vector<bool> second;  // per layer
+    std::string second_name;
+    Sourced second_kv, second_head_dim;  // a second attention cache's geometry
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -42,17 +48,106 @@ Result<bool> from_layer_types(const Fields& f, const json& types, Plan& p, std::
             k = LayerKind::sliding_window;
         else if (t == "chunked_attention")
             k = family == "rnj1" ? LayerKind::sliding_window : LayerKind::chunked_local;
-        else if (t == "linear_attention" || t == "mamba")
+        else if (t == "linear_attention" || t == "mamba" || t == "conv")
             k = LayerKind::linear_state;
         else
             return field_error(code::invalid_value, at,
                                "unknown layer type {} (known: full_attention, sliding_attention, "
-                               "chunked_attention, linear_attention, mamba)",
+                               "chunked_attention, linear_attention, mamba, conv)",
                                described(types[i]));
         p.kinds.push_back(k);
         p.names.push_back(t);
     }
     p.source = field;
+    return true;
+}
+
+// Zamba2: layers_block_type, one "mamba" or "hybrid" per layer (vLLM zamba2.py Zamba2Model). Every layer
+// keeps a Mamba-2 state (Zamba2MambaDecoderLayer, alone or in a Zamba2HybridLayer); a hybrid layer also runs
+// a shared attention block whose Attention keeps a cache of its own (Zamba2Attention.dpa_list, one per hybrid
+// layer): num_attention_heads KV heads (no GQA) of attention_head_dim, which Zamba2Config always sets to
+// 2 x hidden_size / num_attention_heads (a value in config.json is overwritten).
+Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    std::string field = f.path("layers_block_type");
+    const json* bt = f.find("layers_block_type");
+    if (!bt)
+        return f.error(code::missing_field, "layers_block_type",
+                       "missing (Zamba2 names each layer mamba or hybrid there; kvcalc does not rebuild "
+                       "Zamba2Config's default pattern)");
+    if (!bt->is_array())
+        return field_error(code::invalid_value, field, "must be an array of \"mamba\" and \"hybrid\", got {}",
+                           described(*bt));
+    if (bt->size() != layers)
+        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                           bt->size(), layers);
+    p.kinds.assign(layers, LayerKind::linear_state);
+    p.names.assign(layers, "mamba");
+    p.second.assign(layers, false);
+    for (std::size_t i = 0; i < bt->size(); ++i) {
+        const json& t = (*bt)[i];
+        if (t == "hybrid")
+            p.second[i] = true;
+        else if (t != "mamba")
+            return field_error(code::invalid_value, format("{}[{}]", field, i),
+                               "must be \"mamba\" or \"hybrid\", got {}", described(t));
+    }
+    if (!m.hidden_size.value)
+        return f.error(code::missing_field, "hidden_size",
+                       "missing (Zamba2's attention is 2 x hidden_size wide)");
+    const Sourced& heads = m.query_heads;
+    if ((2 * m.hidden_size.value) % heads.value != 0)
+        return fail(code::inconsistent, heads.source,
+                    "{} {} does not divide 2 x {} {} (Zamba2's attention width; vLLM refuses it)",
+                    heads.source, heads.value, m.hidden_size.source, m.hidden_size.value);
+    // vLLM sizes the attention pages from num_key_value_heads (ModelConfig.get_total_num_kv_heads) but the
+    // layers keep num_attention_heads: a config where they differ is not guessed at.
+    if (const json* kv = f.find("num_key_value_heads"); kv && !(kv->is_number() && *kv == heads.value))
+        return f.error(code::unsupported, "num_key_value_heads",
+                       "{} differs from {} {}: vLLM's Zamba2 layers keep a KV head per query head but its "
+                       "page sizes follow num_key_value_heads, which kvcalc does not model",
+                       described(*kv), heads.source, heads.value);
+    p.second_kind = LayerKind::full_attention;
+    p.second_name = "shared attention";
+    p.second_kv = {heads.value,
+                   format("{} (Zamba2's attention keeps a KV head per query head)", heads.source)};
+    p.second_head_dim = {2 * m.hidden_size.value / heads.value,
+                         format("2 x {} {} / {} {} (Zamba2Config)", m.hidden_size.source, m.hidden_size.value,
+                                heads.source, heads.value)};
+    p.source = field;
+    return true;
+}
+
+// MiniMax-Text-01 / M1: attn_type_list, else decoder_attention_types, one 0 (lightning linear attention)
+// or 1 (full attention) per layer (vLLM minimax_text_01.py MiniMaxText01Model.decoder_attention_types); else
+// layer_types; else full attention on every layer.
+Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers) {
+    for (const char* name : {"attn_type_list", "decoder_attention_types"}) {
+        const json* list = f.find(name);
+        if (!list || (list->is_array() && list->empty())) continue;
+        std::string field = f.path(name);
+        if (!list->is_array())
+            return field_error(code::invalid_value, field, "must be an array of 0 and 1, got {}",
+                               described(*list));
+        if (list->size() != layers)
+            return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+                               list->size(), layers);
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const json& v = (*list)[i];
+            const std::int64_t t = v.is_number_integer() ? v.get<std::int64_t>() : -1;
+            if (t != 0 && t != 1)
+                return field_error(code::invalid_value, format("{}[{}]", field, i), "must be 0 or 1, got {}",
+                                   described(v));
+            p.kinds.push_back(t == 0 ? LayerKind::linear_state : LayerKind::full_attention);
+            p.names.push_back(t == 0 ? "linear_attention" : "full_attention");
+        }
+        p.source = field;
+        return true;
+    }
+    if (const json* lt = f.find("layer_types")) return from_layer_types(f, *lt, p, layers, "minimax_text_01");
+    p.kinds.assign(layers, LayerKind::full_attention);
+    p.names.assign(layers, "full_attention");
+    p.source =
+        "no attn_type_list, decoder_attention_types or layer_types: full attention on every layer (vLLM)";
     return true;
 }
 
@@ -214,15 +309,18 @@ Result<bool> from_period(const Fields& f, Plan& p, std::uint64_t layers) {
     return true;
 }
 
-// Bamba: attention on the layers attn_layer_indices lists (0-indexed), Mamba on the others.
-Result<bool> from_indices(const Fields& f, Plan& p, std::uint64_t layers) {
-    const std::string field = f.path("attn_layer_indices");
-    const json& list = *f.find("attn_layer_indices");
+// Bamba: attention on the layers attn_layer_indices lists (0-indexed), Mamba on the others; LFM2
+// without layer_types: full_attn_idxs, short convolutions on the others (transformers' Lfm2Config
+// builds layer_types from it, the way vLLM's lfm2.py reads them).
+Result<bool> from_indices(const Fields& f, const char* name, const char* state_name, Plan& p,
+                          std::uint64_t layers) {
+    const std::string field = f.path(name);
+    const json& list = *f.find(name);
     if (!list.is_array())
         return field_error(code::invalid_value, field, "must be a list of layer indices, got {}",
                            described(list));
     p.kinds.assign(layers, LayerKind::linear_state);
-    p.names.assign(layers, "mamba");
+    p.names.assign(layers, state_name);
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string at = format("{}[{}]", field, i);
         auto n = checked_integer(list[i], at, true);
@@ -234,6 +332,22 @@ Result<bool> from_indices(const Fields& f, Plan& p, std::uint64_t layers) {
         p.names[*n] = "attention";
     }
     p.source = field;
+    return true;
+}
+
+// LFM2 without layer_types: full_attn_idxs, else Lfm2Config's default of attention on every layer
+// (transformers configuration_lfm2.py). Lfm2MoeConfig has no such default: vLLM's lfm2_moe.py
+// indexes config.layer_types, so a config without it does not load.
+Result<bool> from_lfm2_default(const Fields& f, Plan& p, std::uint64_t layers,
+                               const std::string& model_type) {
+    if (model_type == "lfm2_moe")
+        return f.error(code::missing_field, "layer_types",
+                       "missing (LFM2-MoE names each layer full_attention or conv there)");
+    if (f.find("full_attn_idxs")) return from_indices(f, "full_attn_idxs", "conv", p, layers);
+    p.kinds.assign(layers, LayerKind::full_attention);
+    p.names.assign(layers, "full_attention");
+    p.source =
+        format("no {} or full_attn_idxs: Lfm2Config puts attention on every layer", f.path("layer_types"));
     return true;
 }
 
@@ -389,9 +503,13 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         struct Names {
             const char *conv, *heads, *head_dim, *groups, *state, *expand;
         };
+        // Zamba2: mamba_ngroups, n_mamba_heads, and a head size Zamba2Config derives as the inner width
+        // over the heads (zamba2.py Zamba2MambaDecoderLayer).
         const Names names =
-            f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
-                                            "mamba_n_groups", "mamba_d_state", "mamba_expand"}
+            m.family == "zamba2"      ? Names{"mamba_d_conv",  "n_mamba_heads", nullptr,
+                                         "mamba_ngroups", "mamba_d_state", "mamba_expand"}
+            : f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
+                                              "mamba_n_groups", "mamba_d_state", "mamba_expand"}
             : m.model_type == "mamba2"
                 ? Names{"conv_kernel", "num_heads", "head_dim", "n_groups", "state_size", "expand"}
                 : Names{"conv_kernel", "mamba_num_heads", "mamba_head_dim",
@@ -416,9 +534,23 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
             inner = {*i,
                      format("{} {} x {} {}", e->source, e->value, m.hidden_size.source, m.hidden_size.value)};
         }
+        // Falcon-H1: the inner width is mamba_d_ssm, else mamba_expand x hidden_size (falcon_h1.py
+        // get_mamba_state_shape_from_config; FalconH1Config's default mamba_d_ssm is 1024).
+        if (m.family == "falcon_h1" && f.find("mamba_d_ssm")) {
+            auto d = need(f, "mamba_d_ssm");
+            if (!d) return d.forward_error();
+            inner = *d;
+        }
         // A head size written as "auto" (Bamba, Granite 4) is the inner width over the heads.
-        const json* hdv = f.find(names.head_dim);
-        if (hdv && hdv->is_string() && *hdv == "auto" && inner.value) {
+        const json* hdv = names.head_dim ? f.find(names.head_dim) : nullptr;
+        if (!names.head_dim) {
+            if (inner.value % heads->value != 0)
+                return fail(code::inconsistent, heads->source,
+                            "{} {} does not divide the Mamba inner width {} {}", heads->source, heads->value,
+                            inner.source, inner.value);
+            hd = {inner.value / heads->value,
+                  format("{} / {} {}", inner.source, heads->source, heads->value)};
+        } else if (hdv && hdv->is_string() && *hdv == "auto" && inner.value) {
             if (inner.value % heads->value != 0)
                 return fail(code::inconsistent, f.path(names.head_dim),
                             "{} \"auto\": {} is not divisible by {} {}", f.path(names.head_dim), inner.value,
@@ -431,6 +563,10 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
             hd = *h;
         }
         if (!names.expand) inner = {heads->value * hd.value, format("{} x {}", heads->source, hd.source)};
+        if (m.family == "falcon_h1" && heads->value * hd.value != inner.value)
+            return fail(code::inconsistent, f.path(names.head_dim),
+                        "{} {} x {} {} is not the Mamba inner width {} {} (FalconH1Config refuses it)",
+                        heads->source, heads->value, hd.source, hd.value, inner.source, inner.value);
         auto channels = add(inner.value, mul(mul(2, groups->value), dstate->value));
         auto elements = mul(hd.value, dstate->value);
         if (!channels || !elements)
@@ -439,6 +575,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.mixer = "mamba2";
         s.conv_rows = k->value - 1;
         s.conv_channels = *channels;
+        s.groups = groups->value;
+        s.group_channels = 2 * dstate->value;
         s.ssm_heads = heads->value;
         s.ssm_head_elements = *elements;
         s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
@@ -485,6 +623,60 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         s.ssm_bits = s.conv_bits;
         s.source = format("conv ({} {} - 1) x {} {}, state {} {} x {} {}", k->source, k->value, inner.source,
                           inner.value, inner.source, inner.value, dstate->source, dstate->value);
+    } else if (mixer == Mixer::lightning) {
+        // vLLM minimax_text_01.py get_mamba_state_shape_from_config /
+        // MiniMaxText01LinearAttention.get_state_shape: mamba_utils.py linear_attention_state_shape, one
+        // (num_attention_heads / tp) x head_dim x head_dim state in linear_attention_state_dtype, the model
+        // dtype (mamba_cache_dtype auto). No conv state. The page sizes read hf_config.head_dim, so it must
+        // be set.
+        auto hd = need(f, "head_dim");
+        if (!hd) return hd.forward_error();
+        auto elements = mul(hd->value, hd->value);
+        if (!elements) return f.error(code::invalid_value, "head_dim", "is too large");
+        s.mixer = "lightning_attention";
+        s.ssm_heads = m.query_heads.value;
+        s.ssm_head_elements = *elements;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source = format("state {} {} x {} {} x {} {}", m.query_heads.source, m.query_heads.value,
+                          hd->source, hd->value, hd->source, hd->value);
+        return s;
+    } else if (mixer == Mixer::short_conv) {
+        // vLLM lfm2.py / lfm2_moe.py / lfm2_vl.py get_mamba_state_shape_from_config and
+        // ShortConv.get_state_shape (layers/mamba/short_conv.py),
+        // MambaStateShapeCalculator.short_conv_state_shape (mamba_utils.py): one conv state of (conv_L_cache
+        // - 1) x dim / tp, dim = conv_dim for Lfm2ForCausalLM's ShortConv, hidden_size for LFM2-MoE's;
+        // short_conv_state_dtype: the model dtype (mamba_cache_dtype auto). No SSM state. LFM2-VL aligns the
+        // attention block to a state of text_config.hidden_size (lfm2_vl.py), so a text model whose conv_dim
+        // differs is refused rather than guessed.
+        const bool moe = m.model_type == "lfm2_moe";
+        auto k = need(f, "conv_L_cache");
+        if (!k) return k.forward_error();
+        if (k->value < 2)
+            return f.error(code::invalid_value, "conv_L_cache",
+                           "must be at least 2 (the state keeps conv_L_cache - 1 columns), got {}", k->value);
+        Sourced dim = m.hidden_size;
+        if (!moe) {
+            auto d = need(f, "conv_dim");
+            if (!d) return d.forward_error();
+            dim = *d;
+            if (!m.text_path.empty() && dim.value != m.hidden_size.value)
+                return f.error(
+                    code::unsupported, "conv_dim",
+                    "{} differs from {} {}: vLLM's LFM2-VL sizes the state pages from hidden_size but "
+                    "its layers from conv_dim, which kvcalc does not model",
+                    dim.value, m.hidden_size.source, m.hidden_size.value);
+        } else if (!dim.value) {
+            return f.error(code::missing_field, "hidden_size",
+                           "missing (LFM2-MoE's conv state is hidden_size wide)");
+        }
+        s.mixer = "short_conv";
+        s.conv_rows = k->value - 1;
+        s.conv_channels = dim.value;
+        s.conv_bits = m.model_dtype_bits == 32 ? 16 : m.model_dtype_bits;
+        s.ssm_bits = s.conv_bits;
+        s.source =
+            format("conv ({} {} - 1) x {} {}, no SSM state", k->source, k->value, dim.source, dim.value);
     } else {
         const json* cfg = f.find("linear_attn_config");
         Fields lf(*cfg, f.path("linear_attn_config"));
@@ -523,7 +715,11 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
     return s;
 }
 
-Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const std::string& model_type) {
+Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
+    const std::string& model_type = m.model_type;
+    if (m.family == "lfm2") return Mixer::short_conv;
+    if (m.family == "zamba2") return Mixer::mamba2;
+    if (m.family == "minimax_text_01") return Mixer::lightning;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
@@ -563,11 +759,34 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Plan p;
     Result<bool> r = true;
     const std::string& mt = m.model_type;
+    // vLLM's Lfm2Attention / Lfm2MoeAttention keep hidden_size / num_attention_heads per head while its page
+    // sizes (ModelConfig.get_head_size) read head_dim: a config where they differ is not guessed at.
+    if (m.family == "lfm2" && f.find("head_dim") &&
+        head_dim.value * m.query_heads.value != m.hidden_size.value)
+        return f.error(
+            code::unsupported, "head_dim",
+            "{} is not {} {} / {} {}: vLLM's LFM2 layers use the latter, its page sizes the former, "
+            "which kvcalc does not model",
+            head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+            m.query_heads.value);
     if (mt == "mamba" || mt == "falcon_mamba" || mt == "mamba2") {
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");
         p.source = format("model_type {}: a Mamba layer each, no attention", mt);
-    } else if (m.family == "nemotron_nas")
+    } else if (m.family == "falcon_h1") {
+        // vLLM falcon_h1.py FalconH1ParallelHybrid: every layer builds FalconH1AttentionDecoderLayer (an
+        // Attention, FullAttentionSpec) and FalconH1SSMDecoderLayer (a MambaMixer2 under its own layer name).
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "attention");
+        p.second_kind = LayerKind::linear_state;
+        p.second.assign(layers, true);
+        p.second_name = "mamba (beside attention)";
+        p.source = "falcon_h1: attention and a Mamba-2 state in every layer";
+    } else if (m.family == "minimax_text_01")
+        r = from_attn_type_list(f, p, layers);
+    else if (m.family == "zamba2")
+        r = from_zamba2_blocks(f, m, p, layers);
+    else if (m.family == "nemotron_nas")
         r = from_block_configs(f, m.query_heads, p, layers);
     else if (m.family == "mimo_v2")
         r = from_mimo_pattern(f, p, layers);
@@ -580,7 +799,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     else if (mt == "jamba")
         r = from_period(f, p, layers);
     else if (f.find("attn_layer_indices"))
-        r = from_indices(f, p, layers);
+        r = from_indices(f, "attn_layer_indices", "mamba", p, layers);
+    else if (m.family == "lfm2")
+        r = from_lfm2_default(f, p, layers, mt);
     else if (f.find("full_attention_interval"))
         r = every_nth(f, "full_attention_interval", p, layers, LayerKind::full_attention,
                       LayerKind::linear_state, "full_attention", "linear_attention");
@@ -606,7 +827,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
 
     // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
     Sourced latent, mla_k, mla_v, indexer;
-    bool mla = f.find("kv_lora_rank") != nullptr;
+    // MiniCPM3 compresses its projections through kv_lora_rank, but vLLM caches a plain Attention (below).
+    bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3";
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
@@ -661,8 +883,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         chunk = *c;
     }
     StateShape state;
-    if (any_linear) {
-        auto mixer = pick_mixer(f, p, mt);
+    if (any_linear || p.second_kind == LayerKind::linear_state) {
+        auto mixer = pick_mixer(f, p, m);
         if (!mixer) return mixer.forward_error();
         auto s = read_state(f, *mixer, m);
         if (!s) return s.forward_error();
@@ -685,7 +907,24 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         full_hd = *g;
     }
     Sourced v_dim = head_dim;
-    if (!mla && f.find("v_head_dim")) {
+    if (m.family == "minicpm3") {
+        // vLLM minicpm3.py MiniCPM3Attention (vllm-project/vllm 009ccee0): Attention(num_local_heads,
+        // qk_head_dim, num_kv_heads=num_local_heads), qk_head_dim = qk_nope_head_dim + qk_rope_head_dim, V
+        // padded to qk_head_dim: a FullAttentionSpec of one KV head per query head, whatever
+        // num_key_value_heads says.
+        auto nope = f.non_negative("qk_nope_head_dim");
+        if (!nope) return nope.forward_error();
+        auto rope = f.non_negative("qk_rope_head_dim");
+        if (!rope) return rope.forward_error();
+        if (nope->value + rope->value == 0)
+            return f.error(code::invalid_value, "qk_rope_head_dim",
+                           "and qk_nope_head_dim are both 0: MiniCPM3's heads would be empty");
+        full_kv = {
+            m.query_heads.value,
+            format("{} (vLLM's MiniCPM3 attention keeps a KV head per query head)", m.query_heads.source)};
+        full_hd = v_dim = {nope->value + rope->value, format("{} {} + {} {} (V padded to it)", nope->source,
+                                                             nope->value, rope->source, rope->value)};
+    } else if (!mla && f.find("v_head_dim")) {
         auto v = f.positive("v_head_dim");
         if (!v) return v.forward_error();
         v_dim = *v;
@@ -745,6 +984,25 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         }
         m.groups[gi].count++;
         m.layer_group.push_back(gi);
+    }
+    if (p.second_kind != LayerKind::no_cache) {
+        LayerGroup g;
+        g.kind = p.second_kind;
+        g.name = p.second_name;
+        if (g.kind == LayerKind::linear_state) {
+            g.state = state;
+        } else {
+            g.kv_heads = p.second_kv;
+            g.k_head_dim = g.v_head_dim = p.second_head_dim;
+        }
+        const auto gi = static_cast<std::uint32_t>(m.groups.size());
+        m.layer_second_group.assign(layers, ModelSpec::no_second_cache);
+        for (std::uint64_t i = 0; i < layers; ++i)
+            if (p.second[i]) {
+                m.layer_second_group[i] = gi;
+                ++g.count;
+            }
+        m.groups.push_back(std::move(g));
     }
     m.layer_plan_source = p.source;
     warn_unmodelled(f, m);

@@ -40,6 +40,11 @@ struct StateShape {
     std::uint64_t ssm_head_elements = 0;
     unsigned conv_bits = 16;
     unsigned ssm_bits = 16;
+    // mamba2: n_groups and the conv channels of one group (2 x d_state). When tp does not divide
+    // n_groups (then 1), vLLM gives every GPU its own copy of the group (mamba_utils.py
+    // extra_groups_for_head_shards).
+    std::uint64_t groups = 0;
+    std::uint64_t group_channels = 0;
     std::string source;  // how the dims were read, for display
 };
 
@@ -83,6 +88,11 @@ struct ModelSpec {
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
+    // Layers with a second cache of another kind: layer index -> its group, or no_second_cache.
+    // Falcon-H1 keeps a Mamba-2 state beside every layer's attention; Zamba2 a shared attention block's
+    // KV beside the Mamba-2 state of its hybrid layers. Empty for every other model.
+    std::vector<std::uint32_t> layer_second_group;
+    static constexpr std::uint32_t no_second_cache = 0xffffffffu;
     std::vector<Warning> warnings;
     // The whole config, for the weights estimate (shared: variants of a model share it), and
     // the text model's object in it.

@@ -34,8 +34,18 @@ opt_u64 token_bytes(const LayerGroup& g, const KvDtype& d, std::uint64_t heads) 
     return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
 }
 
+// The conv channels of a state over tp GPUs: a Mamba-2 state whose n_groups tp does not divide (then
+// 1) has the group copied to every GPU (vLLM mamba_utils.py mamba2_state_shape,
+// extra_groups_for_head_shards).
+opt_u64 conv_channels(const StateShape& s, std::uint64_t tp) {
+    if (s.groups == 0 || s.groups % tp == 0) return s.conv_channels;
+    return add(s.conv_channels, mul(tp - s.groups, s.group_channels));
+}
+
 opt_u64 state_bytes(const StateShape& s, std::uint64_t tp) {
-    auto conv = mul(mul(s.conv_rows, s.conv_channels / tp), s.conv_bits);
+    auto channels = conv_channels(s, tp);
+    auto conv = mul(mul(s.conv_rows, channels ? *channels / tp : 0), s.conv_bits);
+    if (!channels) conv = std::nullopt;
     auto ssm = mul(mul(s.ssm_heads / tp, s.ssm_head_elements), s.ssm_bits);
     auto bits = add(conv, ssm);
     return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
@@ -74,12 +84,23 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
     if (o.pp == 0 || o.pp > m.num_layers.value)
         return field_error(code::bad_option, "pp", "must be from 1 to the model's {} layers, got {}",
                            m.num_layers.value, o.pp);
+    if (o.pp > 1 && m.family == "zamba2")
+        return fail(code::bad_option, "pp",
+                    "pp {}: vLLM's Zamba2ForCausalLM does not support pipeline parallelism (zamba2.py: no "
+                    "SupportsPP)",
+                    o.pp);
     if (m.query_heads.value % o.tp != 0)
         return fail(code::bad_option, "tp", "tp {} does not divide {} {} (engines shard query heads evenly)",
                     o.tp, m.query_heads.source, m.query_heads.value);
     for (const auto& g : m.groups) {
         if (g.kind == LayerKind::linear_state) {
-            if (g.state.conv_channels % o.tp != 0 || g.state.ssm_heads % o.tp != 0)
+            // mamba_mixer2.py MambaMixer2: tp divides n_groups, or n_groups is 1.
+            if (g.state.groups > 1 && g.state.groups % o.tp != 0)
+                return fail(code::bad_option, "tp",
+                            "tp {} does not divide the {} state's {} groups (vLLM needs it to, or 1 group)",
+                            o.tp, g.state.mixer, g.state.groups);
+            auto channels = conv_channels(g.state, o.tp);
+            if (!channels || *channels % o.tp != 0 || g.state.ssm_heads % o.tp != 0)
                 return fail(code::bad_option, "tp",
                             "tp {} does not divide the {} state ({} heads, {} conv channels)", o.tp,
                             g.state.mixer, g.state.ssm_heads, g.state.conv_channels);
@@ -328,8 +349,11 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
         s.first_layer = first;
         s.layers = n;
         s.count.assign(G, 0);
-        for (std::uint32_t l = first; l < first + n; ++l)
+        for (std::uint32_t l = first; l < first + n; ++l) {
             ++s.count[m.layer_group[l]];
+            if (!m.layer_second_group.empty() && m.layer_second_group[l] != ModelSpec::no_second_cache)
+                ++s.count[m.layer_second_group[l]];
+        }
         s.padding =
             o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);
         for (std::size_t gi = 0; gi < G; ++gi)

@@ -545,6 +545,11 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
     Fields f(*m.text, m.text_path), top(m.root(), "");
+    // Layers with two mixers (Falcon-H1's attention and Mamba-2 side by side, Zamba2's shared
+    // attention blocks): not modelled here.
+    if (!m.layer_second_group.empty())
+        return fail(code::unsupported, "architectures",
+                    "no weights model for layers that keep attention and a Mamba-2 mixer together");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;
@@ -631,9 +636,16 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                     if (!ok) return ok.forward_error();
                     break;
                 }
-                case LayerKind::full_attention:
+                case LayerKind::full_attention: {
+                    // MiniCPM3 caches full keys and values but projects them as MLA does.
+                    if (m.family == "minicpm3") {
+                        auto ok = mla_blocks(L, f, first);
+                        if (!ok) return ok.forward_error();
+                        break;
+                    }
                     attention_blocks(L, g, *keqv, first);
                     break;
+                }
                 case LayerKind::sliding_window:
                 case LayerKind::chunked_local:
                     attention_blocks(L, g, false, first);

@@ -10,6 +10,15 @@ const text = (o) => JSON.stringify(o);
 // DeciLM / Nemotron-NAS: block_configs, one a layer (no_op layers keep no cache).
 const deciBlocks = [{ attention: { n_heads_in_group: 2 } }, { attention: { no_op: true } }, { attention: { n_heads_in_group: 4 } }, { attention: { n_heads_in_group: 1 } }];
 const deci = { ...base, architectures: ['DeciLMForCausalLM'], model_type: 'nemotron-nas', block_configs: deciBlocks };
+// LFM2: layer_types 'conv' keep a short-convolution state of (conv_L_cache - 1) x conv_dim.
+const lfm2 = { ...base, architectures: ['Lfm2ForCausalLM'], model_type: 'lfm2', conv_L_cache: 3, conv_dim: 256,
+  layer_types: ['conv', 'full_attention', 'conv', 'full_attention'] };
+// Falcon-H1: attention and a Mamba-2 state (mamba_* fields, FalconH1Config defaults) in every layer.
+const falconH1 = { ...base, architectures: ['FalconH1ForCausalLM'], model_type: 'falcon_h1', mamba_d_ssm: 512, mamba_n_heads: 8, mamba_d_state: 16 };
+// Zamba2: layers_block_type (every layer a Mamba-2 state, 'hybrid' ones also a shared attention cache).
+const zamba2 = { ...base, architectures: ['Zamba2ForCausalLM'], model_type: 'zamba2', num_key_value_heads: undefined, layers_block_type: ['mamba', 'hybrid', 'mamba', 'hybrid'], n_mamba_heads: 8 };
+// MiniMax-Text-01 / M1: attn_type_list (0 = lightning linear-attention state, 1 = full attention).
+const minimax = { ...base, architectures: ['MiniMaxM1ForCausalLM'], model_type: 'minimax_text_01', head_dim: 64, attn_type_list: [0, 1, 0, 1] };
 // MiMo-V2: hybrid_layer_pattern (1 = sliding) and the sliding layers' own geometry.
 const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: 'mimo_v2_flash', sliding_window_size: 32,
   swa_num_key_value_heads: 4, swa_head_dim: 64 };
@@ -115,6 +124,14 @@ add('hidden_size null with head_dim', `${withField('hidden_size', 'null').slice(
 add('max_position_embeddings null needs a context', withField('max_position_embeddings', 'null'), err('missing_field', 'context'), { noContext: true });
 add('max_position_embeddings null with a context', withField('max_position_embeddings', 'null'), ok(2048));
 add('torch_dtype null', withField('torch_dtype', 'null'), ok(2048, 'torch_dtype'));
+// LFM2: only the 2 attention layers cache per token, 2 x 2 x 2 x 64 x 2; the conv layers keep a fixed state.
+add('LFM2 with its conv layers', text(lfm2), ok(1024, null));
+// Falcon-H1: every one of the 4 layers caches 2 x 2 x 64 x 2 B beside its Mamba-2 state.
+add('Falcon-H1 with its parallel layers', text(falconH1), ok(2048, null));
+// Zamba2: the 2 hybrid layers cache 2 x 4 heads x (2 x 256 / 4) x 2 B = 2,048 B each; every layer keeps a Mamba-2 state.
+add('Zamba2 with its hybrid layers', text(zamba2), ok(4096, null));
+// MiniMax: the 2 full-attention layers cache 2 x 2 x 64 x 2 B each; the others keep a lightning state.
+add('MiniMax with its lightning layers', text(minimax), ok(1024, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
 
 // --- contradictory fields ---
@@ -133,6 +150,22 @@ const contra = [
   ['MiMo-V2 hybrid_layer_pattern with a 2', text({ ...mimo, hybrid_layer_pattern: [0, 1, 2, 1] }), err('invalid_value', 'hybrid_layer_pattern[2]')],
   ['MiMo-V2 negative swa_head_dim', text({ ...mimo, hybrid_layer_pattern: [0, 1, 1, 1], swa_head_dim: -64 }), err('invalid_value', 'swa_head_dim')],
   ['MiMo-V2 sliding layers without swa_num_key_value_heads', text({ ...mimo, hybrid_layer_pattern: [0, 1, 1, 1], swa_num_key_value_heads: undefined }), err('missing_field', 'swa_num_key_value_heads')],
+  ['LFM2 conv layers without conv_dim', text({ ...lfm2, conv_dim: undefined }), err('missing_field', 'conv_dim')],
+  ['LFM2 conv_L_cache of 1', text({ ...lfm2, conv_L_cache: 1 }), err('invalid_value', 'conv_L_cache')],
+  ['LFM2 negative conv_dim', text({ ...lfm2, conv_dim: -256 }), err('invalid_value', 'conv_dim')],
+  ['LFM2 full_attn_idxs beyond the layers', text({ ...lfm2, layer_types: undefined, full_attn_idxs: [1, 9] }), err('inconsistent', 'full_attn_idxs[1]')],
+  ['LFM2-MoE without layer_types', text({ ...lfm2, architectures: ['Lfm2MoeForCausalLM'], model_type: 'lfm2_moe', layer_types: undefined }), err('missing_field', 'layer_types')],
+  ['Falcon-H1 mamba_d_head not matching mamba_d_ssm', text({ ...falconH1, mamba_d_head: 32 }), err('inconsistent', 'mamba_d_head')],
+  ['Falcon-H1 negative mamba_d_ssm', text({ ...falconH1, mamba_d_ssm: -512 }), err('invalid_value', 'mamba_d_ssm')],
+  ['Falcon-H1 mamba_d_state zero', text({ ...falconH1, mamba_d_state: 0 }), err('invalid_value', 'mamba_d_state')],
+  ['Falcon-H1 mamba_n_heads a string', text({ ...falconH1, mamba_n_heads: 'eight' }), err('invalid_value', 'mamba_n_heads')],
+  ['Zamba2 without layers_block_type', text({ ...zamba2, layers_block_type: undefined }), err('missing_field', 'layers_block_type')],
+  ['Zamba2 layers_block_type with an unknown block', text({ ...zamba2, layers_block_type: ['mamba', 'attention', 'mamba', 'hybrid'] }), err('invalid_value', 'layers_block_type[1]')],
+  ['Zamba2 layers_block_type shorter than the layers', text({ ...zamba2, layers_block_type: ['mamba', 'hybrid'] }), err('inconsistent', 'layers_block_type')],
+  ['Zamba2 n_mamba_heads not dividing the inner width', text({ ...zamba2, n_mamba_heads: 7 }), err('inconsistent', 'n_mamba_heads')],
+  ['MiniMax without head_dim', text({ ...minimax, head_dim: undefined }), err('missing_field', 'head_dim')],
+  ['MiniMax attn_type_list with a 2', text({ ...minimax, attn_type_list: [0, 1, 2, 1] }), err('invalid_value', 'attn_type_list[2]')],
+  ['MiniMax attn_type_list shorter than the layers', text({ ...minimax, attn_type_list: [0, 1] }), err('inconsistent', 'attn_type_list')],
   ['DeciLM block without attention fields', text({ ...deci, block_configs: [{ ffn: {} }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention')],
   ['DeciLM attention without n_heads_in_group', text({ ...deci, block_configs: [{ attention: { no_op: false } }, ...deciBlocks.slice(1)] }), err('missing_field', 'block_configs[0].attention.n_heads_in_group')],
   ['DeciLM negative n_heads_in_group', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: -2 } }, ...deciBlocks.slice(1)] }), err('invalid_value', 'block_configs[0].attention.n_heads_in_group')],

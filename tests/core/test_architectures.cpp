@@ -337,18 +337,8 @@ TEST_CASE("Jamba: attention every attn_layer_period-th layer, a Mamba-1 state on
             CHECK(g.kv_heads.source == "num_key_value_heads 8 (default of JambaConfig: the KV heads)");
 }
 
-TEST_CASE("Falcon-H1: attention and Mamba in every layer are refused by name") {
-    auto m = kvcalc::read_model_text(R"({"architectures": ["FalconH1ForCausalLM"], "model_type": "falcon_h1",
-        "hidden_size": 2048, "num_hidden_layers": 24, "num_attention_heads": 8, "num_key_value_heads": 2,
-        "mamba_d_ssm": 1536, "mamba_n_heads": 24, "mamba_d_state": 256, "max_position_embeddings": 16384})");
-    REQUIRE_FALSE(m.ok());
-    CHECK(m.error().code == "unsupported_architecture");
-    CHECK(m.error().field == "architectures");
-    CHECK(m.error().message ==
-          "FalconH1ForCausalLM is not sized by kvcalc: every layer keeps both a full-attention cache and a "
-          "Mamba-2 "
-          "state (a parallel hybrid), which kvcalc does not model");
-    // The same fields under an architecture kvcalc does not know: refused by the field.
+TEST_CASE("mamba_d_ssm under an architecture kvcalc does not know is refused by the field") {
+    // Falcon-H1 itself is sized (below); the same fields elsewhere are not guessed at.
     auto other = kvcalc::read_model_text(R"({"architectures": ["MyHybridForCausalLM"], "hidden_size": 2048,
         "num_hidden_layers": 24, "num_attention_heads": 8, "mamba_d_ssm": 1536})");
     REQUIRE_FALSE(other.ok());
@@ -530,6 +520,257 @@ TEST_CASE("DeciLM / Nemotron-NAS: block_configs give each layer its KV heads or 
         {"attention": {"no_op": true}}]})") == "block_configs[0].attention.replace_with_linear");
 }
 
+TEST_CASE("LFM2, LFM2-MoE and LFM2-VL: short-convolution state layers beside full attention") {
+    // vLLM lfm2.py / lfm2_moe.py: layer_types "full_attention" is attention of hidden_size /
+    // num_attention_heads per head, the others a ShortConv whose state is (conv_L_cache - 1) x dim in the
+    // model dtype (mamba_utils.py short_conv_state_shape): dim = conv_dim (LFM2), hidden_size (LFM2-MoE).
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    // LFM2-MoE, conv_L_cache left to Lfm2MoeConfig's default 3: 1 attention layer of 2 KV heads x 64, 3 conv.
+    const std::string moe = R"({"architectures": ["Lfm2MoeForCausalLM"], "model_type": "lfm2_moe",
+        "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "torch_dtype": "bfloat16", "layer_types": ["conv", "conv", "full_attention", "conv"]})";
+    auto m = kvcalc::read_model_text(moe);
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::linear_state) == 3);
+    CHECK(m->count(LayerKind::full_attention) == 1);
+    auto r = kvcalc::size_model(*m, at(64, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 2 * 64 * 2);                       // 512
+    CHECK(r->state_bytes == 3 * ((3 - 1) * 256 * 2));                  // 3,072: hidden_size wide
+    CHECK(r->vllm_block_size == 16);                                   // 16 x ceildiv(1024, 16 x 512)
+    CHECK(r->sequence_bytes_vllm == 1 * 4 * 16 * 512 + 3 * 16 * 512);  // state pages padded to 8,192 B
+    auto t = kvcalc::size_model(*m, [] {
+        auto o = at(64);
+        o.tp = 2;
+        return o;
+    }());
+    REQUIRE(t.ok());
+    CHECK(t->kv_bytes_per_gpu == 1 * 64 * (2 * 1 * 64 * 2) + 3 * ((3 - 1) * (256 / 2) * 2));  // 17,920
+
+    // LFM2 with full_attn_idxs (no layer_types) and a conv_dim wider than the attention page: vLLM raises
+    // the attention block to 16 x ceildiv((4 - 1) x 8192 x 2, 16 x 512) = 96 tokens.
+    const std::string head =
+        R"({"architectures": ["Lfm2ForCausalLM"], "model_type": "lfm2", "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    auto dense =
+        kvcalc::read_model_text(head + R"("conv_L_cache": 4, "conv_dim": 8192, "full_attn_idxs": [1, 3]})");
+    REQUIRE(dense.ok());
+    CHECK(dense->count(LayerKind::full_attention) == 2);
+    auto d = kvcalc::size_model(*dense, at(100, Accounting::vllm));
+    REQUIRE(d.ok());
+    CHECK(d->state_bytes == 2 * ((4 - 1) * 8192 * 2));  // 98,304
+    CHECK(d->vllm_block_size == 96);
+    CHECK(d->sequence_bytes_vllm ==
+          2 * 2 * 96 * 512 + 2 * 96 * 512);  // 2 attention blocks each, 2 state pages
+    // Without layer_types or full_attn_idxs, Lfm2Config puts attention on every layer.
+    auto all = kvcalc::read_model_text(head + R"("conv_dim": 256})");
+    REQUIRE(all.ok());
+    CHECK(all->count(LayerKind::full_attention) == 4);
+
+    // Bad input names the field.
+    CHECK(field_of(head + R"("layer_types": ["conv", "full_attention", "conv", "conv"]})") == "conv_dim");
+    CHECK(field_of(head + R"("conv_dim": 256, "conv_L_cache": 1, "full_attn_idxs": [0]})") == "conv_L_cache");
+    CHECK(field_of(head + R"("conv_dim": 256, "full_attn_idxs": [4]})") == "full_attn_idxs[0]");
+    CHECK(field_of(head + R"("conv_dim": 256, "layer_types": ["conv", "full_attention"]})") == "layer_types");
+    // A head_dim other than hidden_size / num_attention_heads: vLLM's layers and page sizes would disagree.
+    CHECK(field_of(head + R"("conv_dim": 256, "head_dim": 128, "full_attn_idxs": [1]})") == "head_dim");
+    CHECK(field_of(R"({"architectures": ["Lfm2MoeForCausalLM"], "model_type": "lfm2_moe", "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2})") == "layer_types");
+    // LFM2-VL sizes the state pages from text_config.hidden_size but its layers from conv_dim: refused when
+    // they differ.
+    CHECK(field_of(R"({"architectures": ["Lfm2VlForConditionalGeneration"], "model_type": "lfm2_vl",
+        "text_config": {"model_type": "lfm2", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "conv_dim": 512, "layer_types": ["conv", "full_attention"]}})") ==
+          "text_config.conv_dim");
+}
+
+TEST_CASE("Falcon-H1: attention and a Mamba-2 state in every layer (a parallel hybrid)") {
+    // vLLM falcon_h1.py FalconH1ParallelHybrid: each of the 44 layers has an Attention (2 KV heads x 128)
+    // and a MambaMixer2 (get_mamba_state_shape_from_config: mamba_d_ssm 3072, 1 group, 24 heads x 128,
+    // d_state 256, d_conv 4). The config is written from Falcon-H1-7B's published fields.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/reconstructed/tiiuae--Falcon-H1-7B-Instruct.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 44);
+    CHECK(m->count(LayerKind::linear_state) == 44);
+    CHECK(m->layer_second_group.size() == 44);
+    // No weights model for parallel layers: an error, not a figure without the Mamba mixers.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE_FALSE(w.ok());
+    CHECK(w.error().code == "unsupported_architecture");
+    CHECK(w.error().field == "architectures");
+
+    // tp 4: 1 KV head a GPU (replicated); the single group is copied to every GPU, so the conv state is
+    // (3072 + 2 x 4 x 256) / 4 = 1,280 channels wide, and 24 / 4 = 6 SSM heads.
+    auto o = at(4096);
+    o.tp = 4;
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    const std::uint64_t state_gpu =
+        (4 - 1) * ((3072 + 2 * 4 * 256) / 4) * 2 + (24 / 4) * 128 * 256 * 2;          // 400,896
+    CHECK(r->kv_bytes_per_gpu == 44ull * (2 * 1 * 128 * 2) * 4096 + 44 * state_gpu);  // 109,914,112
+    CHECK(r->vllm_block_size == 16 * ((state_gpu + 16 * 512 - 1) / (16 * 512)));      // 784
+    // pp 2: each stage holds 22 layers, with their attention and their state.
+    auto p = at(4096);
+    p.pp = 2;
+    auto s = kvcalc::size_model(*m, p);
+    REQUIRE(s.ok());
+    CHECK(s->bytes_per_token_per_gpu == 22 * 1024);
+    CHECK(s->kv_bytes_per_gpu ==
+          22ull * 1024 * 4096 + 22ull * ((4 - 1) * (3072 + 2 * 256) * 2 + 24 * 128 * 256 * 2));
+
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    const std::string head = R"({"architectures": ["FalconH1ForCausalLM"], "model_type": "falcon_h1",
+        "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "torch_dtype": "bfloat16", )";
+    // mamba_d_ssm null: mamba_expand 2 x hidden_size 256 = 512 wide; mamba_d_head "auto" = 512 / 8.
+    auto expand =
+        kvcalc::read_model_text(head + R"("mamba_d_ssm": null, "mamba_n_heads": 8, "mamba_d_state": 16})");
+    REQUIRE(expand.ok());
+    auto e = kvcalc::size_model(*expand, at(16));
+    REQUIRE(e.ok());
+    CHECK(e->state_bytes == 2 * ((4 - 1) * (512 + 2 * 1 * 16) * 2 + 8 * 64 * 16 * 2));  // 2 x 19,648
+    // Class defaults: mamba_d_ssm 1024, 128 heads of "auto" 1024 / 128 = 8, d_state 256, 1 group, d_conv 4.
+    auto defaults = kvcalc::read_model_text(head + "\"max_position_embeddings\": 64}");
+    REQUIRE(defaults.ok());
+    auto d = kvcalc::size_model(*defaults, at(16));
+    REQUIRE(d.ok());
+    CHECK(d->state_bytes == 2 * ((4 - 1) * (1024 + 2 * 1 * 256) * 2 + 128 * 8 * 256 * 2));
+    // 2 groups on tp 4: vLLM's MambaMixer2 needs tp to divide n_groups, or 1 group.
+    auto two = kvcalc::read_model_text(head + R"("mamba_n_heads": 8, "mamba_n_groups": 2})");
+    REQUIRE(two.ok());
+    auto t4 = at(16);
+    t4.tp = 4;
+    auto refused = kvcalc::size_model(*two, t4);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "tp");
+    // Bad input names the field.
+    CHECK(field_of(head + R"("mamba_d_ssm": 512, "mamba_n_heads": 8, "mamba_d_head": 32})") ==
+          "mamba_d_head");
+    CHECK(field_of(head + R"("mamba_d_ssm": -512})") == "mamba_d_ssm");
+    CHECK(field_of(head + R"("mamba_d_conv": 0})") == "mamba_d_conv");
+}
+
+TEST_CASE("Zamba2: a Mamba-2 state on every layer, the shared attention block's own cache on hybrid ones") {
+    // vLLM zamba2.py: every layer a MambaMixer2 (I = 2 x 2560, 8 heads of 640, 1 group, d_state 64); the 9
+    // 'hybrid' layers also an Attention of 32 heads x 2 x 2560 / 32 = 160 (one per hybrid layer). The config
+    // is transformers' Zamba2Config defaults, written.
+    auto m = kvcalc::read_model_text(
+        read_file(std::string(KVCALC_SOURCE_DIR) +
+                  "/tests/fixtures/configs/reconstructed/transformers--Zamba2Config-defaults.json"));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::linear_state) == 54);
+    CHECK(m->count(LayerKind::full_attention) == 9);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 9 * 2 * 32 * 160 * 2);  // 184,320
+    CHECK(r->vllm_block_size == 48);                    // 16 x ceildiv(686,848, 16 x 20,480)
+    // pp: vLLM's Zamba2 does not support pipeline parallelism.
+    auto p = at(4096);
+    p.pp = 2;
+    auto refused = kvcalc::size_model(*m, p);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "pp");
+    // A value of attention_head_dim in config.json is overwritten by Zamba2Config: still 2 x 256 / 4 = 128.
+    auto small = kvcalc::read_model_text(R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2",
+        "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "attention_head_dim": 64,
+        "torch_dtype": "bfloat16", "layers_block_type": ["mamba", "hybrid", "mamba"]})");
+    REQUIRE(small.ok());
+    auto s = kvcalc::size_model(*small, at(16));
+    REQUIRE(s.ok());
+    CHECK(s->bytes_per_token == 2 * 4 * 128 * 2);  // 2,048
+    // Defaults: n_mamba_heads 8 of 512 / 8 = 64, d_state 64, 1 group, d_conv 4.
+    CHECK(s->state_bytes == 3 * ((4 - 1) * (512 + 2 * 1 * 64) * 2 + 8 * 64 * 64 * 2));
+    auto bad = kvcalc::read_model_text(R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2",
+        "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "layers_block_type": ["mamba", "x", "mamba"]})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "layers_block_type[1]");
+    // GQA in num_key_value_heads: vLLM's pages would follow it, its layers not. Refused by name.
+    auto gqa = kvcalc::read_model_text(R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2",
+        "hidden_size": 256, "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "layers_block_type": ["mamba", "hybrid", "mamba"]})");
+    REQUIRE_FALSE(gqa.ok());
+    CHECK(gqa.error().field == "num_key_value_heads");
+}
+
+TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full attention") {
+    // vLLM minimax_text_01.py: attn_type_list 1 = full attention (num_key_value_heads x head_dim), 0 = a
+    // MiniMaxText01LinearAttention whose state is num_attention_heads x head_dim x head_dim in the model
+    // dtype (mamba_utils.py linear_attention_state_shape / linear_attention_state_dtype). A config written
+    // for this test.
+    const std::string head = R"({"architectures": ["MiniMaxM1ForCausalLM"], "model_type": "minimax_text_01",
+        "hidden_size": 512, "num_hidden_layers": 8, "num_attention_heads": 8, "num_key_value_heads": 2,
+        "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(head + R"("head_dim": 64, "attn_type_list": [0, 0, 0, 1, 0, 0, 0, 1]})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::linear_state) == 6);
+    CHECK(m->count(LayerKind::full_attention) == 2);
+    auto r = kvcalc::size_model(*m, at(1000, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * (2 * 2 * 64 * 2));  // 1,024
+    CHECK(r->state_bytes == 6 * (8 * 64 * 64 * 2));     // 393,216
+    CHECK(r->vllm_block_size == 128);                   // 16 x ceildiv(65,536, 16 x 512)
+    CHECK(r->sequence_bytes_vllm ==
+          2ull * 8 * 128 * 512 + 6ull * 128 * 512);  // ceildiv(1000, 128) = 8 blocks
+    auto o = at(1000);
+    o.tp = 2;
+    auto t = kvcalc::size_model(*m, o);
+    REQUIRE(t.ok());
+    CHECK(t->kv_bytes_per_gpu == 2ull * (2 * 1 * 64 * 2) * 1000 + 6ull * ((8 / 2) * 64 * 64 * 2));
+    // transformers' MiniMaxForCausalLM names the layers in layer_types.
+    auto hf = kvcalc::read_model_text(R"({"architectures": ["MiniMaxForCausalLM"], "model_type": "minimax",
+        "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 2,
+        "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]})");
+    REQUIRE(hf.ok());
+    CHECK(hf->count(LayerKind::linear_state) == 1);
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(head + R"("attn_type_list": [0, 0, 0, 1, 0, 0, 0, 1]})") == "head_dim");
+    CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
+          "attn_type_list[1]");
+    CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
+    // MiniMax-VL-01 stays refused: which config its state pages follow was not read.
+    auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
+        "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
+        "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
+    REQUIRE_FALSE(vl.ok());
+    CHECK(vl.error().code == "unsupported_architecture");
+    CHECK(vl.error().field == "architectures");
+}
+
+TEST_CASE("MiniCPM3: full keys and values per head, not an MLA latent") {
+    // vLLM minicpm3.py MiniCPM3Attention: Attention(heads, qk_nope_head_dim + qk_rope_head_dim,
+    // num_kv_heads=heads), V padded to that size. The fields of MiniCPM3-4B (62 layers, 40 heads, 64 + 32),
+    // written for this test: 2 x 62 x 40 x 96 x 2 = 952,320 B a token, not the latent's 62 x (256 + 32) x 2.
+    const std::string head = R"({"architectures": ["MiniCPM3ForCausalLM"], "model_type": "minicpm3",
+        "hidden_size": 2560, "num_hidden_layers": 62, "num_attention_heads": 40, "num_key_value_heads": 40,
+        "torch_dtype": "bfloat16", "q_lora_rank": 768, "kv_lora_rank": 256, )";
+    auto m = kvcalc::read_model_text(head +
+                                     R"("qk_nope_head_dim": 64, "qk_rope_head_dim": 32, "v_head_dim": 64})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 62);
+    CHECK(m->count(LayerKind::mla) == 0);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 62 * 40 * (64 + 32) * 2);  // 952,320
+    CHECK(r->sequence_bytes_vllm == 952320ull * 4096);
+    auto bad = kvcalc::read_model_text(head + R"("qk_rope_head_dim": 32})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "qk_nope_head_dim");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -542,7 +783,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 222);
+    CHECK(exact == 231);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==

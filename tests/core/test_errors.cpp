@@ -136,7 +136,7 @@ TEST_CASE("config errors name the field and the value, and the next call works")
          "invalid_value", "layer_types[1]",
          "layer_types[1]: unknown layer type \"x\" (known: full_attention, sliding_attention, "
          "chunked_attention, "
-         "linear_attention, mamba)"},
+         "linear_attention, mamba, conv)"},
         {"layer_types of the wrong length",
          R"({"num_hidden_layers": 3, "hidden_size": 4096, "num_attention_heads": 32, "layer_types": ["full_attention"]})",
          "inconsistent", "layer_types", "layer_types: has 1 entries but the model has 3 layers"},
