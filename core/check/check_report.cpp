@@ -8,6 +8,7 @@
 #include "check/gpu_presets.hpp"
 #include "report.hpp"
 #include "sizing/checked.hpp"
+#include "sizing/speculative.hpp"
 #include "sizing/units.hpp"
 
 namespace kvcalc {
@@ -157,6 +158,8 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
         so.max_num_batched_tokens = *o.max_num_batched_tokens;
     else if (log.max_num_batched_tokens)
         so.max_num_batched_tokens = log.max_num_batched_tokens->value;
+    if (o.num_speculative_tokens) so.speculative_tokens = *o.num_speculative_tokens;
+    so.mamba_align = o.mamba_cache_mode && *o.mamba_cache_mode == "align";
     so.accounting = !o.accounting                 ? Accounting::vllm
                     : *o.accounting == "naive"    ? Accounting::naive
                     : *o.accounting == "resident" ? Accounting::resident
@@ -432,7 +435,6 @@ json cross_checks_json(const Pool& p) {
 }  // namespace
 
 Result<json> check_report(const Model& model, const Options& o) {
-    const ModelSpec& m = model.spec;
     auto source = choose_pool_source(o);
     if (!source) return source.forward_error();
     EngineLog log;
@@ -444,6 +446,10 @@ Result<json> check_report(const Model& model, const Options& o) {
     std::vector<Warning> warnings;
     auto par = read_parallelism(o, log, warnings);
     if (!par) return par.forward_error();
+    // The model as served: with a speculative draft's layers and longer states, if any.
+    auto served = with_speculative_tokens(model.spec, o.num_speculative_tokens.value_or(0), par->pp);
+    if (!served) return served.forward_error();
+    const ModelSpec& m = *served;
     auto engine = choose_engine(o, log);
     if (!engine) return engine.forward_error();
     auto context = advertised_context(o, log);
@@ -460,7 +466,7 @@ Result<json> check_report(const Model& model, const Options& o) {
 
     // The weights on the busiest GPU: what a pool derived from a GPU's memory leaves out.
     std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
-    if (o.weight_dtype && *o.weight_dtype != "auto") other = estimate_weights(m, *o.weight_dtype);
+    if (o.weight_dtype && *o.weight_dtype != "auto") other = estimate_weights(model.spec, *o.weight_dtype);
     const Result<WeightEstimate>& weights = other ? *other : model.weights;
     std::optional<std::uint64_t> weights_per_gpu;
     if (weights) {
