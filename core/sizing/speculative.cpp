@@ -99,9 +99,9 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
 
     ModelSpec v = m;
     // The config's MTP layers are counted now: the warning that they are not goes.
-    v.warnings.erase(std::remove_if(v.warnings.begin(), v.warnings.end(),
-                                    [&](const Warning& w) { return w.field == at; }),
-                     v.warnings.end());
+    v.warnings.erase(
+        std::remove_if(v.warnings.begin(), v.warnings.end(), [&](const Warning& w) { return w.field == at; }),
+        v.warnings.end());
     LayerGroup& fg = v.groups[full];
     fg.count += static_cast<std::uint32_t>(layers.value);
     v.layer_group.insert(v.layer_group.end(), layers.value, static_cast<std::uint32_t>(full));
@@ -111,12 +111,13 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
     for (LayerGroup& g : v.groups) {
         if (g.kind != LayerKind::linear_state) continue;
         g.state.conv_rows += tokens;  // both at most a few thousand: no overflow
-        g.state.source += format("; conv state + {} rows for the speculative tokens (vLLM's num_spec)", tokens);
+        g.state.source +=
+            format("; conv state + {} rows for the speculative tokens (vLLM's num_spec)", tokens);
     }
-    v.warnings.push_back({"num_speculative_tokens",
-                          format("the weights estimate leaves out the {} layer{} of {}: a pool "
-                                 "derived from a GPU's memory is that much too large",
-                                 layers.value, layers.value == 1 ? "" : "s", draft->source)});
+    v.warnings.push_back(
+        {"num_speculative_tokens", format("the weights estimate leaves out the {} layer{} of {}: a pool "
+                                          "derived from a GPU's memory is that much too large",
+                                          layers.value, layers.value == 1 ? "" : "s", draft->source)});
     return v;
 }
 

@@ -31,7 +31,8 @@ json group(const json& report, const std::string& kind) {
 
 TEST_CASE("speculative: Qwen3-Next's qwen3_next_mtp draft adds a full-attention layer and longer states") {
     const std::string config = shared_config(qwen3_next);
-    const json base = size_of(config, {{"context", 10000}, {"tp", 4}, {"kv_dtype", "fp8"}, {"accounting", "vllm"}});
+    const json base =
+        size_of(config, {{"context", 10000}, {"tp", 4}, {"kv_dtype", "fp8"}, {"accounting", "vllm"}});
     const json spec = size_of(config, {{"context", 10000},
                                        {"tp", 4},
                                        {"kv_dtype", "fp8"},
@@ -100,10 +101,12 @@ TEST_CASE("speculative: bad input is refused by name, and 0 changes nothing") {
     json e = error_of(shared_config("meta-llama--Llama-3.1-8B.json"), {{"num_speculative_tokens", 2}});
     CHECK(e["code"] == "bad_option");
     CHECK(e["field"] == "num_speculative_tokens");
-    CHECK(e["message"] ==
-          "num_speculative_tokens: kvcalc models the KV cache of vLLM's MTP drafts of qwen3_next, qwen3_5_text, "
-          "qwen3_5_moe_text models only; a draft for this llama model (its own MTP layers or a separate draft "
-          "model) is not modelled");
+    CHECK(
+        e["message"] ==
+        "num_speculative_tokens: kvcalc models the KV cache of vLLM's MTP drafts of qwen3_next, "
+        "qwen3_5_text, "
+        "qwen3_5_moe_text models only; a draft for this llama model (its own MTP layers or a separate draft "
+        "model) is not modelled");
     e = error_of(next, {{"num_speculative_tokens", 1025}});
     CHECK(e["field"] == "num_speculative_tokens");
     CHECK(e["message"] == "num_speculative_tokens: must be from 0 to 1024, got 1025");
@@ -129,10 +132,50 @@ TEST_CASE("speculative: bad input is refused by name, and 0 changes nothing") {
     json two = size_of(kvcalc::to_text(cfg), {{"num_speculative_tokens", 1}});
     CHECK(group(two, "full_attention")["layers"] == 14);  // 12 + 2 draft layers
     // 0 speculative tokens: the model as it is.
-    CHECK(size_of(next, {{"num_speculative_tokens", 0}})["kv_bytes"] == size_of(next, json::object())["kv_bytes"]);
+    CHECK(size_of(next, {{"num_speculative_tokens", 0}})["kv_bytes"] ==
+          size_of(next, json::object())["kv_bytes"]);
     // The check refuses the same way.
     json c = *kvcalc::parse_json_text(kvcalc::check_json(
         shared_config("meta-llama--Llama-3.1-8B.json"),
-        kvcalc::to_text(json{{"max_context", 4096}, {"pool_tokens", 100000}, {"num_speculative_tokens", 1}})));
+        kvcalc::to_text(
+            json{{"max_context", 4096}, {"pool_tokens", 100000}, {"num_speculative_tokens", 1}})));
     CHECK(c["error"]["field"] == "num_speculative_tokens");
+}
+
+TEST_CASE(
+    "speculative: the check reads the speculative tokens and the Mamba cache mode from vLLM's arguments") {
+    const std::string config = read_file(std::string(KVCALC_SOURCE_DIR) + qwen36);
+    auto check = [&](const std::string& args, json options) {
+        options["engine_log"] = "(APIServer pid=1) INFO [api_utils.py:273] non-default args: {" + args +
+                                "}\n(EngineCore pid=107) INFO [gpu_worker.py:508] Available KV cache memory: "
+                                "5.98 GiB\n";
+        auto r = kvcalc::parse_json_text(kvcalc::check_json(config, kvcalc::to_text(options)));
+        REQUIRE(r.ok());
+        return *r;
+    };
+    const std::string spec =
+        "'max_model_len': 131072, 'kv_cache_dtype': 'fp8', 'enable_prefix_caching': True, "
+        "'speculative_config': {'method': 'mtp', 'num_speculative_tokens': 2}";
+    json r = check(spec + ", 'mamba_cache_mode': 'align'", json::object());
+    INFO(kvcalc::to_text(r));
+    REQUIRE_FALSE(r.contains("error"));
+    // 10 + 1 draft layer against 30 linear ones: groups of 11, 3 padding layers. The block:
+    // 16 x ceildiv((4 - 1 + 2) x 8192 x 2 + 32 x 128 x 128 x 4, 16 x 2 x 512 x 1) = 16 x 133.
+    CHECK(r["block_size"] == 2128);
+    CHECK(r["log_blocks"]["padding_layers"] == 3);
+    // ceildiv(131,072, 2128) = 62 blocks + 3 linear groups x (2 + 2) state blocks
+    CHECK(r["log_blocks"]["blocks_per_request"] == 62 + 3 * 4);
+    // Prefix caching without a stated mode: none is assumed, and said.
+    r = check(spec, json::object());
+    REQUIRE_FALSE(r.contains("error"));
+    CHECK(r["log_blocks"]["blocks_per_request"] == 62 + 3 * 3);
+    bool said = false;
+    for (const auto& w : r["warnings"])
+        said |= w["field"] == "mamba_cache_mode";
+    CHECK(said);
+    // The option overrides the log; mode all is refused by name.
+    CHECK(check(spec, {{"mamba_cache_mode", "align"}})["log_blocks"]["blocks_per_request"] == 62 + 3 * 4);
+    CHECK(check(spec, {{"num_speculative_tokens", 0}})["block_size"] == 2096);
+    r = check(spec + ", 'mamba_cache_mode': 'all'", json::object());
+    CHECK(r["error"]["field"] == "mamba_cache_mode");
 }
