@@ -19,6 +19,9 @@ const optionSets = [
      maxNumBatchedTokens: 2048, sharedPrefix: 1024 }],
   [['--context', '4096', '--kv-dtype', 'int4', '--pp', '2', '--accounting', 'naive', '--batch', '3'],
    { context: 4096, kvDtype: 'int4', pp: 2, accounting: 'naive', batch: 3 }],
+  // Sized for the MTP models (Qwen3-Next, Qwen3.5), refused by name for the others.
+  [['--context', '4096', '--accounting', 'vllm', '--num-speculative-tokens', '2', '--mamba-cache-mode', 'align'],
+   { context: 4096, accounting: 'vllm', numSpeculativeTokens: 2, mambaCacheMode: 'align' }],
 ];
 
 const files = configFiles();
