@@ -186,8 +186,11 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
         so.max_num_batched_tokens = *o.max_num_batched_tokens;
     else if (log.max_num_batched_tokens)
         so.max_num_batched_tokens = log.max_num_batched_tokens->value;
-    so.speculative_tokens = speculative_tokens(o, log);
-    so.mamba_align = o.mamba_cache_mode ? *o.mamba_cache_mode == "align" : log.mamba_cache_mode == "align";
+    if (log.engine != "sglang") {  // vLLM's settings (an SGLang check refuses them: check_report)
+        so.speculative_tokens = speculative_tokens(o, log);
+        so.mamba_align =
+            o.mamba_cache_mode ? *o.mamba_cache_mode == "align" : log.mamba_cache_mode == "align";
+    }
     so.accounting = !o.accounting                 ? Accounting::vllm
                     : *o.accounting == "naive"    ? Accounting::naive
                     : *o.accounting == "resident" ? Accounting::resident
@@ -474,14 +477,22 @@ Result<json> check_report(const Model& model, const Options& o) {
     std::vector<Warning> warnings;
     auto par = read_parallelism(o, log, warnings);
     if (!par) return par.forward_error();
-    // The model as served: with a speculative draft's layers and longer states, if any.
-    auto served = with_speculative_tokens(model.spec, speculative_tokens(o, log), par->pp);
-    if (!served) return served.forward_error();
-    const ModelSpec& m = *served;
-    auto mode = check_mamba_mode(o, log, m, warnings);
-    if (!mode) return mode.forward_error();
     auto engine = choose_engine(o, log);
     if (!engine) return engine.forward_error();
+    if (*engine == Engine::sglang && (o.num_speculative_tokens || o.mamba_cache_mode))
+        return fail(code::bad_option,
+                    o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode",
+                    "{} is vLLM's: kvcalc does not model SGLang's draft pool or its Mamba cache",
+                    o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode");
+    // The model as served: with a speculative draft's layers and longer states, if any.
+    auto served = with_speculative_tokens(model.spec,
+                                          *engine == Engine::vllm ? speculative_tokens(o, log) : 0, par->pp);
+    if (!served) return served.forward_error();
+    const ModelSpec& m = *served;
+    if (*engine == Engine::vllm) {
+        auto mode = check_mamba_mode(o, log, m, warnings);
+        if (!mode) return mode.forward_error();
+    }
     auto context = advertised_context(o, log);
     if (!context) return context.forward_error();
     const std::uint64_t C = context->value;

@@ -134,6 +134,15 @@ TEST_CASE("speculative: bad input is refused by name, and 0 changes nothing") {
     // 0 speculative tokens: the model as it is.
     CHECK(size_of(next, {{"num_speculative_tokens", 0}})["kv_bytes"] ==
           size_of(next, json::object())["kv_bytes"]);
+    // The options are vLLM's: an SGLang check refuses them.
+    json sg = *kvcalc::parse_json_text(
+        kvcalc::check_json(next, kvcalc::to_text(json{{"max_context", 4096},
+                                                      {"pool_tokens", 100000},
+                                                      {"engine", "sglang"},
+                                                      {"num_speculative_tokens", 1}})));
+    CHECK(sg["error"]["field"] == "num_speculative_tokens");
+    CHECK(sg["error"]["message"] ==
+          "num_speculative_tokens is vLLM's: kvcalc does not model SGLang's draft pool or its Mamba cache");
     // The check refuses the same way.
     json c = *kvcalc::parse_json_text(kvcalc::check_json(
         shared_config("meta-llama--Llama-3.1-8B.json"),
