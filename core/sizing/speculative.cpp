@@ -114,10 +114,11 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
         g.state.source +=
             format("; conv state + {} rows for the speculative tokens (vLLM's num_spec)", tokens);
     }
-    v.warnings.push_back(
-        {"num_speculative_tokens", format("the weights estimate leaves out the {} layer{} of {}: a pool "
-                                          "derived from a GPU's memory is that much too large",
-                                          layers.value, layers.value == 1 ? "" : "s", draft->source)});
+    if (layers.source != at)  // when the config counts them, the weights estimate says so itself
+        v.warnings.push_back(
+            {"num_speculative_tokens", format("the weights estimate leaves out the {} layer{} of {}: a pool "
+                                              "derived from a GPU's memory is that much too large",
+                                              layers.value, layers.value == 1 ? "" : "s", draft->source)});
     return v;
 }
 
