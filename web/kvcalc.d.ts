@@ -44,7 +44,7 @@ export interface SizeOptions {
   /** Tokens of a prefix shared by the whole batch, stored once (default 0). */
   sharedPrefix?: number;
   /**
-   * vLLM's speculative tokens drafted by the model's own MTP layers (Qwen3-Next, Qwen3.5; default 0):
+   * vLLM's speculative tokens drafted by the model's own MTP layers (Qwen3-Next, Qwen3.5, DeepSeek-V3; default 0):
    * the draft's attention layers join the cache, and each gated-delta-net state grows.
    */
   numSpeculativeTokens?: number;

@@ -9,24 +9,30 @@ namespace kvcalc {
 namespace {
 
 // The MTP drafts kvcalc models, by the text model's model_type: the config field that counts
-// the draft's decoder layers and vLLM's default when it is absent. Each draft layer is a
-// full-attention decoder layer of the model's own geometry, built after the model's layers.
+// the draft's decoder layers, vLLM's default when it is absent (0: the field is required),
+// and the kind of the model's layers each draft layer copies (its attention geometry too);
+// the draft's layers are built after the model's.
 struct MtpDraft {
     const char* model_type;
     const char* field;
     std::uint64_t default_layers;
+    LayerKind kind;
     const char* source;
 };
 const MtpDraft mtp_drafts[] = {
     // vllm/model_executor/models/qwen3_next_mtp.py, Qwen3NextMultiTokenPredictor.__init__:
     // num_mtp_layers = getattr(config, "num_nextn_predict_layers", 1), each a
     // Qwen3NextDecoderLayer(layer_type="full_attention").
-    {"qwen3_next", "num_nextn_predict_layers", 1, "vLLM's qwen3_next_mtp draft"},
+    {"qwen3_next", "num_nextn_predict_layers", 1, LayerKind::full_attention, "vLLM's qwen3_next_mtp draft"},
     // vllm/model_executor/models/qwen3_5_mtp.py, Qwen3_5MultiTokenPredictor.__init__:
     // num_mtp_layers = getattr(config, "mtp_num_hidden_layers", 1), each a
     // Qwen3_5DecoderLayer(layer_type="full_attention").
-    {"qwen3_5_text", "mtp_num_hidden_layers", 1, "vLLM's qwen3_5_mtp draft"},
-    {"qwen3_5_moe_text", "mtp_num_hidden_layers", 1, "vLLM's qwen3_5_mtp draft"},
+    {"qwen3_5_text", "mtp_num_hidden_layers", 1, LayerKind::full_attention, "vLLM's qwen3_5_mtp draft"},
+    {"qwen3_5_moe_text", "mtp_num_hidden_layers", 1, LayerKind::full_attention, "vLLM's qwen3_5_mtp draft"},
+    // vllm/model_executor/models/deepseek_mtp.py, DeepSeekMultiTokenPredictor.__init__:
+    // num_mtp_layers = config.num_nextn_predict_layers, each a DeepSeekMultiTokenPredictorLayer
+    // whose mtp_block is a DeepseekV2DecoderLayer (MLA, as the model's layers).
+    {"deepseek_v3", "num_nextn_predict_layers", 0, LayerKind::mla, "vLLM's deepseek_mtp draft"},
 };
 
 // The state mixers whose conv state vLLM lengthens by the draft tokens:
@@ -69,22 +75,25 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
         if (!n) return n.forward_error();
         if (*n > 64) return fail(code::invalid_value, at, "{}: at most 64 draft layers, got {}", at, *n);
         layers = {*n, at};
+    } else if (draft->default_layers == 0) {
+        return fail(code::missing_field, at, "{}: missing: {} has as many layers as it says", at,
+                    draft->source);
     }
-    // The draft's layers have the geometry of the model's full-attention layers.
+    // The draft's layers have the geometry of the model's layers of their kind.
     std::size_t full = m.groups.size();
     for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (m.groups[i].kind != LayerKind::full_attention) continue;
+        if (m.groups[i].kind != draft->kind) continue;
         if (full != m.groups.size())
             return fail(code::bad_option, "num_speculative_tokens",
-                        "num_speculative_tokens: the model has full-attention layers of more than one shape, "
-                        "and kvcalc does not know which the {} layers copy",
-                        draft->source);
+                        "num_speculative_tokens: the model has {} layers of more than one shape, and kvcalc "
+                        "does not know which the {} layers copy",
+                        layer_kind_name(draft->kind), draft->source);
         full = i;
     }
     if (full == m.groups.size())
         return fail(code::bad_option, "num_speculative_tokens",
-                    "num_speculative_tokens: the model has no full-attention layer for the {} to copy",
-                    draft->source);
+                    "num_speculative_tokens: the model has no {} layer for the {} to copy",
+                    layer_kind_name(draft->kind), draft->source);
     for (const LayerGroup& g : m.groups) {
         if (g.kind != LayerKind::linear_state) continue;
         bool known = false;

@@ -90,6 +90,22 @@ TEST_CASE("speculative: Qwen3.6 (qwen3_5_moe_text) under prefix caching keeps tw
         CHECK(w["field"] != "text_config.mtp_num_hidden_layers");
 }
 
+TEST_CASE("speculative: DeepSeek-V3's deepseek_mtp draft adds num_nextn_predict_layers MLA layers") {
+    const std::string config = shared_config("deepseek-ai--DeepSeek-V3.json");
+    const json r = size_of(config, {{"context", 4096}, {"num_speculative_tokens", 1}});
+    INFO(kvcalc::to_text(r));
+    REQUIRE_FALSE(r.contains("error"));
+    CHECK(r["num_layers"]["value"] == 62);  // num_hidden_layers 61 + num_nextn_predict_layers 1
+    // (kv_lora_rank 512 + qk_rope_head_dim 64) x 2 B a layer, 62 layers
+    CHECK(r["bytes_per_token"] == 62 * 576 * 2);
+    // The field is required there: vLLM reads config.num_nextn_predict_layers with no default.
+    json cfg = *kvcalc::parse_json_text(config);
+    cfg.erase("num_nextn_predict_layers");
+    const json e = size_of(kvcalc::to_text(cfg), {{"num_speculative_tokens", 1}});
+    CHECK(e["error"]["code"] == "missing_field");
+    CHECK(e["error"]["field"] == "num_nextn_predict_layers");
+}
+
 TEST_CASE("speculative: bad input is refused by name, and 0 changes nothing") {
     const std::string next = shared_config(qwen3_next);
     auto error_of = [](const std::string& config, const json& options) {
@@ -101,12 +117,11 @@ TEST_CASE("speculative: bad input is refused by name, and 0 changes nothing") {
     json e = error_of(shared_config("meta-llama--Llama-3.1-8B.json"), {{"num_speculative_tokens", 2}});
     CHECK(e["code"] == "bad_option");
     CHECK(e["field"] == "num_speculative_tokens");
-    CHECK(
-        e["message"] ==
-        "num_speculative_tokens: kvcalc models the KV cache of vLLM's MTP drafts of qwen3_next, "
-        "qwen3_5_text, "
-        "qwen3_5_moe_text models only; a draft for this llama model (its own MTP layers or a separate draft "
-        "model) is not modelled");
+    CHECK(e["message"] ==
+          "num_speculative_tokens: kvcalc models the KV cache of vLLM's MTP drafts of qwen3_next, "
+          "qwen3_5_text, "
+          "qwen3_5_moe_text, deepseek_v3 models only; a draft for this llama model (its own MTP layers or a "
+          "separate draft model) is not modelled");
     e = error_of(next, {{"num_speculative_tokens", 1025}});
     CHECK(e["field"] == "num_speculative_tokens");
     CHECK(e["message"] == "num_speculative_tokens: must be from 0 to 1024, got 1025");
