@@ -72,8 +72,16 @@ void print_plain(const json& r) {
               << "  windows capped, plus fixed state\n"
               << "  vllm      " << bytes(u("sequence_bytes_vllm"))
               << "  vLLM's per-request reservation (block " << u("vllm_block_size") << ")\n";
-    if (u("state_bytes"))
+    if (u("state_bytes")) {
         std::cout << "  fixed state " << bytes(u("state_bytes")) << " per sequence (in resident and vllm)\n";
+        std::uint64_t blocks = 0;  // vLLM's state blocks a request, in each linear layer
+        for (const auto& g : r["groups"])
+            if (g["kind"] == "linear_state") blocks = g["vllm_blocks"].get<std::uint64_t>();
+        if (blocks > 1)
+            std::cout << "  vllm keeps " << blocks << " state blocks a linear layer (mamba_cache_mode "
+                      << r["mamba_cache_mode"].get<std::string>() << ", " << u("num_speculative_tokens")
+                      << " speculative tokens)\n";
+    }
     std::cout << "\nKV cache, batch " << u("batch") << ", " << r["accounting"].get<std::string>() << ": "
               << bytes(u("kv_bytes")) << "\n";
     if (u("tp") > 1 || u("pp") > 1)

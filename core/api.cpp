@@ -6,6 +6,7 @@
 #include "report.hpp"
 #include "sizing/series.hpp"
 #include "sizing/sizing.hpp"
+#include "sizing/speculative.hpp"
 #include "sizing/table.hpp"
 #include "sizing/units.hpp"
 
@@ -86,9 +87,14 @@ Result<Model> read_config(std::string_view config) {
 }
 
 Result<json> size_report(const Model& model, const Options& options) {
-    auto r = size_model(model.spec, size_options(options));
+    // The model as served: with a speculative draft's layers and longer states, if any.
+    auto spec = with_speculative_tokens(model.spec, options.num_speculative_tokens.value_or(0),
+                                        options.pp.value_or(1));
+    if (!spec) return spec.forward_error();
+    const Model served{std::move(spec.value()), model.weights};
+    auto r = size_model(served.spec, size_options(options));
     if (!r) return r.forward_error();
-    return size_report(model, *r);
+    return size_report(served, *r);
 }
 
 Result<json> presets_report(Session& session) {

@@ -52,6 +52,15 @@ const std::vector<OptionSpec> table = {
     {"max_num_batched_tokens", OptionType::count, "N", "8192",
      "vLLM's tokens in flight, which sliding and chunked layers keep besides their window", size_check_table,
      &Options::max_num_batched_tokens},
+    {"num_speculative_tokens", OptionType::count_or_zero, "N", "0",
+     "vLLM's speculative tokens, drafted by the model's own MTP layers (Qwen3-Next, Qwen3.5, DeepSeek-V3): "
+     "the draft's attention layers join the cache, and each gated-delta-net state keeps N more conv rows and "
+     "N more state blocks",
+     size_check_table, &Options::num_speculative_tokens},
+    {"mamba_cache_mode", OptionType::choice, "none align", "none",
+     "vLLM's Mamba state for prefix caching on a hybrid model: none (one state block per request, without "
+     "prefix caching) or align (two, what prefix caching uses for gated-delta-net models)",
+     size_check_table, &Options::mamba_cache_mode},
     {"shared_prefix", OptionType::count_or_zero, "N", "0",
      "tokens of a prefix every sequence of the batch shares, stored once", size_command,
      &Options::shared_prefix},

@@ -21,9 +21,10 @@ const char* command_name(Command c);
 // Every option a call can take, read and checked; an option not given is empty.
 struct Options {
     std::optional<std::uint64_t> context, batch, tp, pp, block_size, max_num_batched_tokens, shared_prefix,
-        max_context, pool_tokens, concurrency, gpu_count, gpu_memory, activation_peak, non_torch;
+        max_context, pool_tokens, concurrency, gpu_count, gpu_memory, activation_peak, non_torch,
+        num_speculative_tokens;
     std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format,
-        verdict_from;
+        verdict_from, mamba_cache_mode;
     std::optional<Fraction> gpu_memory_utilization, mem_fraction_static;
     std::optional<std::vector<std::uint64_t>> contexts;
 };

@@ -154,6 +154,8 @@ json size_report(const Model& model, const SizeResult& r) {
     j["vllm_block_size"] = r.vllm_block_size;
     j["max_num_batched_tokens"] = r.max_num_batched_tokens;
     j["shared_prefix"] = r.shared_prefix;
+    j["num_speculative_tokens"] = r.speculative_tokens;
+    j["mamba_cache_mode"] = r.mamba_align ? "align" : "none";
     j["sequence_bytes_naive"] = r.sequence_bytes_naive;
     j["sequence_bytes_resident"] = r.sequence_bytes_resident;
     j["sequence_bytes_vllm"] = r.sequence_bytes_vllm;
@@ -195,6 +197,8 @@ SizeOptions size_options(const Options& o) {
     if (o.pp) s.pp = *o.pp;
     if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
     if (o.shared_prefix) s.shared_prefix = *o.shared_prefix;
+    if (o.num_speculative_tokens) s.speculative_tokens = *o.num_speculative_tokens;
+    s.mamba_align = o.mamba_cache_mode && *o.mamba_cache_mode == "align";
     if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
     if (o.accounting)
         s.accounting = *o.accounting == "naive"  ? Accounting::naive

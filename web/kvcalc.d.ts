@@ -43,7 +43,16 @@ export interface SizeOptions {
   maxNumBatchedTokens?: number;
   /** Tokens of a prefix shared by the whole batch, stored once (default 0). */
   sharedPrefix?: number;
+  /**
+   * vLLM's speculative tokens drafted by the model's own MTP layers (Qwen3-Next, Qwen3.5, DeepSeek-V3; default 0):
+   * the draft's attention layers join the cache, and each gated-delta-net state grows.
+   */
+  numSpeculativeTokens?: number;
+  /** vLLM's Mamba state mode: `align` (prefix caching on a hybrid model) keeps two state blocks, `none` one (default). */
+  mambaCacheMode?: MambaCacheMode;
 }
+
+export type MambaCacheMode = 'none' | 'align';
 
 export type LayerKind = 'full_attention' | 'mla' | 'sliding_window' | 'chunked_local' | 'linear_state' | 'no_cache';
 
@@ -130,6 +139,8 @@ export interface SizeReport {
   vllmBlockSize: number;
   maxNumBatchedTokens: number;
   sharedPrefix: number;
+  numSpeculativeTokens: number;
+  mambaCacheMode: MambaCacheMode;
   sequenceBytesNaive: number;
   /** Includes stateBytes. */
   sequenceBytesResident: number;
@@ -233,6 +244,8 @@ export interface CheckOptions {
   /** Default `vllm`: what the engine reserves for one request. */
   accounting?: Accounting;
   maxNumBatchedTokens?: number;
+  numSpeculativeTokens?: number;
+  mambaCacheMode?: MambaCacheMode;
 }
 
 /** The CLI's `kvcalc check --json` report, with camelCase keys. */
@@ -391,6 +404,8 @@ export interface TableOptions {
   kvDtype?: KvDtype;
   accounting?: Accounting;
   blockSize?: number;
+  numSpeculativeTokens?: number;
+  mambaCacheMode?: MambaCacheMode;
   weightDtype?: string;
   /** Also render the table as text (the report's `text`). */
   format?: 'md' | 'html' | 'csv' | 'json';

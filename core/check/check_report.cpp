@@ -8,6 +8,7 @@
 #include "check/gpu_presets.hpp"
 #include "report.hpp"
 #include "sizing/checked.hpp"
+#include "sizing/speculative.hpp"
 #include "sizing/units.hpp"
 
 namespace kvcalc {
@@ -136,6 +137,34 @@ std::optional<Sourced> log_kv_dtype(const EngineLog& log, std::string& name) {
     return std::nullopt;
 }
 
+// The speculative tokens: given, else the engine log's arguments'.
+std::uint64_t speculative_tokens(const Options& o, const EngineLog& log) {
+    if (o.num_speculative_tokens) return *o.num_speculative_tokens;
+    return log.num_speculative_tokens ? log.num_speculative_tokens->value : 0;
+}
+
+// vLLM's Mamba cache mode as the check applies it: given, else the engine log's. Mode "all" is
+// refused (kvcalc does not model a state block per block_size tokens); prefix caching with no
+// mode stated is said, since vLLM then picks align or all by model.
+Result<bool> check_mamba_mode(const Options& o, const EngineLog& log, const ModelSpec& m,
+                              std::vector<Warning>& warnings) {
+    if (o.mamba_cache_mode || !m.has(LayerKind::linear_state)) return true;
+    if (log.mamba_cache_mode == "all")
+        return fail(code::invalid_value, "mamba_cache_mode",
+                    "the engine log says mamba_cache_mode all (line {}): kvcalc does not model its state "
+                    "blocks (one per block of tokens) or its block rounding",
+                    log.mamba_cache_mode_line);
+    if (log.prefix_caching_line && log.mamba_cache_mode.empty())
+        warnings.push_back(
+            {"mamba_cache_mode",
+             format(
+                 "the engine log has prefix caching on (line {}): vLLM then keeps this hybrid model's Mamba "
+                 "state in mode align (two state blocks a request, as for gated-delta-net models) or all, "
+                 "and the log does not say which; none (one block) is assumed: give mamba_cache_mode",
+                 log.prefix_caching_line)});
+    return true;
+}
+
 // One request of the advertised context, as the engine reserves it (vLLM's accounting unless
 // another is asked for). Settings not given come from the engine log where it states them.
 SizeOptions request_options(const Options& o, std::uint64_t context, const Parallelism& par,
@@ -157,6 +186,11 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
         so.max_num_batched_tokens = *o.max_num_batched_tokens;
     else if (log.max_num_batched_tokens)
         so.max_num_batched_tokens = log.max_num_batched_tokens->value;
+    if (log.engine != "sglang") {  // vLLM's settings (an SGLang check refuses them: check_report)
+        so.speculative_tokens = speculative_tokens(o, log);
+        so.mamba_align =
+            o.mamba_cache_mode ? *o.mamba_cache_mode == "align" : log.mamba_cache_mode == "align";
+    }
     so.accounting = !o.accounting                 ? Accounting::vllm
                     : *o.accounting == "naive"    ? Accounting::naive
                     : *o.accounting == "resident" ? Accounting::resident
@@ -432,7 +466,6 @@ json cross_checks_json(const Pool& p) {
 }  // namespace
 
 Result<json> check_report(const Model& model, const Options& o) {
-    const ModelSpec& m = model.spec;
     auto source = choose_pool_source(o);
     if (!source) return source.forward_error();
     EngineLog log;
@@ -446,6 +479,20 @@ Result<json> check_report(const Model& model, const Options& o) {
     if (!par) return par.forward_error();
     auto engine = choose_engine(o, log);
     if (!engine) return engine.forward_error();
+    if (*engine == Engine::sglang && (o.num_speculative_tokens || o.mamba_cache_mode))
+        return fail(code::bad_option,
+                    o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode",
+                    "{} is vLLM's: kvcalc does not model SGLang's draft pool or its Mamba cache",
+                    o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode");
+    // The model as served: with a speculative draft's layers and longer states, if any.
+    auto served = with_speculative_tokens(model.spec,
+                                          *engine == Engine::vllm ? speculative_tokens(o, log) : 0, par->pp);
+    if (!served) return served.forward_error();
+    const ModelSpec& m = *served;
+    if (*engine == Engine::vllm) {
+        auto mode = check_mamba_mode(o, log, m, warnings);
+        if (!mode) return mode.forward_error();
+    }
     auto context = advertised_context(o, log);
     if (!context) return context.forward_error();
     const std::uint64_t C = context->value;
@@ -460,7 +507,7 @@ Result<json> check_report(const Model& model, const Options& o) {
 
     // The weights on the busiest GPU: what a pool derived from a GPU's memory leaves out.
     std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
-    if (o.weight_dtype && *o.weight_dtype != "auto") other = estimate_weights(m, *o.weight_dtype);
+    if (o.weight_dtype && *o.weight_dtype != "auto") other = estimate_weights(model.spec, *o.weight_dtype);
     const Result<WeightEstimate>& weights = other ? *other : model.weights;
     std::optional<std::uint64_t> weights_per_gpu;
     if (weights) {

@@ -625,6 +625,22 @@ void Reader::deployment(std::string_view s) {
     count({"max_num_batched_tokens=", "'max_num_batched_tokens':", "--max-num-batched-tokens"},
           log_.max_num_batched_tokens, unused, "max_num_batched_tokens");
     count({"page_size="}, log_.page_size, unused, "SGLang page size");
+    count({"'num_speculative_tokens':", "\"num_speculative_tokens\":"}, log_.num_speculative_tokens, unused,
+          "speculative tokens");
+    for (const char* key : {"'mamba_cache_mode':", "mamba_cache_mode=", "--mamba-cache-mode"})
+        each_key(s, key, [&](std::size_t p) {
+            std::string v = read_word(s, p);
+            if (v != "none" && v != "align" && v != "all") return;
+            if (v != log_.mamba_cache_mode) found(format("Mamba cache mode {}", v));
+            log_.mamba_cache_mode = v;
+            log_.mamba_cache_mode_line = line_;
+        });
+    for (const char* key : {"'enable_prefix_caching':", "enable_prefix_caching="})
+        each_key(s, key, [&](std::size_t p) {
+            std::string v = read_word(s, p);
+            if (v == "True" && !log_.prefix_caching_line) found("prefix caching on");
+            if (v == "True") log_.prefix_caching_line = line_;
+        });
     for (const char* key : {"max_seq_len=", "'max_model_len':", "max_model_len=", "--max-model-len"})
         each_key(s, key, [&](std::size_t p) {
             auto n = count_after(s, p);

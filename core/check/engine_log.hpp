@@ -77,6 +77,10 @@ struct EngineLog {
     std::optional<LogCount> cp_multiplier;      // "Multiplying the GPU KV cache size by the dcp_world_size N"
     std::optional<LogCount> block_size;         // "--block-size N", "Forcing kv cache block size to N"
     std::optional<LogCount> max_num_batched_tokens;
+    std::optional<LogCount> num_speculative_tokens;  // speculative_config's, in the args
+    std::string mamba_cache_mode;                    // "align", "all", "none" when the args state it
+    int mamba_cache_mode_line = 0;
+    int prefix_caching_line = 0;            // the line whose args say enable_prefix_caching True (0: none)
     std::optional<LogCount> auto_fit_from;  // "Auto-fit max_model_len: reduced from A to B"
 
     // What the deployment was: the figure, the line, and which wording stated it.

@@ -741,7 +741,7 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
             m.warnings.push_back(
                 {f.path(mtp),
                  format("{} multi-token-prediction layer(s) not counted: their cache exists only "
-                        "with speculative decoding",
+                        "with speculative decoding (see num_speculative_tokens)",
                         *n)});
     }
     auto keqv = f.flag("attention_k_eq_v", false);

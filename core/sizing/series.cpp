@@ -4,6 +4,7 @@
 #include "report.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/sizing.hpp"
+#include "sizing/speculative.hpp"
 
 namespace kvcalc {
 namespace {
@@ -84,7 +85,11 @@ ModelSpec with_mla(const ModelSpec& m) {
 }
 
 Result<json> series_report(const Model& model, const Options& options, const json& axes) {
-    const ModelSpec& m = model.spec;
+    // The model as served: with a speculative draft's layers and longer states, if any.
+    auto served = with_speculative_tokens(model.spec, options.num_speculative_tokens.value_or(0),
+                                          options.pp.value_or(1));
+    if (!served) return served.forward_error();
+    const ModelSpec& m = *served;
     if (!axes.is_object() && !axes.is_null())
         return field_error(code::bad_option, "axes", "must be an object, got {}", described(axes));
     for (const auto& it : axes.items())

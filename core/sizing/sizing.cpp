@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sizing/checked.hpp"
+#include "sizing/speculative.hpp"
 
 namespace kvcalc {
 namespace {
@@ -276,6 +277,9 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     if (o.max_num_batched_tokens == 0 || o.max_num_batched_tokens > max_exact)
         return field_error(code::bad_option, "max_num_batched_tokens", "must be a positive integer, got {}",
                            o.max_num_batched_tokens);
+    if (o.speculative_tokens > max_speculative_tokens)
+        return field_error(code::bad_option, "num_speculative_tokens", "must be from 0 to {}, got {}",
+                           max_speculative_tokens, o.speculative_tokens);
     if (o.context && o.shared_prefix > *o.context)
         return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
                     o.shared_prefix, *o.context);
@@ -381,6 +385,15 @@ struct SizePlan::LayerBytes {
     }
 };
 
+// vLLM's state blocks per Mamba-like layer and request (vllm/v1/kv_cache_interface.py
+// MambaSpec.max_memory_usage_bytes): page x (1 + num_speculative_blocks) in mamba_cache_mode
+// "none", page x (2 + num_speculative_blocks) in "align"; num_speculative_blocks is
+// num_speculative_tokens (vllm/model_executor/layers/mamba/abstract.py
+// MambaBase.get_kv_cache_spec). Mode "all" (a block per block_size tokens) is not modelled.
+std::uint64_t SizePlan::state_blocks() const {
+    return (o_.mamba_align ? 2 : 1) + o_.speculative_tokens;
+}
+
 SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_t C, std::uint64_t n,
                                            std::uint64_t p) const {
     const LayerGroup& g = m_->groups[i];
@@ -389,7 +402,7 @@ SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_
     LayerBytes b{0, 0, 0};
     if (g.kind == LayerKind::linear_state) {
         b.resident = mul(n, gpu ? groups_[i].state_gpu : groups_[i].state);
-        b.vllm = mul(n, L.linear_page);
+        b.vllm = mul(mul(n, state_blocks()), L.linear_page);
         return b;
     }
     if (!is_attention(g.kind)) return b;
@@ -454,7 +467,9 @@ Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) cons
             }
             const std::uint64_t gpu_block = per_gpu_.block[i];
             gf.vllm_block_size = is_attention(g.kind) ? gpu_block : 0;  // on each GPU, as vLLM sets it
-            gf.vllm_blocks = vllm_blocks(g, C, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
+            gf.vllm_blocks = g.kind == LayerKind::linear_state
+                                 ? state_blocks()
+                                 : vllm_blocks(g, C, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
             gf.state_bytes_layer = groups_[i].state;
             gf.state_bytes_layer_per_gpu = groups_[i].state_gpu;
             gf.sequence_bytes_naive = *n;
@@ -516,6 +531,8 @@ Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     r.vllm_block_size = per_gpu_.base_block;  // what vLLM sets on each GPU of this deployment
     r.max_num_batched_tokens = o_.max_num_batched_tokens;
     r.shared_prefix = o_.shared_prefix;
+    r.speculative_tokens = o_.speculative_tokens;
+    r.mamba_align = o_.mamba_align;
     r.bytes_per_token = bytes_per_token_;
     r.bytes_per_token_per_gpu = bytes_per_token_per_gpu_;
     r.warnings = warnings_;

@@ -39,6 +39,12 @@ struct SizeOptions {
     Accounting accounting = Accounting::resident;
     std::uint64_t max_num_batched_tokens = default_max_num_batched_tokens;
     std::uint64_t shared_prefix = 0;
+    // vLLM's speculative tokens: each Mamba-like layer keeps one state block per draft token
+    // besides its own. The model must be the served one (with_speculative_tokens), which has
+    // the draft's layers and the longer conv states.
+    std::uint64_t speculative_tokens = 0;
+    // vLLM's mamba_cache_mode "align" (prefix caching on a hybrid model): one more state block.
+    bool mamba_align = false;
 };
 
 // Figures for one layer group, whole model (tp 1) unless named _per_gpu.
@@ -75,6 +81,8 @@ struct SizeResult {
     std::uint64_t vllm_block_size = 0;  // on each GPU: with tp, hybrids align to the per-GPU pages
     std::uint64_t max_num_batched_tokens = 0;
     std::uint64_t shared_prefix = 0;
+    std::uint64_t speculative_tokens = 0;
+    bool mamba_align = false;
     std::uint64_t bytes_per_token = 0;
     std::uint64_t bytes_per_token_per_gpu = 0;  // heaviest pipeline stage, one GPU
     std::uint64_t sequence_bytes_naive = 0;
@@ -146,6 +154,7 @@ private:
     std::uint64_t bytes_per_token_ = 0, bytes_per_token_per_gpu_ = 0, state_bytes_ = 0;
     std::vector<Warning> warnings_;  // the model's and the options'
 
+    std::uint64_t state_blocks() const;
     struct LayerBytes;
     LayerBytes layer_bytes(std::size_t group, bool per_gpu, std::uint64_t context, std::uint64_t n,
                            std::uint64_t prefix) const;

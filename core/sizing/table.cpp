@@ -5,6 +5,7 @@
 #include "config/config_fields.hpp"
 #include "report.hpp"
 #include "sizing/sizing.hpp"
+#include "sizing/speculative.hpp"
 #include "sizing/units.hpp"
 #include "sizing/weights.hpp"
 
@@ -196,7 +197,10 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
 
     json rows = json::array();
     for (const auto& model : models) {
-        const ModelSpec& m = model->spec;
+        // The model as served: with a speculative draft's layers and longer states, if any.
+        auto served = with_speculative_tokens(model->spec, base.speculative_tokens, base.pp);
+        if (!served) return served.forward_error();
+        const ModelSpec& m = *served;
         SizeOptions o = base;
         o.context = contexts[0];
         auto plan = SizePlan::make(m, o);
@@ -214,7 +218,7 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
                                                                : f->sequence_bytes_resident);
         }
         std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
-        if (weight_dtype != "auto") other = estimate_weights(m, weight_dtype);
+        if (weight_dtype != "auto") other = estimate_weights(model->spec, weight_dtype);
         const Result<WeightEstimate>& w = other ? *other : model->weights;
         if (!w && w.error().code == code::bad_option) return w.error();
         json row;

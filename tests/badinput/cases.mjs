@@ -228,6 +228,10 @@ add('prefix longer than the context', good, err('bad_option', 'shared_prefix'), 
 add('batch zero', good, err('bad_option', 'batch'), { batch: '0' });
 add('context zero', good, err('bad_option', 'context'), { context: '0' });
 add('max_num_batched_tokens zero', good, err('bad_option', 'max_num_batched_tokens'), { maxNumBatchedTokens: '0' });
+add('speculative tokens on a model with no MTP draft', good, err('bad_option', 'num_speculative_tokens'), { numSpeculativeTokens: '2' });
+add('speculative tokens negative', good, err('bad_option', 'num_speculative_tokens'), { numSpeculativeTokens: '-1' });
+add('speculative tokens above 1024', good, err('bad_option', 'num_speculative_tokens'), { numSpeculativeTokens: '1025' });
+add('Mamba cache mode all (not modelled)', good, err('bad_option', 'mamba_cache_mode'), { mambaCacheMode: 'all' });
 
 // --- accepted oddities: answered exactly, with a warning where documented ---
 add('UTF-8 BOM', `\ufeff${good}`, ok(2048));

@@ -110,5 +110,6 @@ TEST_CASE("conformance: every real engine log is reproduced, or says why it diff
             ++reproduced;
         }
     }
-    CHECK(reproduced >= 25);
+    // Of 39: the last two were Qwen3-Next with its MTP draft and Qwen3.6 under prefix caching.
+    CHECK(reproduced >= 33);
 }

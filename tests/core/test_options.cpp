@@ -17,6 +17,8 @@ TEST_CASE("options: the defaults the table states are the code's") {
     CHECK(text("kv_dtype") == defaults.kv_dtype);
     CHECK(text("max_num_batched_tokens") == std::to_string(defaults.max_num_batched_tokens));
     CHECK(text("shared_prefix") == std::to_string(defaults.shared_prefix));
+    CHECK(text("num_speculative_tokens") == std::to_string(defaults.speculative_tokens));
+    CHECK(text("mamba_cache_mode") == (defaults.mamba_align ? "align" : "none"));
     CHECK(text("accounting").rfind(kvcalc::accounting_name(defaults.accounting), 0) == 0);
     CHECK(text("gpu_memory_utilization").rfind(kvcalc::default_vllm_utilization, 0) == 0);
     CHECK(text("mem_fraction_static").rfind(kvcalc::default_sglang_fraction, 0) == 0);

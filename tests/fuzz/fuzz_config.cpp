@@ -76,6 +76,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // the text API on the same input never fails to answer, nor does a series of its variants
     kvcalc::Session session;
     require(!session.size(text, "{\"context\": 4096}").empty());
+    require(
+        !session.size(text, R"({"context": 4096, "num_speculative_tokens": 2, "mamba_cache_mode": "align"})")
+             .empty());
     require(!session
                  .series(text, "{}", R"({"contexts": [1, 4096, 1048576], "kv_dtypes": ["auto", "fp8"],
                                            "variants": ["model", "mla", {"kv_heads": 1}, {"kv_heads": 2}]})")

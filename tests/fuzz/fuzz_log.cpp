@@ -49,13 +49,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check_memory(log->v_size, lines);
         check_memory(log->kv_size, lines);
         for (const auto* c : {&log->pool_tokens, &log->gpu_blocks, &log->max_model_len, &log->tp, &log->pp,
-                              &log->sglang_tokens, &log->max_total_num_tokens, &log->padding_layers})
+                              &log->sglang_tokens, &log->max_total_num_tokens, &log->padding_layers,
+                              &log->num_speculative_tokens})
             check_count(*c, lines);
         if (log->concurrency) require(log->concurrency->line >= 1 && log->concurrency->line <= lines);
     }
     // The check of that log against a plain and a hybrid model answers, whatever the log says.
     const std::string options = kvcalc::to_text(kvcalc::json{{"engine_log", text}, {"max_context", 8192}});
-    for (const char* model : {"meta-llama/Llama-3.1-8B", "openai/gpt-oss-20b"}) {
+    // Qwen3.5 also takes the speculative tokens and the Mamba cache mode a log's arguments state.
+    for (const char* model : {"meta-llama/Llama-3.1-8B", "openai/gpt-oss-20b", "Qwen/Qwen3.5-27B"}) {
         auto out = kvcalc::parse_json_text(kvcalc::check_json(model, options));
         require(out.ok());
         const kvcalc::json& r = *out;

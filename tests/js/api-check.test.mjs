@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
 import { camelDeep, cliJson, cliText, configFiles, loadDist } from './support.mjs';
+import { cliFlags, conformanceCases } from '../expected/engine-logs.mjs';
 
 const { kv, kvcalc } = await loadDist();
 const files = configFiles();
@@ -52,6 +53,16 @@ for (const file of files) {
       assert.deepEqual(run(() => kv.check(text, options)), expected);
     });
   }
+}
+
+// The conformance set's real logs, with the options the manifest gives: the wasm module's
+// check is the native CLI's, figure for figure (speculative tokens and align mode included).
+for (const c of conformanceCases().filter((x) => x.configPath)) {
+  test(`check ${c.file} as the CLI checks it`, () => {
+    const options = camelDeep({ ...c.options, engine_log: readFileSync(c.logPath, 'utf8') });
+    const expected = camelDeep(cliJson(['check', c.configPath, '--engine-log', c.logPath, '--json', ...cliFlags(c.options)]));
+    assert.deepEqual(run(() => kv.check(readFileSync(c.configPath, 'utf8'), options)), expected);
+  });
 }
 
 test('the reference case: 1,048,576 advertised on a 681,280-token pool does not fit (0.65x)', () => {

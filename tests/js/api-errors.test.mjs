@@ -128,6 +128,9 @@ test('bad options, named as the caller wrote them', () => {
   option({ sharedPrefix: -1 }, 'sharedPrefix', 'sharedPrefix: must be a non-negative integer, got -1');
   option({ sharedPrefix: 8192 }, 'sharedPrefix', 'sharedPrefix 8192 is longer than the context 4096');
   option({ tp: 3 }, 'tp', 'tp 3 does not divide num_attention_heads 32 (engines shard query heads evenly)');
+  option({ numSpeculativeTokens: -1 }, 'numSpeculativeTokens', 'numSpeculativeTokens: must be a non-negative integer, got -1');
+  option({ numSpeculativeTokens: 1025 }, 'numSpeculativeTokens', 'numSpeculativeTokens: must be from 0 to 1024, got 1025');
+  option({ mambaCacheMode: 'all' }, 'mambaCacheMode', 'mambaCacheMode: must be none or align, got "all"');
   option({ fooBar: 1 }, 'fooBar', 'unknown option "fooBar"');
   option({ block_size: 16 }, 'block_size', 'unknown option "block_size" (options are camelCase: blockSize)');
   option({ 'Block Size': 16 }, 'Block Size', 'unknown option "Block Size"');
