@@ -37,9 +37,9 @@ if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]
   npm install --no-audit --no-fund --loglevel=error
 fi
 
-# The examples' own tools (Vite, VitePress), from their lock files: the tests build each
-# example from the packed package, offline.
-for example in examples/vite-app examples/vitepress-site; do
+# The examples' own tools (Vite, VitePress, Docusaurus, Astro Starlight), from their lock
+# files: the tests build each example from the packed package, offline.
+for example in examples/vite-app examples/vitepress-site examples/docusaurus-site examples/astro-starlight; do
   if [ ! -d "$example/node_modules" ] || [ "$example/package-lock.json" -nt "$example/node_modules/.package-lock.json" ]; then
     echo "setup: installing the dev dependencies of $example"
     npm ci --prefix "$example" --no-audit --no-fund --loglevel=error

@@ -1,0 +1,75 @@
+// The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight),
+// each with its own npm tools installed from its lock file by scripts/setup.sh (slow: installed
+// once, kept while the lock file stays as it is). Each gets the packed package installed
+// (offline) and is built as its author builds it, baking the figures into the built pages
+// (kvcalc/docusaurus after `docusaurus build`, kvcalc/vite in `astro build`). In Chromium:
+// the live figure, the baked figures with JavaScript off, every .wasm served as
+// application/wasm, no console error, failed request or CSP violation, and the generator's
+// dark mode followed, switched live and after a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+import { BAKED, DARK, EXAMPLES, GENERATOR_CSP, LIGHT, assertClean, checkSite, darkState, examplesSetup, goneLive, installTarball, run } from './examples-support.mjs';
+import { launch } from './site-pages/support.mjs';
+
+let env;
+before(async () => { env = await examplesSetup(); });
+after(async () => { await env?.close(); });
+
+// What a reader without JavaScript sees of the first <kv-calc> of the built page.
+async function withoutJavaScript(dir, path) {
+  const server = await startServer({ mounts: [['/', dir]] });
+  const browser = await launch({ javaScriptEnabled: false });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
+    return await page.$eval('kv-calc', (el) => el.innerText.replace(/\s+/g, ' ').trim());
+  } finally {
+    await browser.close();
+    await new Promise((ok) => server.close(ok));
+  }
+}
+
+// Every .wasm the page fetched, with the Content-Type it is served with.
+const wasmTypes = (site) => site.page.evaluate(async (urls) => Promise.all(urls.map(async (u) =>
+  [u.replace(/^https?:\/\/[^/]+/, ''), (await fetch(u)).headers.get('content-type')])), site.log.requests.filter((u) => /\.wasm(\?|$)/.test(u)));
+
+// The baked sentence, read as text: 28 x 4 x 128 x 2 x 2 B = 57,344 B per token, x 32,768 = 1.75 GiB.
+const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per token (bf16) and 1.75 GiB (1,879,048,192 B) for one sequence of 32,768 tokens (resident accounting).';
+
+test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docusaurus after the build, data-theme on <html> followed', async () => {
+  const dir = join(EXAMPLES, 'docusaurus-site');
+  installTarball(env, dir);
+  const out = join(env.scratch, 'docusaurus-out');
+  run(process.execPath, [join(dir, 'node_modules/@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
+  assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
+  // Docusaurus writes inline scripts (its theme's first paint, from localStorage) and styles
+  // of its own, and draws its menu arrows from data: addresses; the element needs nothing
+  // more than the strict policy.
+  const site = await checkSite(env, out, '/', `${GENERATOR_CSP}; img-src 'self' data:`);
+  try {
+    const { page } = site;
+    // React hydrated the page and left the baked figures inside the element (no hydration
+    // error: assertClean below).
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    assert.equal(await page.$eval('kv-calc', (el) => el.querySelector('p.fallback[data-kvcalc-baked]')?.textContent), BAKED_TEXT);
+    const types = await wasmTypes(site);
+    assert.equal(types.length, 1, JSON.stringify(types));
+    assert.equal(types[0][1], 'application/wasm');
+    assert.deepEqual(await darkState(page), LIGHT);
+    // The navbar's switch: <html data-theme="dark">, kept in localStorage "theme".
+    const toggle = page.locator('button[aria-label*="dark and light mode"]');
+    while (await page.evaluate(() => document.documentElement.dataset.theme) !== 'dark') await toggle.click();
+    assert.deepEqual(await darkState(page), DARK);
+    await page.reload();
+    await goneLive(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.deepEqual(await darkState(page), DARK);
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
+});
