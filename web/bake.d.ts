@@ -45,3 +45,10 @@ export function htmlFiles(path: string): string[];
 
 /** Writes a baked page over its file: beside it first, then renamed over it (never half written). */
 export function writeWhole(file: string, html: string): void;
+
+/**
+ * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
+ * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked. Rejects on
+ * the first bad <kv-calc> (as bake() does), that file left as it was.
+ */
+export function bakeSite(path: string, options?: { force?: boolean }): Promise<{ files: number; changed: number; count: number }>;

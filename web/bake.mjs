@@ -235,3 +235,25 @@ export function writeWhole(file, html) {
     throw e;
   }
 }
+
+/**
+ * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
+ * plugin's after-build hook. Resolves to { files, changed, count }: HTML files read, files
+ * rewritten, <kv-calc> baked. Rejects on the first bad <kv-calc> (as bake() does), that
+ * file left as it was.
+ * @param {string} path
+ * @param {{force?: boolean}} [options]
+ */
+export async function bakeSite(path, { force = false } = {}) {
+  const files = htmlFiles(path);
+  let changed = 0;
+  let count = 0;
+  for (const file of files) {
+    const r = await bake(readFileSync(file, 'utf8'), { file, force });
+    count += r.count;
+    if (!r.changed) continue;
+    writeWhole(file, r.html);
+    changed += 1;
+  }
+  return { files: files.length, changed, count };
+}

@@ -2,8 +2,7 @@
 // (postBuild), it bakes the figures of every <kv-calc> of every page, as `npx kvcalc bake
 // build` does: readers without JavaScript, and everyone before the element goes live, see the
 // core's numbers. A bad attribute fails the build with the page, the line and the attribute.
-import { readFileSync } from 'node:fs';
-import { bake, htmlFiles, writeWhole } from './bake.mjs';
+import { bakeSite } from './bake.mjs';
 
 /**
  * @param {unknown} _context Docusaurus's load context (unused)
@@ -13,10 +12,7 @@ export default function kvcalc(_context, { force = false } = {}) {
   return {
     name: 'kvcalc',
     async postBuild({ outDir }) {
-      for (const file of htmlFiles(outDir)) {
-        const r = await bake(readFileSync(file, 'utf8'), { file, force });
-        if (r.changed) writeWhole(file, r.html);
-      }
+      await bakeSite(outDir, { force });
     },
   };
 }
