@@ -9,7 +9,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
@@ -48,8 +49,17 @@ const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per toke
 test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docusaurus after the build, data-theme on <html> followed', async () => {
   const dir = join(EXAMPLES, 'docusaurus-site');
   installTarball(env, dir);
+  // webpack's persistent cache (node_modules/.cache) takes an installed package for unchanged
+  // while its version is (0.1.0 in every build of kvcalc): it is dropped when the tarball
+  // differs from the one the cache was built with (npm pack's tarballs are reproducible).
+  const cache = join(dir, 'node_modules/.cache');
+  const stamp = join(cache, 'kvcalc-tarball.sha256');
+  const tarball = createHash('sha256').update(readFileSync(env.tarball)).digest('hex');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== tarball) rmSync(cache, { recursive: true, force: true });
   const out = join(env.scratch, 'docusaurus-out');
   run(process.execPath, [join(dir, 'node_modules/@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
+  mkdirSync(cache, { recursive: true });
+  writeFileSync(stamp, tarball);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
   assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
   // Docusaurus writes inline scripts (its theme's first paint, from localStorage) and styles
