@@ -2,10 +2,11 @@
 // each with its own npm tools installed from its lock file by scripts/setup.sh (slow: installed
 // once, kept while the lock file stays as it is). Each gets the packed package installed
 // (offline) and is built as its author builds it, baking the figures into the built pages
-// (kvcalc/docusaurus after `docusaurus build`, kvcalc/vite in `astro build`). In Chromium:
-// the live figure, the baked figures with JavaScript off, every .wasm served as
-// application/wasm, no console error, failed request or CSP violation, and the generator's
-// dark mode followed, switched live and after a reload.
+// (kvcalc/docusaurus after `docusaurus build`, kvcalc/bake's bakeSite on Astro's
+// astro:build:done). In Chromium: the live figure, the baked figures with JavaScript off,
+// every .wasm served as application/wasm, no console error, failed request or CSP violation,
+// and the generator's dark mode followed, switched live and after a reload; and `astro dev`
+// serving the wasm (kvcalc/vite). Its own file, so it can run beside the other suites.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
