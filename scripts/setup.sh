@@ -37,15 +37,6 @@ if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]
   npm install --no-audit --no-fund --loglevel=error
 fi
 
-# The examples' own tools (Vite, VitePress), from their lock files: the tests build each
-# example from the packed package, offline.
-for example in examples/vite-app examples/vitepress-site; do
-  if [ ! -d "$example/node_modules" ] || [ "$example/package-lock.json" -nt "$example/node_modules/.package-lock.json" ]; then
-    echo "setup: installing the dev dependencies of $example"
-    npm ci --prefix "$example" --no-audit --no-fund --loglevel=error
-  fi
-done
-
 # The closure compiler for the wasm module's JS glue, pinned (TOOLCHAIN.md section 4: only
 # 20220202.0.0 works with Emscripten 3.1.6). A build tool, not a package dependency.
 closure=build-tools/closure

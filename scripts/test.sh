@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Every test layer: native Catch2, the same Catch2 suite as wasm under Node, then the
-# node:test suites (CLI, JS API, bad inputs) and the browser suites in headless Chromium,
-# with the lint and the fuzz smoke run beside them. Runs every layer even when one fails, and
-# fails when any did.
+# Every test layer: native Catch2, the same Catch2 suite as wasm under Node, the node:test
+# suites (CLI, JS API, bad inputs, the browser suites in headless Chromium, the examples built
+# from the packed package), the lint and the fuzz smoke. Runs every layer even when one fails,
+# and fails when any did.
 #
-# Two cores, kept busy: the build and the test files are the critical path; the lint and the
-# fuzz smoke (which need only the compile commands, and a build of their own) start at once
-# in the background at a lower priority, so they take the CPU the build's single-threaded
-# links and the browser tests' waits leave idle, and their output is printed at the end.
+# Two cores, kept busy. The build and then the test files are the critical path. Beside them,
+# at a lower priority, so that they take the CPU the build's single-threaded links and the
+# browser tests' waits leave idle: the examples' npm installs (needed only when the test files
+# start), the lint (needs only the compile commands) and the fuzz smoke (a build of its own).
+# Their output is printed when they are waited for.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -18,14 +19,15 @@ logs="$native/test-logs"
 cmake -S . -B "$native" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null || exit 1
 rm -rf "$logs" && mkdir -p "$logs"
 
-checks() {  # name command...: run niced into a log, its exit status beside it
+beside() {  # name command...: run niced into a log, its exit status beside it
   local name="$1"; shift
   nice -n 15 "$@" >"$logs/$name.log" 2>&1
   echo $? >"$logs/$name.status"
 }
-( checks lint bash scripts/lint.sh
-  [ -x scripts/fuzz.sh ] && [ -f tests/fuzz/fuzz_config.cpp ] && KVCALC_JOBS=1 checks fuzz bash scripts/fuzz.sh 30
-) &
+beside examples bash scripts/setup-examples.sh &
+examples_pid=$!
+( beside lint bash scripts/lint.sh
+  KVCALC_JOBS=1 beside fuzz bash scripts/fuzz.sh 30 ) &
 checks_pid=$!
 
 failed=()
@@ -34,7 +36,7 @@ run() {
   echo "=== $name"
   if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
 }
-report() {  # name log-name: print a background layer's log and outcome
+report() {  # name log-name: print a layer's log from beside() and its outcome
   echo "=== $1"
   cat "$logs/$2.log"
   if [ "$(cat "$logs/$2.status" 2>/dev/null)" = 0 ]; then echo "=== $1: ok"; else echo "=== $1: FAILED"; failed+=("$1"); fi
@@ -43,25 +45,28 @@ report() {  # name log-name: print a background layer's log and outcome
 if bash scripts/build.sh; then
   run "native Catch2" ctest --test-dir "$native" --output-on-failure
   run "wasm Catch2 (node)" ctest --test-dir "${KVCALC_WASM_BUILD_DIR:-build-wasm}" --output-on-failure
-  suites=()
-  for d in tests/cli tests/js tests/badinput tests/browser; do
-    [ -d "$d" ] && ls "$d"/*.test.mjs >/dev/null 2>&1 && suites+=("$d"/*.test.mjs)
+  wait "$examples_pid"
+  report "the examples' npm dev dependencies" examples
+  # The longest file first (the Docusaurus and Astro recipes: a cold webpack build after any
+  # change to the package takes 1.5 to 3 minutes), so the others run beside it.
+  suites=(tests/browser/examples-js-docs.test.mjs)
+  for f in tests/cli/*.test.mjs tests/js/*.test.mjs tests/badinput/*.test.mjs tests/browser/*.test.mjs; do
+    [ "$f" = "${suites[0]}" ] || suites+=("$f")
   done
-  if [ ${#suites[@]} -gt 0 ]; then
-    # Two test files at a time: each has its own servers (free ports), browser profile and
-    # scratch folders, and packs one at a time (tests/packed.mjs). A test that waits for
-    # something that never comes fails after 2 minutes instead of hanging the run (the
-    # slowest test takes about 20 s).
-    run "node:test suites" node --test --test-concurrency="${KVCALC_TEST_CONCURRENCY:-2}" --test-timeout=120000 "${suites[@]}"
-  fi
+  # Two files at a time: each has its own servers (free ports), browser profile and scratch
+  # folders, and they pack one at a time (tests/packed.mjs). A file that waits for something
+  # that never comes fails after 10 minutes instead of hanging the run (node --test's timeout
+  # bounds a whole file; the longest takes about 4 minutes cold).
+  run "node:test suites" node --test --test-concurrency="${KVCALC_TEST_CONCURRENCY:-2}" --test-timeout=600000 "${suites[@]}"
 else
   echo "test: build failed"
   failed+=("build")
+  wait "$examples_pid"
 fi
 
 wait "$checks_pid"
 report "lint (clang-format, clang-tidy)" lint
-[ -f "$logs/fuzz.log" ] && report "fuzz smoke (30 s)" fuzz
+report "fuzz smoke (30 s)" fuzz
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "test: FAILED layers: ${failed[*]}"

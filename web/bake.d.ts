@@ -36,3 +36,19 @@ export function fallbackHtml(attributes: Record<string, string>, inlineConfigTex
 
 /** The attributes of a start tag's inside, values decoded, names in lower case. */
 export function parseAttributes(text: string): Record<string, string>;
+
+/**
+ * The HTML files of a path: the path itself when it is a file, else every .html file under
+ * the folder (node_modules and dot folders skipped), in name order. Throws when nothing is there.
+ */
+export function htmlFiles(path: string): string[];
+
+/** Writes a baked page over its file: beside it first, then renamed over it (never half written). */
+export function writeWhole(file: string, html: string): void;
+
+/**
+ * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
+ * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked. Rejects on
+ * the first bad <kv-calc> (as bake() does), that file left as it was.
+ */
+export function bakeSite(path: string, options?: { force?: boolean }): Promise<{ files: number; changed: number; count: number }>;

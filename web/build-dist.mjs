@@ -161,14 +161,14 @@ copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // What runs in Node, never in a page: the `kvcalc` command (cli.mjs, the package's `bin`), the
 // baker it and build plugins use (bake.mjs, `kvcalc/bake`), the Vite plugin (vite.mjs,
-// `kvcalc/vite`), and the native CLI's code compiled
+// `kvcalc/vite`), the Docusaurus plugin (docusaurus.mjs, `kvcalc/docusaurus`), and the native CLI's code compiled
 // for Node (kvcalc_cli.cjs, built with the wasm). Each imports the page's kvcalc.js, not a copy.
 if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
 copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
 const nodeExternal = ['./kvcalc.js', './bake.mjs', './kvcalc_cli.cjs'];
 // cli.mjs's svg command reads options as the element reads attributes: bundled in, as in bake.mjs.
 const nodeBuild = await build({
-  entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs'), join(web, 'vite.mjs')],
+  entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs'), join(web, 'vite.mjs'), join(web, 'docusaurus.mjs')],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -190,7 +190,7 @@ const nodeBuild = await build({
 }).catch((e) => fail(`bundling the Node files: ${e.message}`));
 const nodeOutside = Object.keys(nodeBuild.metafile.inputs).filter((f) => !f.startsWith('web/'));
 if (nodeOutside.length) fail(`the Node files import files outside web/: ${nodeOutside.join(', ')}`);
-for (const f of ['bake.d.ts', 'vite.d.ts']) copyFileSync(join(web, f), join(dist, f));
+for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts']) copyFileSync(join(web, f), join(dist, f));
 
 // Sizes. gzip -9, as a server would send them.
 const { files, views, beforeViewport: early } = pageLoads(dist);

@@ -4,9 +4,8 @@
 // compiled to wasm for Node (kvcalc_cli.cjs), so options, outputs and exit codes are the
 // native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages.
 
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 
 const EXIT = { ok: 0, badInput: 1, usage: 2 };
 
@@ -79,22 +78,6 @@ async function runSvg(args) {
   return EXIT.ok;
 }
 
-function htmlFiles(path, out) {
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) throw new Error(`${path}: no such file or folder`);
-  if (st.isFile()) {
-    out.push(path);
-  } else {
-    for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-      const p = join(path, entry.name);
-      if (entry.isDirectory()) htmlFiles(p, out);
-      else if (/\.html?$/i.test(entry.name)) out.push(p);
-    }
-  }
-  return out;
-}
-
 async function runBake(args) {
   const flags = new Set(args.filter((a) => a.startsWith('--')));
   const paths = args.filter((a) => !a.startsWith('--'));
@@ -103,14 +86,14 @@ async function runBake(args) {
   }
   if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
   const check = flags.has('--check');
+  const { bake, htmlFiles, writeWhole } = await import('./bake.mjs');
   let files;
   try {
-    files = paths.flatMap((p) => htmlFiles(p, []));
+    files = paths.flatMap((p) => htmlFiles(p));
   } catch (e) {
     console.error(`kvcalc bake: ${e.message}`);
     return EXIT.badInput;
   }
-  const { bake } = await import('./bake.mjs');
   let failed = 0;
   let stale = 0;
   let elements = 0;
@@ -135,13 +118,9 @@ async function runBake(args) {
       stale += 1;
       continue;
     }
-    // Written beside the page, then renamed over it: a page is never half written.
-    const temp = `${file}.kvcalc-${process.pid}.tmp`;
     try {
-      writeFileSync(temp, r.html);
-      renameSync(temp, file);
+      writeWhole(file, r.html);
     } catch (e) {
-      rmSync(temp, { force: true });
       console.error(`kvcalc bake: ${file}: could not write it: ${e.message}`);
       failed += 1;
     }

@@ -9,14 +9,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CSP, DARK, EXAMPLES, GENERATOR_CSP, LIGHT, assertClean, checkSite, darkState, examplesSetup, npmInstall, run } from './examples-support.mjs';
+import { BAKED, CSP, DARK, EXAMPLES, GENERATOR_CSP, LIGHT, assertClean, checkSite, darkState, examplesSetup, goneLive, npmInstall, run } from './examples-support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
 after(async () => { await env?.close(); });
-
-// 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token, baked by the core.
-const BAKED = /<kv-calc model="Qwen\/Qwen2\.5-7B-Instruct" context="32768">\n<p class="fallback" data-kvcalc-baked="0\.1\.0">Qwen\/Qwen2\.5-7B-Instruct keeps <data value="57344">57,344 B<\/data> of KV cache per token/;
 
 // The recipe copied out with the package installed into it (npx kvcalc finds it there) and
 // its dist/ copied where the recipe's pages load it from.
@@ -27,8 +24,6 @@ function recipe(name, distTo) {
   cpSync(env.packageDist, join(dir, distTo), { recursive: true });
   return dir;
 }
-
-const goneLive = (page) => page.$eval('kv-calc', async (el) => { el.scrollIntoView(); await el.updateComplete; });
 
 test('Sphinx + furo: the module through html_js_files, baked on build-finished, furo\'s data-theme on <body> followed', async () => {
   const dir = recipe('sphinx-furo', '_static/kvcalc');

@@ -16,6 +16,8 @@ export { CSP };
 
 export const EXAMPLES = join(ROOT, 'examples');
 export const FALLBACK = 'Qwen2.5-7B-Instruct keeps 57,344 bytes of KV cache per token';
+// 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token, baked by the core.
+export const BAKED = /<kv-calc model="Qwen\/Qwen2\.5-7B-Instruct" context="32768">\n<p class="fallback" data-kvcalc-baked="0\.1\.0">Qwen\/Qwen2\.5-7B-Instruct keeps <data value="57344">57,344 B<\/data> of KV cache per token/;
 // VitePress and MkDocs write inline code of their own (VitePress its theme switch, page map,
 // inline styles and data: icons; MkDocs's theme its base_url script and a style attribute
 // in its keyboard help): their sites need more than the strict policy for those. The
@@ -53,7 +55,7 @@ export async function examplesSetup() {
 // An example with npm dev dependencies: the tarball goes into its node_modules (not into
 // package.json: the examples name only their tools), then its build runs.
 export function installTarball(env, dir) {
-  if (!existsSync(join(dir, 'node_modules'))) throw new Error(`${dir}/node_modules is missing: run bash scripts/setup.sh`);
+  if (!existsSync(join(dir, 'node_modules'))) throw new Error(`${dir}/node_modules is missing: run bash scripts/setup-examples.sh`);
   npmInstall(['--no-save', env.tarball], dir);
   const installed = JSON.parse(readFileSync(join(dir, 'node_modules/kvcalc/package.json'), 'utf8'));
   assert.equal(installed.name, 'kvcalc');
@@ -92,6 +94,9 @@ export async function assertClean(site, generatorErrors = []) {
   assert.deepEqual(site.elsewhere, []);
 }
 
+
+// The first element gone live (after a reload).
+export const goneLive = (page) => page.$eval('kv-calc', async (el) => { el.scrollIntoView(); await el.updateComplete; });
 
 // The first element's dark state and background, a frame after the page changed.
 export const darkState = (page) => page.$eval('kv-calc', async (el) => {

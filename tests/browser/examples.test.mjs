@@ -1,10 +1,10 @@
 // The integration examples (examples/), each built from the packed package as a user would:
 // `npm pack`, then the tarball installed (offline: the examples' own dev dependencies come
-// from scripts/setup.sh) into a Vite app, a VitePress site, an MkDocs site as Debian 12
+// from scripts/setup-examples.sh) into a Vite app, a VitePress site, an MkDocs site as Debian 12
 // ships it, and a plain HTML page. In Chromium each built site shows the live figure, its
 // built HTML holds the fallback, and the browser reports no CSP violation, no console error
 // and no failed request (examples-support.mjs). The docs platforms' recipes are
-// examples-docs.test.mjs.
+// examples-docs.test.mjs and examples-js-docs.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';

@@ -119,3 +119,36 @@ console.log(JSON.stringify({ r, gqa, error }));
   assert.equal(out.gqa, '<p class="fallback" data-kvcalc-baked="0.1.0">Qwen/Qwen2.5-7B-Instruct has 28 query heads on 4 KV heads: <data value="57344">57,344 B</data> per token.</p>');
   assert.deepEqual(out.error, { message: 'docs/x.html:3: <kv-calc> tp: expected a whole number, got "two"', line: 3, attribute: 'tp', file: 'docs/x.html' });
 });
+
+test('kvcalc/bake bakeSite() and kvcalc/docusaurus postBuild: every page of a built site, node_modules and dot folders skipped', () => {
+  const site = join(app, 'built');
+  for (const d of ['guide', 'node_modules/x', '.cache']) mkdirSync(join(site, d), { recursive: true });
+  const empty = '<kv-calc model="Qwen/Qwen3-8B" context="4K"></kv-calc>\n';
+  for (const f of ['index.html', 'guide/page.html', 'node_modules/x/a.html', '.cache/b.html']) writeFileSync(join(site, f), empty);
+  writeFileSync(join(site, 'guide/plain.html'), '<p>No element.</p>\n');
+  writeFileSync(join(app, 'site.mjs'), `
+import { bakeSite } from 'kvcalc/bake';
+import docusaurus from 'kvcalc/docusaurus';
+const first = await bakeSite(process.argv[2]);
+const plugin = docusaurus({}, {});
+await plugin.postBuild({ outDir: process.argv[2] });
+const second = await bakeSite(process.argv[2]);
+let error;
+try { await bakeSite(process.argv[3]); } catch (e) { error = e.message; }
+console.log(JSON.stringify({ first, name: plugin.name, second, error }));
+`);
+  const bad = join(app, 'bad-site');
+  mkdirSync(bad);
+  const badPage = '<kv-calc batch="0"></kv-calc>\n';
+  writeFileSync(join(bad, 'index.html'), badPage);
+  const out = JSON.parse(execFileSync(process.execPath, ['site.mjs', site, bad], { cwd: app, encoding: 'utf8' }));
+  assert.deepEqual(out.first, { files: 3, changed: 2, count: 2 });
+  assert.equal(out.name, 'kvcalc');
+  // The plugin's bake and the second one changed nothing: baked once.
+  assert.deepEqual(out.second, { files: 3, changed: 0, count: 2 });
+  // 36 layers x 8 KV heads x 128 x 2 x 2 B = 147,456 B per token.
+  for (const f of ['index.html', 'guide/page.html']) assert.match(readFileSync(join(site, f), 'utf8'), /keeps <data value="147456">147,456 B<\/data>/);
+  for (const f of ['node_modules/x/a.html', '.cache/b.html']) assert.equal(readFileSync(join(site, f), 'utf8'), empty);
+  assert.match(out.error, /bad-site\/index\.html:1: <kv-calc> batch: /);
+  assert.equal(readFileSync(join(bad, 'index.html'), 'utf8'), badPage);
+});

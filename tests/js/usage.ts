@@ -139,3 +139,17 @@ function useElement(): void {
   void cls;
 }
 void useElement;
+
+// The build plugins' Node API: kvcalc/bake's bakeSite and the Docusaurus plugin.
+import { bakeSite } from 'kvcalc/bake';
+import kvcalcDocusaurus from 'kvcalc/docusaurus';
+
+async function bakeBuiltSite(): Promise<number> {
+  const { files, changed, count }: { files: number; changed: number; count: number } = await bakeSite('build', { force: false });
+  const plugin = kvcalcDocusaurus({}, { force: true });
+  const name: string = plugin.name;
+  await plugin.postBuild({ outDir: 'build' });
+  void name;
+  return files + changed + count;
+}
+void bakeBuiltSite;

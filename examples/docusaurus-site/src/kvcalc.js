@@ -1,0 +1,2 @@
+// Defines <kv-calc> in the browser.
+import 'kvcalc';

@@ -1,0 +1,161 @@
+// The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight),
+// each with its own npm tools installed from its lock file by scripts/setup-examples.sh (slow: installed
+// once, kept while the lock file stays as it is). Each gets the packed package installed
+// (offline) and is built as its author builds it, baking the figures into the built pages
+// (kvcalc/docusaurus after `docusaurus build`, kvcalc/bake's bakeSite on Astro's
+// astro:build:done). In Chromium: the live figure, the baked figures with JavaScript off,
+// every .wasm served as application/wasm, no console error, failed request or CSP violation,
+// and the generator's dark mode followed, switched live and after a reload; and `astro dev`
+// serving the wasm (kvcalc/vite). Its own file, so it can run beside the other suites.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+import { BAKED, DARK, EXAMPLES, GENERATOR_CSP, LIGHT, assertClean, checkSite, darkState, examplesSetup, goneLive, installTarball, run } from './examples-support.mjs';
+import { launch, openPage } from './site-pages/support.mjs';
+
+let env;
+before(async () => { env = await examplesSetup(); });
+after(async () => { await env?.close(); });
+
+// What a reader without JavaScript sees of the first <kv-calc> of the built page.
+async function withoutJavaScript(dir, path) {
+  const server = await startServer({ mounts: [['/', dir]] });
+  const browser = await launch({ javaScriptEnabled: false });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
+    return await page.$eval('kv-calc', (el) => el.innerText.replace(/\s+/g, ' ').trim());
+  } finally {
+    await browser.close();
+    await new Promise((ok) => server.close(ok));
+  }
+}
+
+// The one .wasm the page fetched, its path matching where, served as application/wasm.
+async function assertWasmServed(page, requests, where) {
+  const wasm = requests.filter((u) => /\.wasm(\?|$)/.test(u));
+  assert.equal(wasm.length, 1, wasm.join('\n'));
+  assert.match(new URL(wasm[0]).pathname, where);
+  assert.equal(await page.evaluate(async (u) => (await fetch(u)).headers.get('content-type'), wasm[0]), 'application/wasm');
+}
+
+// The baked sentence, read as text: 28 x 4 x 128 x 2 x 2 B = 57,344 B per token, x 32,768 = 1.75 GiB.
+const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per token (bf16) and 1.75 GiB (1,879,048,192 B) for one sequence of 32,768 tokens (resident accounting).';
+
+test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docusaurus after the build, data-theme on <html> followed', async () => {
+  const dir = join(EXAMPLES, 'docusaurus-site');
+  installTarball(env, dir);
+  // webpack's persistent cache (node_modules/.cache) takes an installed package for unchanged
+  // while its version is (0.1.0 in every build of kvcalc): it is dropped when the tarball
+  // differs from the one the cache was built with (npm pack's tarballs are reproducible).
+  const cache = join(dir, 'node_modules/.cache');
+  const stamp = join(cache, 'kvcalc-tarball.sha256');
+  const tarball = createHash('sha256').update(readFileSync(env.tarball)).digest('hex');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== tarball) rmSync(cache, { recursive: true, force: true });
+  const out = join(env.scratch, 'docusaurus-out');
+  run(process.execPath, [join(dir, 'node_modules/@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
+  mkdirSync(cache, { recursive: true });
+  writeFileSync(stamp, tarball);
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
+  assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
+  // Docusaurus writes inline scripts (its theme's first paint, from localStorage) and styles
+  // of its own, and draws its menu arrows from data: addresses; the element needs nothing
+  // more than the strict policy.
+  const site = await checkSite(env, out, '/', `${GENERATOR_CSP}; img-src 'self' data:`);
+  try {
+    const { page } = site;
+    // React hydrated the page and left the baked figures inside the element (no hydration
+    // error: assertClean below).
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    assert.equal(await page.$eval('kv-calc', (el) => el.querySelector('p.fallback[data-kvcalc-baked]')?.textContent), BAKED_TEXT);
+    // webpack emits it as an asset of its own, named by its hash, at the site's root.
+    await assertWasmServed(page, site.log.requests, /^\/[0-9a-f]+\.wasm$/);
+    assert.deepEqual(await darkState(page), LIGHT);
+    // The navbar's switch: <html data-theme="dark">, kept in localStorage "theme".
+    const toggle = page.locator('button[aria-label*="dark and light mode"]');
+    while (await page.evaluate(() => document.documentElement.dataset.theme) !== 'dark') await toggle.click();
+    assert.deepEqual(await darkState(page), DARK);
+    await page.reload();
+    await goneLive(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.deepEqual(await darkState(page), DARK);
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
+});
+
+test('Astro Starlight (MDX): the element from a component\'s <script>, baked after astro build, data-theme on <html> followed', async () => {
+  const dir = join(EXAMPLES, 'astro-starlight');
+  installTarball(env, dir);
+  // Built where its author builds it (dist/): with an --outDir outside the project, Astro
+  // leaves files of its own build there.
+  const out = join(dir, 'dist');
+  run(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'build', '--silent'], dir);
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
+  assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
+  // Starlight writes inline scripts (its theme picker, from localStorage, and its sidebar)
+  // and style attributes of its own; the element needs nothing more than the strict policy.
+  const site = await checkSite(env, out, '/', GENERATOR_CSP);
+  try {
+    const { page } = site;
+    await assertWasmServed(page, site.log.requests, /^\/_astro\/kvcalc_core\.[\w-]+\.wasm$/);
+    // Starlight's theme picker: "auto" (the system's: light here) is <html data-theme="light">;
+    // "dark" is data-theme="dark", kept in localStorage "starlight-theme".
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+    assert.deepEqual(await darkState(page), LIGHT);
+    await page.locator('starlight-theme-select select:visible').selectOption('dark');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.deepEqual(await darkState(page), DARK);
+    await page.reload();
+    await goneLive(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.deepEqual(await darkState(page), DARK);
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
+});
+
+test('astro dev serves the wasm: kvcalc/vite keeps kvcalc out of Vite\'s dependency pre-bundling', async () => {
+  const dir = join(EXAMPLES, 'astro-starlight');
+  installTarball(env, dir);
+  const port = await new Promise((ok) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => ok(free));
+    });
+  });
+  const dev = spawn(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' } });
+  let output = '';
+  try {
+    await new Promise((ok, fail) => {
+      const seen = (chunk) => {
+        output += chunk;
+        if (output.includes(`http://127.0.0.1:${port}/`)) ok();
+      };
+      dev.stdout.on('data', seen);
+      dev.stderr.on('data', seen);
+      dev.on('exit', (code) => fail(new Error(`astro dev exited (${code}): ${output}`)));
+    });
+    const { page, log } = await openPage(env.browser, `http://127.0.0.1:${port}/`);
+    try {
+      // 2 x 28 x 4 x 128 x 2 B = 57,344 B per token (the element is in the first screen).
+      await page.waitForFunction(() => document.querySelector('kv-calc')?.result?.bytesPerToken === 57344, null, { timeout: 30000 })
+        .catch(() => assert.fail(`no live figure; failed requests: ${log.failed.join(', ')}`));
+      // From the package's own folder, not from Vite's pre-bundling cache.
+      await assertWasmServed(page, log.requests, /\/node_modules\/kvcalc\/dist\/kvcalc_core\.wasm$/);
+      assert.deepEqual(log.failed, []);
+    } finally {
+      await page.close();
+    }
+  } finally {
+    dev.kill();
+  }
+});
