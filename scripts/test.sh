@@ -23,6 +23,7 @@ beside() {  # name command...: run niced into a log, its exit status beside it
   local name="$1"; shift
   nice -n 15 "$@" >"$logs/$name.log" 2>&1
   echo $? >"$logs/$name.status"
+  echo "$SECONDS" >"$logs/$name.seconds"
 }
 beside examples bash scripts/setup-examples.sh &
 examples_pid=$!
@@ -31,18 +32,20 @@ examples_pid=$!
 checks_pid=$!
 
 failed=()
-run() {
+run() {  # name command...: the layer's outcome, and the seconds since npm test started
   local name="$1"; shift
   echo "=== $name"
-  if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed+=("$name"); fi
+  if "$@"; then echo "=== $name: ok (at ${SECONDS} s)"; else echo "=== $name: FAILED (at ${SECONDS} s)"; failed+=("$name"); fi
 }
 report() {  # name log-name: print a layer's log from beside() and its outcome
   echo "=== $1"
   cat "$logs/$2.log"
-  if [ "$(cat "$logs/$2.status" 2>/dev/null)" = 0 ]; then echo "=== $1: ok"; else echo "=== $1: FAILED"; failed+=("$1"); fi
+  local took; took=$(cat "$logs/$2.seconds" 2>/dev/null)
+  if [ "$(cat "$logs/$2.status" 2>/dev/null)" = 0 ]; then echo "=== $1: ok (done at ${took} s)"; else echo "=== $1: FAILED (at ${took} s)"; failed+=("$1"); fi
 }
 
 if bash scripts/build.sh; then
+  echo "=== build: ok (at ${SECONDS} s)"
   run "native Catch2" ctest --test-dir "$native" --output-on-failure
   run "wasm Catch2 (node)" ctest --test-dir "${KVCALC_WASM_BUILD_DIR:-build-wasm}" --output-on-failure
   wait "$examples_pid"
@@ -72,4 +75,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "test: FAILED layers: ${failed[*]}"
   exit 1
 fi
-echo "test: all layers passed"
+echo "test: all layers passed in ${SECONDS} s"
