@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh >/dev/null
 cmake --build "${KVCALC_BUILD_DIR:-build}" --target sweep_bench -j"${KVCALC_JOBS:-2}" >/dev/null
-cmake --build "${KVCALC_WASM_BUILD_DIR:-build-wasm}" --target sweep_bench -j"${KVCALC_JOBS:-2}" >/dev/null
+cmake --build "${KVCALC_WASM_BUILD_DIR:-build-wasm}" --target sweep_bench kvcalc_wasm_names -j"${KVCALC_JOBS:-2}" >/dev/null
 node bench/run.mjs
