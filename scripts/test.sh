@@ -59,8 +59,9 @@ if bash scripts/build.sh; then
   # Two files at a time: each has its own servers (free ports), browser profile and scratch
   # folders, and they pack one at a time (tests/packed.mjs). A file that waits for something
   # that never comes fails after 10 minutes instead of hanging the run (node --test's timeout
-  # bounds a whole file; the longest takes about 4 minutes cold).
-  run "node:test suites" node --test --test-concurrency="${KVCALC_TEST_CONCURRENCY:-2}" --test-timeout=600000 "${suites[@]}"
+  # bounds a whole file; the longest takes about 4 minutes cold), and the whole layer after 30
+  # minutes (a file that timed out can be left waiting on its browser).
+  run "node:test suites" timeout --kill-after=30 1800 node --test --test-concurrency="${KVCALC_TEST_CONCURRENCY:-2}" --test-timeout=600000 "${suites[@]}"
 else
   echo "test: build failed"
   failed+=("build")

@@ -105,3 +105,17 @@ export const darkState = (page) => page.$eval('kv-calc', async (el) => {
 });
 export const LIGHT = [false, 'rgb(255, 255, 255)'];
 export const DARK = [true, 'rgb(22, 26, 32)'];
+
+// The reader's system switched to dark, live and then after a reload: the element's state
+// ([dark?, background]) each time, for a page that marks no dark mode of its own.
+export async function underDarkSystem(page) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  // Chromium tells the page's media queries at its next rendering update: two frames.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const live = await darkState(page);
+  await page.reload();
+  await goneLive(page);
+  const reloaded = await darkState(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return { live, reloaded };
+}

@@ -9,24 +9,27 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CSP, DARK, EXAMPLES, FALLBACK, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run } from './examples-support.mjs';
+import { CSP, DARK, EXAMPLES, FALLBACK, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run, underDarkSystem } from './examples-support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
 after(async () => { await env?.close(); });
 
-test('plain HTML under the strict CSP: the package\'s files beside the page', async () => {
+test('plain HTML under the strict CSP: the package\'s files beside the page; the reader\'s dark system followed', async () => {
   const out = join(env.scratch, 'plain-html');
   mkdirSync(out);
   for (const f of ['index.html', 'favicon.svg']) cpSync(join(EXAMPLES, 'plain-html', f), join(out, f));
   cpSync(env.packageDist, join(out, 'kvcalc'), { recursive: true });
   assert.ok(readFileSync(join(out, 'index.html'), 'utf8').includes(FALLBACK));
   const site = await checkSite(env, out, '/index.html', CSP);
+  // The page marks no dark mode and paints no background: the element follows the system.
+  assert.deepEqual(await darkState(site.page), LIGHT);
+  assert.deepEqual(await underDarkSystem(site.page), { live: DARK, reloaded: DARK });
   await assertClean(site);
   await site.close();
 });
 
-test('a Vite app: one import, the wasm found by the build, the figures baked by kvcalc/vite', async () => {
+test('a Vite app: one import, the wasm found by the build, the figures baked by kvcalc/vite; the reader\'s dark system followed', async () => {
   const dir = join(EXAMPLES, 'vite-app');
   installTarball(env, dir);
   const out = join(env.scratch, 'vite-out');
@@ -40,6 +43,7 @@ test('a Vite app: one import, the wasm found by the build, the figures baked by 
   assert.equal(await site.page.textContent('#last-result'), 'Qwen/Qwen2.5-7B-Instruct: 57,344 bytes per token');
   // The wasm came from the build's own assets.
   assert.ok(site.log.requests.some((u) => /\/assets\/kvcalc_core[-.\w]*\.wasm$/.test(u)), site.log.requests.join('\n'));
+  assert.deepEqual(await underDarkSystem(site.page), { live: DARK, reloaded: DARK });
   await assertClean(site);
   await site.close();
 });
@@ -62,7 +66,7 @@ test('a VitePress site: the element and its fallback survive server rendering, a
   await site.close();
 });
 
-test('an MkDocs site as Debian 12 ships it (1.4.2): the script through the theme\'s extrahead block', async () => {
+test('an MkDocs site as Debian 12 ships it (1.4.2): the script through the theme\'s extrahead block; light on its light-only theme', async () => {
   const dir = join(env.scratch, 'mkdocs-site');
   cpSync(join(EXAMPLES, 'mkdocs-site'), dir, { recursive: true, filter: (f) => !/[/\\](site|kvcalc)$/.test(f) });
   cpSync(env.packageDist, join(dir, 'docs/kvcalc'), { recursive: true });
@@ -72,6 +76,9 @@ test('an MkDocs site as Debian 12 ships it (1.4.2): the script through the theme
   assert.match(html, /<script type="module" src="kvcalc\/kvcalc.js"><\/script>/);
   assert.ok(html.includes(FALLBACK), 'the fallback is in the built HTML');
   const site = await checkSite(env, out, '/index.html', MKDOCS_CSP);
+  // The mkdocs theme has no dark mode and paints its page white: the element stays light on
+  // it even when the reader's system is dark (the background behind it decides).
+  assert.deepEqual(await underDarkSystem(site.page), { live: LIGHT, reloaded: LIGHT });
   await assertClean(site);
   await site.close();
 });
