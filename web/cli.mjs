@@ -15,9 +15,10 @@ Every <kv-calc> that is empty or was baked before gets the fallback the core com
 its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
 fallbacks are missing or stale; --force also replaces content an author wrote.`;
 
-const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|check] [--context N] [--batch N] [--kv-dtype D]
+const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|gqa|check] [--context N] [--batch N] [--kv-dtype D]
                   [--tp N] [--accounting naive|resident|vllm] [--pool-tokens N] [--max-context N]
 prints a standalone SVG figure of the element's chart: KV cache memory against context (with
+--chart gqa, the cache for each KV-head count from MQA to MHA and the MLA point; with
 --chart check, the pool line and the advertised context: needs --pool-tokens and --max-context).`;
 
 // The commands this file runs itself; every other goes to the native CLI's code.
@@ -71,7 +72,8 @@ async function runSvg(args) {
   } catch (e) {
     if (!e.code) throw e;
     // The option as this command names it (its flags are the attributes): poolTokens -> --pool-tokens.
-    const { attribute, message } = attributeError(e);
+    // --chart is this command's own flag.
+    const { attribute = e.field === 'chart' ? 'chart' : undefined, message } = attributeError(e);
     console.error(`kvcalc: ${attribute ? `--${attribute}: ${message}` : e.message}`);
     return EXIT.badInput;
   }

@@ -72,7 +72,7 @@
  * @part chart - The memory-against-context chart view.
  * @part chart-svg - The chart itself.
  * @part legend - The chart's legend.
- * @part download - The chart's Download SVG button (a standalone .svg of the chart, as kv.svg() draws it).
+ * @part download - The chart's and the GQA view's Download SVG buttons (a standalone .svg of the figure, as kv.svg() draws it).
  *
  * @cssstate live - The live element has replaced the fallback (`kv-calc:state(live)`); style the fallback's box with `kv-calc:not(:state(live))`.
  * @cssstate dark - The element shows its dark colours (see the `theme` attribute).
