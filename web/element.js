@@ -61,6 +61,7 @@
  * @part gqa-range - The KV-heads slider.
  * @part gqa-readout - The chosen KV-head count and its cache.
  * @part gqa-picture - The query heads grouped onto KV heads.
+ * @part gqa-bars - The cache for each KV-head count as bars, and the MLA point (the figure kv.svg() draws with chart 'gqa').
  * @part gqa-table - The cache for each KV-head count.
  * @part check - The context-versus-pool view.
  * @part verdict - The check's verdict (role="status").

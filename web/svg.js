@@ -1,7 +1,7 @@
 // Standalone SVG figures (kv.svg(), `kvcalc svg`): the element's chart drawn by the element's
 // own code (chart-view.js: plot() makes the same nodes, here as markup text); the GQA figure
-// from the GQA view's own figures (gqa-view.js gqaData(), which its table shows as rows) as
-// bars, with its heads picture drawn by the view's plotHeads(); for pages where
+// by the GQA view's (gqa-view.js: its figures from gqaData(), its bars from plotBars(), its
+// heads picture from plotHeads()); for pages where
 // no script runs: a README, a newsletter, slides, a PDF. One file: <title> and <desc> say the
 // figures in words; light and dark follow prefers-color-scheme inside the file, in the
 // element's colours; no font, script or anything else is fetched. The same input gives the
@@ -117,8 +117,9 @@ function figure(kind, title, desc, height, ...nodes) {
     `role="img" aria-labelledby="kvcalc-title kvcalc-desc">${markup(body)}</svg>\n`;
 }
 
-// The GQA figure: the cache for each KV-head count from MQA to MHA as bars, the MLA point on
-// the same scale, then the model's query heads grouped onto its configured KV heads.
+// The GQA figure, as the element's GQA view draws it: the cache for each KV-head count from
+// MQA to MHA as bars, the MLA point on the same scale, then the model's query heads grouped
+// onto its configured KV heads.
 function gqaFigure(model, r, sizeOptions, fmt) {
   const options = { ...sizeOptions, context: r.context };
   const data = gqaData((axes) => model.series(options, axes), r, fmt);

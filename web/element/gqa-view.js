@@ -15,7 +15,7 @@ const CSS = `
 .gqa-control { display: grid; gap: 0.3rem; }
 .gqa-control input[type="range"] { width: 100%; }
 .ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
-.heads { width: 100%; height: auto; display: block; }
+.heads, .gqa-bars { width: 100%; height: auto; display: block; }
 .heads .q { fill: var(--_surface); stroke: var(--_series-1); }
 .heads .kvh { fill: var(--_series-1); }
 .heads .link { stroke: var(--_muted); stroke-width: 1; }
@@ -94,15 +94,18 @@ export function gqaData(series, r, fmt) {
 
 // The bars of the cache for each KV-head count, MQA at the top to MHA, and the MLA point on
 // the same scale, at width W, each made by node(tag, attrs, ...children) (as chart-view.js
-// plot()). The element shows the same figures as its table's rows; the standalone figure
-// draws them here. Returns { nodes, height }.
+// plot()): the view's bars and the standalone figure's (kv.svg(), chart 'gqa'). Narrow (a
+// phone), the labels and figures are shorter. Returns { nodes, height }.
 export function plotBars({ q, points, mla, mha, ownKv, fmt }, W, node) {
-  const left = 150;
+  const narrow = W < 560;
+  const left = narrow ? 92 : 150;
+  const room = narrow ? 112 : 230;
   const row = 24;
   const top = 8;
-  const barW = W - left - 230;
+  const barW = Math.max(40, W - left - room);
   const max = Math.max(...points.map((p) => Number(p.bytes)), mla ? Number(mla.bytes) : 0) || 1;
   const X = (b) => left + (Number(b) / max) * barW;
+  const ratio = (b) => `${ratioText(b, mha.bytes, fmt)}${narrow ? '' : ' of MHA'}`;
   const nodes = [];
   const rows = points.length + (mla ? 1 : 0);
   nodes.push(node('line', { class: 'axis', x1: String(left), x2: String(left), y1: String(top - 4), y2: String(top + rows * row) }));
@@ -110,17 +113,21 @@ export function plotBars({ q, points, mla, mha, ownKv, fmt }, W, node) {
     const y = top + i * row;
     const configured = p.kvHeads === ownKv;
     nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' },
-      `${fmt.int(p.kvHeads)} KV ${p.kvHeads === 1 ? 'head' : 'heads'} (${kindOf(p.kvHeads, q)})`));
+      `${fmt.int(p.kvHeads)}${narrow ? '' : ` KV ${p.kvHeads === 1 ? 'head' : 'heads'}`} (${kindOf(p.kvHeads, q)})`));
     nodes.push(node('rect', { class: `bar${configured ? ' configured' : ''}`, x: String(left), y: String(y + 4), width: Math.max(1, X(p.bytes) - left).toFixed(1), height: '14' }));
-    nodes.push(node('text', { x: (X(p.bytes) + 6).toFixed(1), y: String(y + 15) }, `${fmt.binary(p.bytes)}, ${ratioText(p.bytes, mha.bytes, fmt)} of MHA${configured ? ' (configured)' : ''}`));
+    nodes.push(node('text', { x: (X(p.bytes) + 6).toFixed(1), y: String(y + 15) },
+      `${fmt.binary(p.bytes)}, ${ratio(p.bytes)}${configured && !narrow ? ' (configured)' : ''}`));
   });
   if (mla) {
     const y = top + points.length * row;
     const x = X(mla.bytes);
+    const text = `${fmt.binary(mla.bytes)}, ${ratio(mla.bytes)}${narrow ? '' : `: ${mla.label}`}`;
+    // Past the bars' end (an MLA point larger than MHA), its text goes to its left.
+    const flip = x > left + barW / 2;
     nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' }, 'MLA'));
     nodes.push(node('line', { class: 'mla-guide', x1: String(left), x2: x.toFixed(1), y1: String(y + 11), y2: String(y + 11) }));
     nodes.push(node('circle', { class: 'pt mla', cx: x.toFixed(1), cy: String(y + 11), r: '5' }));
-    nodes.push(node('text', { x: (x + 9).toFixed(1), y: String(y + 15) }, `${fmt.binary(mla.bytes)}, ${ratioText(mla.bytes, mha.bytes, fmt)} of MHA: ${mla.label}`));
+    nodes.push(node('text', { x: (flip ? x - 9 : x + 9).toFixed(1), y: String(y + 15), 'text-anchor': flip ? 'end' : null }, text));
   }
   return { nodes, height: top + rows * row + 4 };
 }
@@ -174,6 +181,8 @@ export class GqaView {
     this.ticks = h('div', { class: 'ticks', 'aria-hidden': 'true' });
     this.readout = h('p', { part: 'gqa-readout' });
     this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
+    // The table below says the same figures in words: the bars are hidden from a screen reader.
+    this.bars = svg('svg', { class: 'gqa-bars', 'aria-hidden': 'true', part: 'gqa-bars' });
     this.tbody = h('tbody');
     // Outside the scrolling box, so a phone shows it whole.
     this.caption = h('p', { class: 'caption', id: uid('kv-gqa-caption') });
@@ -187,6 +196,7 @@ export class GqaView {
       h('div', { class: 'gqa-control' }, this.label, this.range, this.ticks),
       this.readout,
       this.picture,
+      this.bars,
       this.caption,
       this.tableWrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region' },
         h('table', { part: 'table gqa-table', 'aria-labelledby': this.caption.id },
@@ -198,7 +208,10 @@ export class GqaView {
       this.note, this.error, this.download);
     this.choice = null;   // chosen KV heads, null = the model's own
     this.modelKey = null;
-    this.size = watchWidth(this.root, () => this.lastHeads && this.drawHeads(...this.lastHeads));
+    this.size = watchWidth(this.root, () => {
+      if (this.lastHeads) this.drawHeads(...this.lastHeads);
+      if (this.data) this.drawBars();
+    });
     this.range.addEventListener('input', () => {
       this.choice = this.points[Number(this.range.value)].kvHeads;
       this.onPick?.();
@@ -211,6 +224,10 @@ export class GqaView {
     setText(this.error, '');
     this.last = { r, download };
     const data = gqaData(series, r, fmt);
+    if (data.none || data.error) {
+      this.data = null;
+      replace(this.bars);
+    }
     if (data.none) {
       this.root.hidden = false;
       setText(this.readout, `${r.model} has no attention layers with KV heads to vary.`);
@@ -266,10 +283,20 @@ export class GqaView {
         h('td', { class: 'num' }, ratioText(mla.bytes, mha.bytes, fmt))));
     }
     replace(this.tbody, rows);
+    this.data = data;
+    this.drawBars();
     this.drawHeads(q, p.kvHeads, fmt);
     setText(this.note, isMla
       ? 'This model caches one latent per token (MLA); the KV-head rows show the same attention with full keys and values per head.'
       : 'Every query head reads the K and V of one KV head; fewer KV heads means a smaller cache.');
+  }
+
+  // The bars (plotBars) at the view's width.
+  drawBars() {
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
+    const { nodes, height } = plotBars(this.data, W, svg);
+    this.bars.setAttribute('viewBox', `0 0 ${W} ${height}`);
+    replace(this.bars, nodes);
   }
 
   // The picture of q query heads on d KV heads (plotHeads), at the view's width.
