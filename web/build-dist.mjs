@@ -160,16 +160,19 @@ console.log(`build-dist: bundled ${inputs.length} modules into ${outputs.length}
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // What runs in Node, never in a page: the `kvcalc` command (cli.mjs, the package's `bin`), the
-// baker it and build plugins use (bake.mjs, `kvcalc/bake`), the Vite plugin (vite.mjs,
+// baker it and build plugins use (bake.mjs, `kvcalc/bake`), the live heights' measuring of
+// `kvcalc bake --reserve` (reserve.mjs), the Vite plugin (vite.mjs,
 // `kvcalc/vite`), the Docusaurus plugin (docusaurus.mjs, `kvcalc/docusaurus`), and the native CLI's code compiled
 // for Node (kvcalc_cli.cjs, built with the wasm). Each imports the page's kvcalc.js, not a copy.
 if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
 copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
-const nodeExternal = ['./kvcalc.js', './bake.mjs', './kvcalc_cli.cjs'];
+const nodeExternal = ['./kvcalc.js', './bake.mjs', './reserve.mjs', './kvcalc_cli.cjs'];
 // cli.mjs's svg command reads options as the element reads attributes: bundled in, as in bake.mjs.
 const nodeBuild = await build({
-  entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs'), join(web, 'vite.mjs'), join(web, 'docusaurus.mjs')],
+  entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs'), join(web, 'reserve.mjs'), join(web, 'vite.mjs'), join(web, 'docusaurus.mjs')],
   bundle: true,
+  // reserve.mjs measures with the author's playwright-core, when installed: never bundled.
+  external: ['playwright-core'],
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -9,15 +9,19 @@ import { createRequire } from 'node:module';
 
 const EXIT = { ok: 0, badInput: 1, usage: 2 };
 
-const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force]
+const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force] [--reserve [--chromium=PATH]]
 PATH is an HTML file or a folder of a built site (its .html files, node_modules skipped).
 Every <kv-calc> that is empty or was baked before gets the fallback the core computes for
 its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
-fallbacks are missing or stale; --force also replaces content an author wrote.`;
+fallbacks are missing or stale; --force also replaces content an author wrote. --reserve
+then measures each live element in headless Chromium (needs playwright-core installed and
+Chromium, at /usr/bin/chromium or --chromium=PATH) and writes kvcalc-reserve.css at PATH,
+linked from each page: each fallback keeps its live element's height, so nothing moves.`;
 
-const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|check] [--context N] [--batch N] [--kv-dtype D]
+const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|gqa|check] [--context N] [--batch N] [--kv-dtype D]
                   [--tp N] [--accounting naive|resident|vllm] [--pool-tokens N] [--max-context N]
 prints a standalone SVG figure of the element's chart: KV cache memory against context (with
+--chart gqa, the cache for each KV-head count from MQA to MHA and the MLA point; with
 --chart check, the pool line and the advertised context: needs --pool-tokens and --max-context).`;
 
 // The commands this file runs itself; every other goes to the native CLI's code.
@@ -71,7 +75,8 @@ async function runSvg(args) {
   } catch (e) {
     if (!e.code) throw e;
     // The option as this command names it (its flags are the attributes): poolTokens -> --pool-tokens.
-    const { attribute, message } = attributeError(e);
+    // --chart is this command's own flag.
+    const { attribute = e.field === 'chart' ? 'chart' : undefined, message } = attributeError(e);
     console.error(`kvcalc: ${attribute ? `--${attribute}: ${message}` : e.message}`);
     return EXIT.badInput;
   }
@@ -79,10 +84,14 @@ async function runSvg(args) {
 }
 
 async function runBake(args) {
-  const flags = new Set(args.filter((a) => a.startsWith('--')));
+  const chromium = args.find((a) => a.startsWith('--chromium='))?.slice('--chromium='.length);
+  const flags = new Set(args.filter((a) => a.startsWith('--') && !a.startsWith('--chromium=')));
   const paths = args.filter((a) => !a.startsWith('--'));
   for (const f of flags) {
-    if (f !== '--check' && f !== '--force') return usage(`bake: unknown option ${f}`, BAKE_USAGE);
+    if (!['--check', '--force', '--reserve'].includes(f)) return usage(`bake: unknown option ${f}`, BAKE_USAGE);
+  }
+  if ((flags.has('--reserve') || chromium) && (flags.has('--check') || !flags.has('--reserve'))) {
+    return usage('bake: --reserve (and --chromium) go without --check', BAKE_USAGE);
   }
   if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
   const check = flags.has('--check');
@@ -128,7 +137,20 @@ async function runBake(args) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const what = `${elements} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
   console.log(check ? `kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale` : `kvcalc bake: ${what}; ${plural(changed, 'file')} changed`);
-  return failed || stale ? EXIT.badInput : EXIT.ok;
+  if (failed || stale) return EXIT.badInput;
+  if (flags.has('--reserve')) {
+    const { reserveSite } = await import('./reserve.mjs');
+    for (const path of paths) {
+      try {
+        const r = await reserveSite(path, chromium ? { chromium } : {});
+        console.log(`kvcalc bake --reserve: ${r.css}: the live heights of ${plural(r.count, 'element')} in ${plural(r.files, 'file')}`);
+      } catch (e) {
+        console.error(`kvcalc bake --reserve: ${path}: ${e.message}`);
+        return EXIT.badInput;
+      }
+    }
+  }
+  return EXIT.ok;
 }
 
 function usage(message, text) {

@@ -61,6 +61,7 @@
  * @part gqa-range - The KV-heads slider.
  * @part gqa-readout - The chosen KV-head count and its cache.
  * @part gqa-picture - The query heads grouped onto KV heads.
+ * @part gqa-bars - The cache for each KV-head count as bars, and the MLA point (the figure kv.svg() draws with chart 'gqa').
  * @part gqa-table - The cache for each KV-head count.
  * @part check - The context-versus-pool view.
  * @part verdict - The check's verdict (role="status").
@@ -72,7 +73,7 @@
  * @part chart - The memory-against-context chart view.
  * @part chart-svg - The chart itself.
  * @part legend - The chart's legend.
- * @part download - The chart's Download SVG button (a standalone .svg of the chart, as kv.svg() draws it).
+ * @part download - The chart's and the GQA view's Download SVG buttons (a standalone .svg of the figure, as kv.svg() draws it).
  *
  * @cssstate live - The live element has replaced the fallback (`kv-calc:state(live)`); style the fallback's box with `kv-calc:not(:state(live))`.
  * @cssstate dark - The element shows its dark colours (see the `theme` attribute).

@@ -586,7 +586,8 @@ export interface KvCalc {
   presetConfig(id: string): string;
   /**
    * A standalone SVG figure (the element's chart: memory against context; with
-   * chart: 'check', the pool line and the advertised context too), with <title> and <desc>,
+   * chart: 'gqa', the cache for each KV-head count from MQA to MHA as bars and the MLA point;
+   * with chart: 'check', the pool line and the advertised context too), with <title> and <desc>,
    * light and dark through prefers-color-scheme, nothing fetched; the same input gives the
    * same text. Rejects with KvCalcError on bad input.
    */
@@ -595,8 +596,8 @@ export interface KvCalc {
 
 /** Options of svg(): the size options, the chart, and the check's pool and context. */
 export interface SvgOptions extends SizeOptions {
-  /** 'context' (default) or 'check' (needs poolTokens and maxContext). */
-  chart?: 'context' | 'check';
+  /** 'context' (default), 'gqa', or 'check' (needs poolTokens and maxContext). */
+  chart?: 'context' | 'gqa' | 'check';
   poolTokens?: number;
   maxContext?: number;
 }

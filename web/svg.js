@@ -1,17 +1,20 @@
 // Standalone SVG figures (kv.svg(), `kvcalc svg`): the element's chart drawn by the element's
-// own code (chart-view.js: plot() makes the same nodes, here as markup text), for pages where
+// own code (chart-view.js: plot() makes the same nodes, here as markup text); the GQA figure
+// by the GQA view's (gqa-view.js: its figures from gqaData(), its bars from plotBars(), its
+// heads picture from plotHeads()); for pages where
 // no script runs: a README, a newsletter, slides, a PDF. One file: <title> and <desc> say the
 // figures in words; light and dark follow prefers-color-scheme inside the file, in the
 // element's colours; no font, script or anything else is fetched. The same input gives the
 // same bytes.
 
 import { chartData, chartHeight, describe, plot, styles as chartStyles } from './element/chart-view.js';
+import { HEADS_HEIGHT, describeGqa, gqaData, plotBars, plotHeads, styles as gqaStyles } from './element/gqa-view.js';
 import { elementCss } from './element/styles.js';
 import { Formatter } from './element/format.js';
 import { KvCalcError } from './errors.js';
 import { escapeHtml as escape } from './html-text.mjs';
 
-export const CHARTS = ['context', 'check'];
+export const CHARTS = ['context', 'gqa', 'check'];
 const WIDTH = 720;
 const LEGEND_ROW = 18;
 
@@ -38,16 +41,19 @@ function palette(block) {
   for (const m of block.matchAll(/--(_[a-z0-9-]+):\s*var\(--kv-[a-z0-9-]+,\s*(#[0-9a-fA-F]+)\)/g)) out.push(`--${m[1]}:${m[2]}`);
   return out.join(';');
 }
-let css = null;  // figureCss(), made once
-function figureCss() {
+// The element's figure rules (chart-view.js's .chart .grid, .chart .series, ...; gqa-view.js's
+// .gqa-bars .bar, .heads .q, ...), not those of the element's box.
+const RULES = { chart: [chartStyles[0], /^\.chart \./], gqa: [gqaStyles[1], /^\.(gqa-bars|heads) /] };
+const css = {};  // figureCss(kind), made once each
+function figureCss(kind) {
   const dark = elementCss.indexOf(':host(:state(dark))');
   const light = palette(elementCss.slice(elementCss.indexOf(':host'), dark));
-  // The chart's own rules (.chart .grid, .chart .series, ...), not those of the element's box.
-  const chart = [...chartStyles[0].matchAll(/([^{}]+)\{([^}]*)\}/g)].filter((m) => m[1].trim().startsWith('.chart .'))
+  const [sheet, own] = RULES[kind];
+  const rules = [...sheet.matchAll(/([^{}]+)\{([^}]*)\}/g)].filter((m) => own.test(m[1].trim()))
     .map((m) => `${m[1].trim()}{${m[2].trim()}}`).join('').replace(/\s+/g, ' ');
   return `svg{${light};color-scheme:light}` +
     `@media (prefers-color-scheme: dark){svg{${palette(elementCss.slice(dark, elementCss.indexOf('}', dark)))};color-scheme:dark}}` +
-    `.bg{fill:var(--_bg)}text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}.legend-text{fill:var(--_fg);font-size:12px}${chart}`;
+    `.bg{fill:var(--_bg)}text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}.legend-text{fill:var(--_fg);font-size:12px}${rules}`;
 }
 
 /**
@@ -68,6 +74,7 @@ export function svgFigure(api, config, options = {}) {
   const fmt = new Formatter('en');
   const model = api.model(config);
   const r = model.size(sizeOptions);
+  if (chart === 'gqa') return gqaFigure(model, r, sizeOptions, fmt);
   const { kvDtype, tp, pp } = sizeOptions;
   const checkOptions = Object.fromEntries(Object.entries({ kvDtype, tp, pp, poolTokens, maxContext }).filter(([, v]) => v !== undefined));
   const check = chart === 'check' ? api.check(config, checkOptions) : null;
@@ -93,13 +100,39 @@ export function svgFigure(api, config, options = {}) {
     return [node('line', { class: l.cls, x1: '64', x2: '88', y1: String(y), y2: String(y) }),
       node('text', { class: 'legend-text', x: '94', y: String(y + 4) }, l.label)];
   });
+  return figure('chart', title, desc, height, node('g', { class: 'chart' }, drawn ? drawn.nodes : [], rows));
+}
+
+// The file around a figure's nodes (kind: 'chart' or 'gqa', whose rules it takes): its title,
+// description, style sheet and background.
+function figure(kind, title, desc, height, ...nodes) {
   const body = [
     node('title', { id: 'kvcalc-title' }, title),
     node('desc', { id: 'kvcalc-desc' }, desc),
-    node('style', null, new Markup((css ??= figureCss()))),
+    node('style', null, new Markup((css[kind] ??= figureCss(kind)))),
     node('rect', { class: 'bg', x: '0', y: '0', width: String(WIDTH), height: String(height) }),
-    node('g', { class: 'chart' }, drawn ? drawn.nodes : [], rows),
+    ...nodes,
   ];
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" ` +
     `role="img" aria-labelledby="kvcalc-title kvcalc-desc">${markup(body)}</svg>\n`;
+}
+
+// The GQA figure, as the element's GQA view draws it: the cache for each KV-head count from
+// MQA to MHA as bars, the MLA point on the same scale, then the model's query heads grouped
+// onto its configured KV heads.
+function gqaFigure(model, r, sizeOptions, fmt) {
+  const options = { ...sizeOptions, context: r.context };
+  const data = gqaData((axes) => model.series(options, axes), r, fmt);
+  if (data.none) {
+    throw new KvCalcError({ code: 'bad_option', message: `chart: ${r.model} has no attention layers with KV heads to vary`, field: 'chart' });
+  }
+  if (data.error) throw data.error;
+  const bars = plotBars(data, WIDTH, node);
+  const d = data.ownKv ?? data.q;
+  const heads = plotHeads(data.q, d, WIDTH, fmt, node);
+  const height = bars.height + 12 + HEADS_HEIGHT;
+  const title = `${r.model}: KV cache at ${fmt.tokens(r.context)} for each KV-head count, from MQA to MHA${data.mla ? ', and MLA' : ''}`;
+  const desc = `${describeGqa(data)}${data.ownKv ? '' : ' The picture shows the attention MLA compresses, at MHA.'}`;
+  return figure('gqa', title, desc, height, node('g', { class: 'gqa-bars' }, bars.nodes),
+    node('g', { class: 'heads', transform: `translate(0 ${bars.height + 12})` }, heads));
 }

@@ -49,3 +49,29 @@ test('Download SVG saves kv.svg() of the element\'s inputs, from the keyboard, w
   assert.deepEqual(await problems(page, log), CLEAN);
   await page.close();
 });
+
+test('the GQA view\'s Download SVG saves kv.svg() with chart \'gqa\' for the element\'s inputs', async () => {
+  const { page, log } = await openPage(env, '/gqa.html');
+  await waitForWidgets(page);
+  // The same part names as the chart's button.
+  const button = page.locator('#gqa').locator('.gqa button[part="button download"]');
+  assert.equal(await button.textContent(), 'Download SVG');
+  await page.$eval('#gqa', (el) => el.setAttribute('context', '4096'));
+  await page.$eval('#gqa', (el) => el.updateComplete);
+  const requests = log.requests.length;
+  await button.focus();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  assert.equal(download.suggestedFilename(), 'kvcalc-Qwen-Qwen2.5-7B-Instruct.svg');
+  const saved = readFileSync(await download.path(), 'utf8');
+  const expected = await page.evaluate(async () => {
+    const { load } = await import('/dist/kvcalc.js');
+    return (await load()).svg('Qwen/Qwen2.5-7B-Instruct', { context: 4096, chart: 'gqa' });
+  });
+  assert.equal(saved, expected);
+  // 4 KV heads: 28 x 4 x 128 x 2 x 2 B = 57,344 B per token; x 4,096 = 224 MiB; MHA (28) 1.53 GiB.
+  assert.match(saved, /4 KV heads \(GQA, configured\): 57,344 B per token, 224 MiB, 0\.14x of MHA/);
+  assert.match(saved, /<title id="kvcalc-title">Qwen\/Qwen2\.5-7B-Instruct: KV cache at 4,096 tokens for each KV-head count/);
+  assert.deepEqual(log.requests.slice(requests).filter((u) => !u.startsWith('blob:')), [`${env.base}/dist/svg.js`]);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});

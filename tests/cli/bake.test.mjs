@@ -152,3 +152,19 @@ console.log(JSON.stringify({ first, name: plugin.name, second, error }));
   assert.match(out.error, /bad-site\/index\.html:1: <kv-calc> batch: /);
   assert.equal(readFileSync(join(bad, 'index.html'), 'utf8'), badPage);
 });
+
+test('npx kvcalc bake --reserve from the tarball without playwright-core: an error saying what to install, the page left as baked', () => {
+  const page = join(app, 'reserve.html');
+  writeFileSync(page, PAGE);
+  const r = npx(['bake', 'reserve.html', '--reserve']);
+  assert.equal(r.status, 1);
+  // The bake itself is done; the measuring needs a browser the package does not bring.
+  assert.match(r.stdout, /^kvcalc bake: 3 <kv-calc> in 1 file; 1 file changed\n/);
+  assert.match(r.stderr, /kvcalc bake --reserve: reserve\.html: (playwright-core is not installed here|no Chromium at \/usr\/bin\/chromium)/);
+  const baked = readFileSync(page, 'utf8');
+  assert.match(baked, /data-kvcalc-baked="0\.1\.0"/);
+  assert.doesNotMatch(baked, /data-kvcalc-box|kvcalc-reserve/);
+  assert.deepEqual(readdirSync(app).filter((f) => f.includes('kvcalc-reserve')), []);
+  const bad = npx(['bake', 'reserve.html', '--check', '--reserve']);
+  assert.equal(bad.status, 2);
+});

@@ -55,7 +55,7 @@ test('the pack holds dist/ (every file the build put there), package.json, READM
   // docusaurus.mjs). Nothing else.
   assert.deepEqual(built, ['dist/api-calls.js', 'dist/bake.d.ts', 'dist/bake.mjs', 'dist/check-view.js', 'dist/cli.mjs', 'dist/config-input.js',
     'dist/docusaurus.d.ts', 'dist/docusaurus.mjs', 'dist/formula-view.js', 'dist/gqa-view.js', 'dist/kvcalc.d.ts', 'dist/kvcalc.js', 'dist/kvcalc_cli.cjs', 'dist/kvcalc_core.wasm', 'dist/live.js',
-    'dist/svg.js', 'dist/table-view.js', 'dist/vite.d.ts', 'dist/vite.mjs']);
+    'dist/reserve.mjs', 'dist/svg.js', 'dist/table-view.js', 'dist/vite.d.ts', 'dist/vite.mjs']);
   const manifestBin = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin;
   assert.deepEqual(manifestBin, { kvcalc: './dist/cli.mjs' });
   // No dependencies to install with it.

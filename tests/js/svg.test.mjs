@@ -22,6 +22,8 @@ const CASES = [
     args: ['--chart', 'check', '--max-context', '1M', '--pool-tokens', '681280'] },
   { file: 'deepseek-v3-context-128k-fp8-tp8.svg', config: 'deepseek-ai/DeepSeek-V3', options: { context: 131072, kvDtype: 'fp8', tp: 8 },
     args: ['--context', '128K', '--kv-dtype', 'fp8', '--tp', '8'] },
+  { file: 'qwen2.5-7b-gqa-32k.svg', config: 'Qwen/Qwen2.5-7B-Instruct', options: { chart: 'gqa', context: 32768 }, args: ['--chart', 'gqa', '--context', '32K'] },
+  { file: 'deepseek-v3-gqa-128k.svg', config: 'deepseek-ai/DeepSeek-V3', options: { chart: 'gqa', context: 131072 }, args: ['--context', '131072', '--chart=gqa'] },
 ];
 
 test('kv.svg() and kvcalc svg print the golden files, byte for byte, every time', async () => {
@@ -49,6 +51,22 @@ test('the figures in words: <title> and <desc>', () => {
   assert.match(check, />advertised 1M<\/text>/);
   // DeepSeek-V3: 61 layers x (512 + 64) latent x 1 B (fp8) = 35,136 B per token, not split by TP.
   assert.match(golden(CASES[2].file), /fp8: 35,136 B per token/);
+  // The GQA figure: 28 layers x d KV heads x 128 x 2 (K, V) x 2 B = 14,336 B x d per token, for
+  // each divisor d of the 28 query heads; at 32,768 tokens d = 4 (configured) is 1.75 GiB, MHA
+  // (d = 28) 12.25 GiB, 4 / 28 = 0.14x. MLA at DeepSeek-V3's 512 + 64: 28 x 576 x 2 B = 32,256 B.
+  const gqa = golden(CASES[3].file);
+  assert.match(gqa, /<title id="kvcalc-title">Qwen\/Qwen2\.5-7B-Instruct: KV cache at 32,768 tokens for each KV-head count, from MQA to MHA, and MLA<\/title>/);
+  assert.match(gqa, /<desc id="kvcalc-desc">[^<]*1 KV head \(MQA\): 14,336 B per token, 448 MiB, 0\.04x of MHA; [^<]*4 KV heads \(GQA, configured\): 57,344 B per token, 1\.75 GiB, 0\.14x of MHA; [^<]*28 KV heads \(MHA\): 401,408 B per token, 12\.25 GiB, 1\.00x of MHA; MLA \(latent 576, as DeepSeek-V3: 512 \+ 64\): 32,256 B per token/);
+  // One bar per divisor of 28 (1, 2, 4, 7, 14, 28), the configured one marked, and the MLA point.
+  assert.equal(gqa.match(/<rect class="bar[ "]/g).length, 6);
+  assert.equal(gqa.match(/<rect class="bar configured"/g).length, 1);
+  assert.equal(gqa.match(/<circle class="pt mla"/g).length, 1);
+  // The heads picture as the element draws it: 28 query heads, 4 KV heads, a link each.
+  assert.equal(gqa.match(/<rect class="q"/g).length, 28);
+  assert.equal(gqa.match(/<rect class="kvh"/g).length, 4);
+  // DeepSeek-V3 expanded to heads: 61 layers x 128 x (192 + 128) x 2 B = 4,997,120 B per token
+  // at MHA; its own latent: 61 x 576 x 2 B = 70,272 B.
+  assert.match(golden(CASES[4].file), /128 KV heads \(MHA\): 4,997,120 B per token[^<]*MLA \(this model: latent 576\): 70,272 B per token/);
 });
 
 test('light and dark inside the file; no script, font, link or other address to fetch', () => {
@@ -66,7 +84,11 @@ test('text from a config is escaped; bad input is an error that names the option
   const s = await kv.svg(config, { context: 4096 });
   assert.ok(!s.includes('<script>'));
   assert.match(s, /&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; co/);
-  await assert.rejects(kv.svg('Qwen/Qwen3-8B', { chart: 'pie' }), (e) => e instanceof KvCalcError && e.field === 'chart');
+  await assert.rejects(kv.svg('Qwen/Qwen3-8B', { chart: 'pie' }),
+    (e) => e instanceof KvCalcError && e.field === 'chart' && e.message === 'chart: must be one of context, gqa, check, got "pie"');
+  const g = await kv.svg(config, { chart: 'gqa', context: 4096 });
+  assert.ok(!g.includes('<script>'));
+  assert.match(g, /<title id="kvcalc-title">&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; co: KV cache/);
   await assert.rejects(kv.svg('Qwen/Qwen3-8B', { chart: 'check', poolTokens: 1000 }), (e) => e instanceof KvCalcError && e.field === 'maxContext');
   await assert.rejects(kv.svg('Qwen/Qwen3-8B', { kvDtype: 'fp7' }), (e) => e instanceof KvCalcError && e.field === 'kvDtype');
   const bad = cli(['Qwen/Qwen3-8B', '--context', 'lots']);
@@ -75,7 +97,12 @@ test('text from a config is escaped; bad input is an error that names the option
   const missing = cli(['Qwen/Qwen3-8B', '--chart', 'check', '--max-context', '32K']);
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /^kvcalc: --pool-tokens: a check figure needs/);
-  assert.equal(cli([]).status, 2);
+  const noConfig = cli([]);
+  assert.equal(noConfig.status, 2);
+  assert.match(noConfig.stderr, /usage: kvcalc svg CONFIG \[--chart context\|gqa\|check\]/);
+  const pie = cli(['Qwen/Qwen3-8B', '--chart', 'pie']);
+  assert.equal(pie.status, 1);
+  assert.equal(pie.stderr, 'kvcalc: --chart: must be one of context, gqa, check, got "pie"\n');
   assert.equal(cli(['Qwen/Qwen3-8B', '--colour', 'red']).status, 2);
   // A config on stdin.
   const piped = cli(['-', '--context', '4096'], config);

@@ -5,7 +5,7 @@
 // stays readable on a phone. Hovering over it, or focusing it and pressing the arrow keys,
 // reads out the figures at one sampled context.
 
-import { h, replace, setText, svg, watchWidth } from './dom.js';
+import { h, replace, saveText, setText, svg, watchWidth } from './dom.js';
 
 // The chart's own styles (styles.js has the shared ones, and sheetFor() adopts these).
 const CSS = `
@@ -24,7 +24,6 @@ const CSS = `
 .legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
 .legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
 .legend svg { width: 1.6rem; height: 0.6rem; }
-.download { justify-self: start; font: inherit; font-size: 0.85em; }
 `;
 export const styles = [CSS];
 
@@ -221,13 +220,8 @@ export class ChartView {
       .join(', ')}${pool ? `; ${pool.short}` : ''}.`);
   }
 
-  async save() {
-    if (!this.last?.download) return;
-    const text = await this.last.download();
-    const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
-    const a = h('a', { href: url, download: `kvcalc-${this.last.r.model.replace(/[^A-Za-z0-9._-]+/g, '-')}.svg` });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+  save() {
+    if (this.last?.download) saveText(this.last.download(), this.last.r.model);
   }
 
   // series: [{ dtype, label, points: [{context, bytes}], current }]; pool: {bytes, label}|null

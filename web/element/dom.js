@@ -54,6 +54,15 @@ export function setText(el, text) {
   if (el.textContent !== s) el.textContent = s;
 }
 
+// Saves a figure (text, or a promise of it) as kvcalc-MODEL.svg: a blob made in the page,
+// no request (the "Download SVG" buttons).
+export async function saveText(text, model) {
+  const url = URL.createObjectURL(new Blob([await text], { type: 'image/svg+xml' }));
+  const a = h('a', { href: url, download: `kvcalc-${model.replace(/[^A-Za-z0-9._-]+/g, '-')}.svg` });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
 let idCounter = 0;
 // Ids unique within the page, for label/for and aria-* references inside one shadow root.
 export function uid(prefix) {

@@ -5,7 +5,7 @@
 // (the core makes them from the model: an MLA model expanded into full heads, a model
 // without MLA given DeepSeek-V3's latent on every attention layer, no windows).
 
-import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
+import { h, replace, saveText, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './error-text.js';
 import { TABLE_CSS } from './table-styles.js';
 
@@ -15,17 +15,18 @@ const CSS = `
 .gqa-control { display: grid; gap: 0.3rem; }
 .gqa-control input[type="range"] { width: 100%; }
 .ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
-.heads { width: 100%; height: auto; display: block; }
+.heads, .gqa-bars { width: 100%; height: auto; display: block; }
 .heads .q { fill: var(--_surface); stroke: var(--_series-1); }
 .heads .kvh { fill: var(--_series-1); }
 .heads .link { stroke: var(--_muted); stroke-width: 1; }
 .heads text { fill: var(--_muted); font-size: 11px; }
-.points { width: 100%; height: auto; }
-.points .axis { stroke: var(--_border); }
-.points text { fill: var(--_muted); font-size: 11px; }
-.points .pt { fill: var(--_series-1); }
-.points .pt.chosen { fill: var(--_focus); }
-.points .pt.mla { fill: var(--_series-3); }
+.gqa-bars .bar { fill: var(--_series-1); }
+.gqa-bars .bar.configured { fill: var(--_focus); }
+.gqa-bars .pt.mla { fill: var(--_series-3); }
+.gqa-bars .mla-guide { stroke: var(--_series-3); stroke-width: 1; stroke-dasharray: 2 3; }
+.gqa-bars .axis { stroke: var(--_border); }
+.gqa-bars text { fill: var(--_muted); font-size: 11px; }
+.gqa-bars .label { fill: var(--_fg); font-size: 12px; }
 `;
 export const styles = [TABLE_CSS, CSS];
 
@@ -63,6 +64,114 @@ function ratioText(a, b, fmt) {
   return `${fmt.int(hundredths / 100n)}${fmt.decimal}${String(hundredths % 100n).padStart(2, '0')}x`;
 }
 
+// The GQA figures of a model's report r: one point per divisor of the query heads (1 = MQA
+// up to all = MHA), then the MLA point (an MLA model's own latent is the model as
+// configured), each the core's, from series(axes) (the core's series() at r's context and
+// options). { none: true } when the model has no KV heads to vary; { error } when the core
+// refused the variants. The element's view and the standalone figure (kv.svg(), chart
+// 'gqa') both read it.
+export function gqaData(series, r, fmt) {
+  const q = r.queryHeads.value;
+  const isMla = r.groups.some((g) => g.kind === 'mla');
+  const own = r.groups.find((g) => g.kvHeads);
+  if (!own && !isMla) return { r, q, fmt, none: true };
+  const heads = divisors(q);
+  let figures;
+  try {
+    figures = series({ variants: [...heads.map((d) => ({ kvHeads: d })), ...(isMla ? [] : ['mla'])] }).series;
+  } catch (e) {
+    figures = [{ error: e }];
+  }
+  const failed = figures.slice(0, heads.length).find((f) => f.error);
+  if (failed) return { r, q, fmt, error: failed.error };
+  const points = heads.map((d, i) => ({ kvHeads: d, bytes: figures[i].kvBytes[0], bytesPerToken: figures[i].bytesPerToken }));
+  const m = isMla ? null : figures[heads.length];
+  const mla = isMla
+    ? { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` }
+    : m && !m.error ? { bytes: m.kvBytes[0], bytesPerToken: m.bytesPerToken, label: `MLA (latent ${fmt.int(m.latentDim)}, as DeepSeek-V3: 512 + 64)` } : null;
+  return { r, q, fmt, isMla, ownKv: isMla ? null : own.kvHeads.value, points, mla, mha: points[points.length - 1] };
+}
+
+// The bars of the cache for each KV-head count, MQA at the top to MHA, and the MLA point on
+// the same scale, at width W, each made by node(tag, attrs, ...children) (as chart-view.js
+// plot()): the view's bars and the standalone figure's (kv.svg(), chart 'gqa'). Narrow (a
+// phone), the labels and figures are shorter. Returns { nodes, height }.
+export function plotBars({ q, points, mla, mha, ownKv, fmt }, W, node) {
+  const narrow = W < 560;
+  const left = narrow ? 92 : 150;
+  const room = narrow ? 112 : 230;
+  const row = 24;
+  const top = 8;
+  const barW = Math.max(40, W - left - room);
+  const max = Math.max(...points.map((p) => Number(p.bytes)), mla ? Number(mla.bytes) : 0) || 1;
+  const X = (b) => left + (Number(b) / max) * barW;
+  const ratio = (b) => `${ratioText(b, mha.bytes, fmt)}${narrow ? '' : ' of MHA'}`;
+  const nodes = [];
+  const rows = points.length + (mla ? 1 : 0);
+  nodes.push(node('line', { class: 'axis', x1: String(left), x2: String(left), y1: String(top - 4), y2: String(top + rows * row) }));
+  points.forEach((p, i) => {
+    const y = top + i * row;
+    const configured = p.kvHeads === ownKv;
+    nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' },
+      `${fmt.int(p.kvHeads)}${narrow ? '' : ` KV ${p.kvHeads === 1 ? 'head' : 'heads'}`} (${kindOf(p.kvHeads, q)})`));
+    nodes.push(node('rect', { class: `bar${configured ? ' configured' : ''}`, x: String(left), y: String(y + 4), width: Math.max(1, X(p.bytes) - left).toFixed(1), height: '14' }));
+    nodes.push(node('text', { x: (X(p.bytes) + 6).toFixed(1), y: String(y + 15) },
+      `${fmt.binary(p.bytes)}, ${ratio(p.bytes)}${configured && !narrow ? ' (configured)' : ''}`));
+  });
+  if (mla) {
+    const y = top + points.length * row;
+    const x = X(mla.bytes);
+    const text = `${fmt.binary(mla.bytes)}, ${ratio(mla.bytes)}${narrow ? '' : `: ${mla.label}`}`;
+    // Past the bars' end (an MLA point larger than MHA), its text goes to its left.
+    const flip = x > left + barW / 2;
+    nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' }, 'MLA'));
+    nodes.push(node('line', { class: 'mla-guide', x1: String(left), x2: x.toFixed(1), y1: String(y + 11), y2: String(y + 11) }));
+    nodes.push(node('circle', { class: 'pt mla', cx: x.toFixed(1), cy: String(y + 11), r: '5' }));
+    nodes.push(node('text', { x: (flip ? x - 9 : x + 9).toFixed(1), y: String(y + 15), 'text-anchor': flip ? 'end' : null }, text));
+  }
+  return { nodes, height: top + rows * row + 4 };
+}
+
+// Query heads in a row on top, KV heads below, a line from each query head to its KV head,
+// at width W, each made by node() (the element's picture and the standalone figure's).
+export const HEADS_HEIGHT = 130;
+export function plotHeads(q, d, W, fmt, node) {
+  const pad = 10;
+  const cell = (W - 2 * pad) / q;
+  const kvCell = (W - 2 * pad) / d;
+  const qSize = Math.max(1.5, Math.min(18, cell * 0.7));
+  const kSize = Math.max(3, Math.min(22, kvCell * 0.7));
+  const H = HEADS_HEIGHT;
+  const nodes = [];
+  const group = q / d;
+  for (let i = 0; i < q; i += 1) {
+    const x = pad + cell * (i + 0.5);
+    const k = Math.floor(i / group);
+    const kx = pad + kvCell * (k + 0.5);
+    nodes.push(node('line', { class: 'link', x1: x.toFixed(1), y1: (28 + qSize).toFixed(1), x2: kx.toFixed(1), y2: (H - 30).toFixed(1) }));
+  }
+  for (let i = 0; i < q; i += 1) {
+    const x = pad + cell * (i + 0.5);
+    nodes.push(node('rect', { class: 'q', x: (x - qSize / 2).toFixed(1), y: '28', width: qSize.toFixed(1), height: qSize.toFixed(1), rx: '2' }));
+  }
+  for (let k = 0; k < d; k += 1) {
+    const kx = pad + kvCell * (k + 0.5);
+    nodes.push(node('rect', { class: 'kvh', x: (kx - kSize / 2).toFixed(1), y: (H - 30).toFixed(1), width: kSize.toFixed(1), height: '14', rx: '2' }));
+  }
+  nodes.push(node('text', { x: String(pad), y: '16' }, `${fmt.int(q)} query heads`));
+  nodes.push(node('text', { x: String(pad), y: String(H - 4) }, `${fmt.int(d)} KV ${d === 1 ? 'head' : 'heads'} (${kindOf(d, q)})`));
+  return nodes;
+}
+
+// The GQA figures in words: a standalone figure's description.
+export function describeGqa({ r, q, points, mla, mha, ownKv, fmt }) {
+  const each = points.map((p) => `${fmt.int(p.kvHeads)} KV ${p.kvHeads === 1 ? 'head' : 'heads'} (${kindOf(p.kvHeads, q)}${p.kvHeads === ownKv ? ', configured' : ''}): ` +
+    `${fmt.bytes(p.bytesPerToken)} per token, ${fmt.binary(p.bytes)}, ${ratioText(p.bytes, mha.bytes, fmt)} of MHA`);
+  if (mla) each.push(`${mla.label}: ${fmt.bytes(mla.bytesPerToken)} per token, ${fmt.binary(mla.bytes)}, ${ratioText(mla.bytes, mha.bytes, fmt)} of MHA`);
+  return `KV cache of ${r.model} at ${fmt.tokens(r.context)}, batch ${fmt.int(r.batch)}, ${r.kvDtype}, ${r.accounting}, ` +
+    `for each KV-head count (divisors of ${fmt.int(q)} query heads). ${each.join('; ')}.`;
+}
+
 export class GqaView {
   constructor(onPick) {
     this.onPick = onPick;
@@ -72,16 +181,22 @@ export class GqaView {
     this.ticks = h('div', { class: 'ticks', 'aria-hidden': 'true' });
     this.readout = h('p', { part: 'gqa-readout' });
     this.picture = svg('svg', { class: 'heads', role: 'img', part: 'gqa-picture' });
+    // The table below says the same figures in words: the bars are hidden from a screen reader.
+    this.bars = svg('svg', { class: 'gqa-bars', 'aria-hidden': 'true', part: 'gqa-bars' });
     this.tbody = h('tbody');
     // Outside the scrolling box, so a phone shows it whole.
     this.caption = h('p', { class: 'caption', id: uid('kv-gqa-caption') });
     this.note = h('p', { class: 'note' });
     this.error = h('p', { class: 'error', role: 'alert' });
+    // The figure as a standalone .svg file (kv.svg() with chart 'gqa'), as the chart's button.
+    this.download = h('button', { type: 'button', class: 'download', part: 'button download',
+      onclick: () => this.last?.download && saveText(this.last.download(), this.last.r.model) }, 'Download SVG');
     this.root = h('section', { class: 'view gqa', part: 'view gqa' },
       h('h2', null, 'KV heads: from MQA to MHA'),
       h('div', { class: 'gqa-control' }, this.label, this.range, this.ticks),
       this.readout,
       this.picture,
+      this.bars,
       this.caption,
       this.tableWrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region' },
         h('table', { part: 'table gqa-table', 'aria-labelledby': this.caption.id },
@@ -90,10 +205,13 @@ export class GqaView {
             h('th', { scope: 'col' }, 'Query heads per KV head'), h('th', { scope: 'col' }, 'Bytes per token'),
             h('th', { scope: 'col' }, 'Cache'), h('th', { scope: 'col' }, 'Ratio to MHA'))),
           this.tbody)),
-      this.note, this.error);
+      this.note, this.error, this.download);
     this.choice = null;   // chosen KV heads, null = the model's own
     this.modelKey = null;
-    this.size = watchWidth(this.root, () => this.lastHeads && this.drawHeads(...this.lastHeads));
+    this.size = watchWidth(this.root, () => {
+      if (this.lastHeads) this.drawHeads(...this.lastHeads);
+      if (this.data) this.drawBars();
+    });
     this.range.addEventListener('input', () => {
       this.choice = this.points[Number(this.range.value)].kvHeads;
       this.onPick?.();
@@ -102,12 +220,15 @@ export class GqaView {
 
   // series(axes) -> the core's series() of the model at the chosen context and options;
   // key names the model (a new one starts at its own KV-head count).
-  update({ result: r, key, fmt, series }) {
+  update({ result: r, key, fmt, series, download }) {
     setText(this.error, '');
-    const q = r.queryHeads.value;
-    const isMla = r.groups.some((g) => g.kind === 'mla');
-    const own = r.groups.find((g) => g.kvHeads);
-    if (!own && !isMla) {
+    this.last = { r, download };
+    const data = gqaData(series, r, fmt);
+    if (data.none || data.error) {
+      this.data = null;
+      replace(this.bars);
+    }
+    if (data.none) {
       this.root.hidden = false;
       setText(this.readout, `${r.model} has no attention layers with KV heads to vary.`);
       replace(this.tbody);
@@ -117,28 +238,13 @@ export class GqaView {
       this.modelKey = key;
       this.choice = null;
     }
-    // One point per divisor of the query heads, then the MLA point (an MLA model's own
-    // latent is the model as configured).
-    const heads = divisors(q);
-    let figures;
-    try {
-      figures = series({ variants: [...heads.map((d) => ({ kvHeads: d })), ...(isMla ? [] : ['mla'])] }).series;
-    } catch (e) {
-      figures = [{ error: e }];
-    }
-    const failed = figures.slice(0, heads.length).find((f) => f.error);
-    if (failed) {
-      setText(this.error, `Cannot vary the KV heads: ${describeError(failed.error)}`);
+    if (data.error) {
+      setText(this.error, `Cannot vary the KV heads: ${describeError(data.error)}`);
       replace(this.tbody);
       return;
     }
-    this.points = heads.map((d, i) => ({ kvHeads: d, bytes: figures[i].kvBytes[0], bytesPerToken: figures[i].bytesPerToken }));
-    const m = isMla ? null : figures[heads.length];
-    const mla = isMla
-      ? { bytes: r.kvBytes, bytesPerToken: r.bytesPerToken, label: `MLA (this model: latent ${fmt.int(r.groups.find((g) => g.kind === 'mla').latentDim.value)})` }
-      : m && !m.error ? { bytes: m.kvBytes[0], bytesPerToken: m.bytesPerToken, label: `MLA (latent ${fmt.int(m.latentDim)}, as DeepSeek-V3: 512 + 64)` } : null;
-    const mha = this.points[this.points.length - 1];
-    const ownKv = isMla ? null : own.kvHeads.value;
+    const { q, isMla, mla, mha, ownKv } = data;
+    this.points = data.points;
     // Start at the model as configured; an MLA model at MHA, the attention MLA compresses.
     const chosen = this.choice ?? ownKv ?? q;
     let index = this.points.findIndex((p) => p.kvHeads === chosen);
@@ -177,13 +283,23 @@ export class GqaView {
         h('td', { class: 'num' }, ratioText(mla.bytes, mha.bytes, fmt))));
     }
     replace(this.tbody, rows);
+    this.data = data;
+    this.drawBars();
     this.drawHeads(q, p.kvHeads, fmt);
     setText(this.note, isMla
       ? 'This model caches one latent per token (MLA); the KV-head rows show the same attention with full keys and values per head.'
       : 'Every query head reads the K and V of one KV head; fewer KV heads means a smaller cache.');
   }
 
-  // Query heads in a row on top, KV heads below, a line from each query head to its KV head.
+  // The bars (plotBars) at the view's width.
+  drawBars() {
+    const W = Math.max(260, Math.min(this.size.width(), 1000));
+    const { nodes, height } = plotBars(this.data, W, svg);
+    this.bars.setAttribute('viewBox', `0 0 ${W} ${height}`);
+    replace(this.bars, nodes);
+  }
+
+  // The picture of q query heads on d KV heads (plotHeads), at the view's width.
   drawHeads(q, d, fmt) {
     this.lastHeads = [q, d, fmt];
     const W = Math.max(260, Math.min(this.size.width(), 1000));
@@ -191,30 +307,9 @@ export class GqaView {
     const key = `${q} ${d} ${W} ${fmt.locale}`;
     if (key === this.headsKey) return;
     this.headsKey = key;
-    const pad = 10;
-    const cell = (W - 2 * pad) / q;
-    const kvCell = (W - 2 * pad) / d;
-    const qSize = Math.max(1.5, Math.min(18, cell * 0.7));
-    const kSize = Math.max(3, Math.min(22, kvCell * 0.7));
-    const H = 130;
-    const nodes = [svg('title', null, `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads, ${fmt.int(q / d)} per group`)];
-    const group = q / d;
-    for (let i = 0; i < q; i += 1) {
-      const x = pad + cell * (i + 0.5);
-      const k = Math.floor(i / group);
-      const kx = pad + kvCell * (k + 0.5);
-      nodes.push(svg('line', { class: 'link', x1: x.toFixed(1), y1: (28 + qSize).toFixed(1), x2: kx.toFixed(1), y2: (H - 30).toFixed(1) }));
-    }
-    for (let i = 0; i < q; i += 1) {
-      const x = pad + cell * (i + 0.5);
-      nodes.push(svg('rect', { class: 'q', x: (x - qSize / 2).toFixed(1), y: '28', width: qSize.toFixed(1), height: qSize.toFixed(1), rx: '2' }));
-    }
-    for (let k = 0; k < d; k += 1) {
-      const kx = pad + kvCell * (k + 0.5);
-      nodes.push(svg('rect', { class: 'kvh', x: (kx - kSize / 2).toFixed(1), y: (H - 30).toFixed(1), width: kSize.toFixed(1), height: '14', rx: '2' }));
-    }
-    nodes.push(svg('text', { x: String(pad), y: '16' }, `${fmt.int(q)} query heads`));
-    nodes.push(svg('text', { x: String(pad), y: String(H - 4) }, `${fmt.int(d)} KV ${d === 1 ? 'head' : 'heads'} (${kindOf(d, q)})`));
+    const H = HEADS_HEIGHT;
+    const nodes = [svg('title', null, `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads, ${fmt.int(q / d)} per group`),
+      ...plotHeads(q, d, W, fmt, svg)];
     this.picture.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this.picture.setAttribute('aria-label', `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads`);
     replace(this.picture, nodes);

@@ -469,7 +469,9 @@ export class Live {
     } else if (name === 'chart') this.#renderChart(e, c.config, r, state, c.check, fmt, c.sizeOpts);
     else if (name === 'table') view.render(c);
     else if (name === 'gqa') {
-      view.update({ result: r, key: e.configKey(c.config), fmt, series: (axes) => e.series(c.config, c.sizeOpts({ context: r.context }), axes) });
+      const options = c.sizeOpts({ context: r.context });
+      view.update({ result: r, key: e.configKey(c.config), fmt, series: (axes) => e.series(c.config, options, axes),
+        download: () => e.kv.svg(c.config, { ...options, chart: 'gqa' }) });
     }
   }
 

@@ -108,6 +108,7 @@ textarea { width: 100%; min-height: 6rem; font-family: var(--kv-mono-font-family
 button { cursor: pointer; background: var(--_surface); }
 button:hover { border-color: var(--_accent); }
 button[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+.download { justify-self: start; font: inherit; font-size: 0.85em; }
 .shortcuts { display: flex; flex-wrap: wrap; gap: 0.25rem; }
 .shortcuts button { padding: 0.1rem 0.45rem; font-size: 0.85em; }
 [aria-invalid="true"] { border-color: var(--_bad); outline: 1px solid var(--_bad); }

@@ -1,0 +1,127 @@
+// An author's page, baked by `kvcalc bake --reserve`, does not move when its elements go live
+// (DESIGN.md section 4: a layout shift of at most 0.01, summed over Chromium's layout-shift
+// entries), as the project's site does not: the plain-HTML example's page (its strict CSP
+// included) with text below each element, on a site folder that holds the package's dist/
+// as the package README says. Without --reserve the same page moves (the measure can fail);
+// with it, each fallback holds its live element's height (kvcalc-reserve.css, linked from
+// the page), and a second run changes no page. Each element is jumped to, so it goes live in
+// view; on a desktop and on a phone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_ARGS, CSP, DIST, ROOT } from './harness.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+import { chromium } from 'playwright-core';
+
+const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-bake-shift-'));
+let browser;
+before(async () => { browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }); });
+after(async () => {
+  await browser?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+// The example's page with four empty elements, each followed by text that would move.
+const TEXT = '<p>Text below the element, which moves if the element changes height when it goes live.</p>\n'.repeat(6);
+function site(name) {
+  const dir = join(scratch, name);
+  cpSync(join(ROOT, 'examples/plain-html'), dir, { recursive: true });
+  cpSync(DIST, join(dir, 'kvcalc'), { recursive: true });
+  const example = readFileSync(join(ROOT, 'examples/plain-html/index.html'), 'utf8');
+  const elements = [
+    '<kv-calc model="Qwen/Qwen2.5-7B-Instruct" context="32768"></kv-calc>',
+    '<kv-calc model="Qwen/Qwen2.5-7B-Instruct" context="32768" view="gqa"></kv-calc>',
+    '<kv-calc model="Qwen/Qwen2.5-7B-Instruct" view="check" max-context="1048576" pool-tokens="681280"></kv-calc>',
+    '<kv-calc view="table" models="Qwen/Qwen2.5-7B-Instruct Qwen/Qwen3-8B"></kv-calc>',
+  ].map((e) => `${e}\n${TEXT}`).join('');
+  const page = example.replace(/<kv-calc[\s\S]*<\/kv-calc>\n/, elements);
+  assert.notEqual(page, example);
+  writeFileSync(join(dir, 'index.html'), page);
+  return dir;
+}
+
+const bake = (args) => {
+  const r = spawnSync(process.execPath, [join(DIST, 'cli.mjs'), 'bake', ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r;
+};
+
+// The summed layout shift of the page as each element goes live in view, and how many did.
+async function shiftOf(dir, viewport) {
+  const server = await startServer({ mounts: [['/', dir]], csp: CSP });
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  try {
+    await page.addInitScript(() => {
+      window.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+    const live = await page.evaluate(async () => {
+      let n = 0;
+      await customElements.whenDefined('kv-calc');
+      for (const el of document.querySelectorAll('kv-calc')) {
+        el.scrollIntoView({ block: 'center' });
+        await el.updateComplete;
+        if (el.matches(':state(live)')) n += 1;
+      }
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      return n;
+    });
+    assert.deepEqual(errors, []);
+    return { shift: await page.evaluate(() => window.__shift), live };
+  } finally {
+    await page.close();
+    await new Promise((ok) => server.close(ok));
+  }
+}
+
+const VIEWPORTS = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
+
+test('baked without --reserve, the page moves as its elements go live', async () => {
+  const dir = site('plain');
+  bake([dir]);
+  assert.ok(!existsSync(join(dir, 'kvcalc-reserve.css')));
+  for (const [name, viewport] of VIEWPORTS) {
+    const { shift, live } = await shiftOf(dir, viewport);
+    assert.equal(live, 4);
+    assert.ok(shift > 0.1, `${name}: layout shift ${shift}`);
+  }
+});
+
+test('kvcalc bake --reserve: every element goes live with a layout shift of at most 0.01; a second run changes no page', async () => {
+  const dir = site('reserved');
+  const r = bake([dir, '--reserve']);
+  assert.match(r.stdout, /kvcalc bake: 4 <kv-calc> in 1 file; 1 file changed\n/);
+  assert.match(r.stdout, /kvcalc bake --reserve: .*kvcalc-reserve\.css: the live heights of 4 elements in 1 file\n/);
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  // The style sheet from the page's own origin (the CSP refuses inline styles), each element
+  // named for it, its baked fallback kept.
+  assert.equal(html.match(/<link rel="stylesheet" href="kvcalc-reserve\.css" data-kvcalc-reserve>\n<\/head>/g).length, 1);
+  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
+  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
+  const css = readFileSync(join(dir, 'kvcalc-reserve.css'), 'utf8');
+  assert.match(css, /@media \(scripting: enabled\) and \(min-width: 1280px\) \{\n {2}kv-calc\[data-kvcalc-box="[0-9a-f]{8}-1"\]:not\(:state\(live\)\) \{ min-height: \d+(\.\d+)?px; \}/);
+  for (const [name, viewport] of VIEWPORTS) {
+    const { shift, live } = await shiftOf(dir, viewport);
+    assert.equal(live, 4);
+    assert.ok(shift <= 0.01, `${name}: layout shift ${shift}`);
+  }
+  bake([dir, '--reserve']);
+  assert.equal(readFileSync(join(dir, 'index.html'), 'utf8'), html);
+});
+
+test('--reserve without a Chromium: an error naming it, the page left as baked', () => {
+  const dir = site('no-chromium');
+  const r = spawnSync(process.execPath, [join(DIST, 'cli.mjs'), 'bake', dir, '--reserve', '--chromium=/nonexistent/chromium'], { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /kvcalc bake --reserve: .*: no Chromium at \/nonexistent\/chromium/);
+  assert.doesNotMatch(readFileSync(join(dir, 'index.html'), 'utf8'), /data-kvcalc-box|kvcalc-reserve/);
+  assert.ok(!existsSync(join(dir, 'kvcalc-reserve.css')));
+});
