@@ -85,7 +85,7 @@ export class Live {
   }
 
   /** Resolves when every section shows the current state (the first section shows it as
-   * soon as kvcalc-change fires; the chart, table and GQA figures may follow a task later). */
+   * soon as kvcalc-change fires; on a first render, the others follow in idle time). */
   get updateComplete() {
     return this.#settled ?? Promise.resolve(true);
   }
