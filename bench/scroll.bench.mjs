@@ -10,6 +10,7 @@
 // its response ended (Playwright's request timings), so the chain of requests shows.
 // Prints the figures; asserts nothing (speed is not a test).
 //   node bench/scroll.bench.mjs      (needs dist/: bash scripts/build.sh)
+//   KVCALC_DIST_DIR=../main/dist node bench/scroll.bench.mjs   (another build's files)
 import { chromium } from 'playwright-core';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = join(ROOT, 'dist');
+// KVCALC_DIST_DIR: another build's dist/ (for a before/after of the same pages).
+const DIST = resolve(process.env.KVCALC_DIST_DIR || join(ROOT, 'dist'));
 const RUNS = +(process.env.RUNS || 5);
 
 if (!existsSync(join(DIST, 'kvcalc.js'))) {

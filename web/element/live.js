@@ -229,11 +229,11 @@ export class Live {
     this.#ui = ui;
   }
 
-  // The live content replaces the fallback, in one step once it is all drawn, so the page
-  // sees one change of the element's box (never a half-drawn state), with its styles.
-  // pending: the sections still to draw (in idle time): until they are, the live content
-  // keeps the box the fallback had (on a page that reserved the live height, that height),
-  // so the sections appear in it without moving the page.
+  // The live content replaces the fallback in one step, with its styles, once its sections
+  // are drawn, so the page never sees a half-drawn section. pending: the sections of a cold
+  // first render still to draw (in idle time): the live content keeps the box the fallback
+  // had (on a page that reserved the live height, that height), so they appear in it
+  // without moving the page.
   #show(pending = []) {
     if (this.#shown) return;
     this.#shown = true;
