@@ -107,9 +107,11 @@ function makeApi(module) {
   };
   const call = (name, ...texts) => JSON.parse(callText(name, (...a) => module[name](...a), ...texts));
   // The option names the core's messages use, and the JS names they are told in: the
-  // core's one table of options (kv_dtype -> kvDtype).
-  const jsNames = new Map(call('options').map((o) => [o.name, o.js]));
-  const failure = (error, names) => new KvCalcError(renameOptionError(error, names, jsNames));
+  // core's one table of options (kv_dtype -> kvDtype), read at the first error: a call that
+  // succeeds does not wait for it.
+  let optionNames = null;
+  const jsNames = () => (optionNames ??= new Map(call('options').map((o) => [o.name, o.js])));
+  const failure = (error, names) => new KvCalcError(renameOptionError(error, names, jsNames()));
   // A report from the core's text: its object with camelCase keys, or the KvCalcError.
   const answer = (text, names) => {
     const result = JSON.parse(text);
@@ -138,7 +140,7 @@ function makeApi(module) {
     const result = answer(callText('series()', (o, a) => module.modelSeries(handle, o, a), optionsJson, axesJson), names);
     // A series the core could not figure (fp8_ds_mla on a model without MLA, a KV-head
     // count that does not divide the query heads) carries its error; the others stand.
-    for (const s of result.series) if (s.error) s.error = renameOptionError(s.error, names, jsNames);
+    for (const s of result.series) if (s.error) s.error = renameOptionError(s.error, names, jsNames());
     return result;
   };
 

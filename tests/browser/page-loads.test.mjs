@@ -202,3 +202,55 @@ test('a wasm file that is not there is named in every element\'s alert, and the 
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
+
+// Each dist/ file's request, from Playwright's timings: [{ file, start, end }] in ms since
+// the epoch (the request's start, its response's end).
+function timeRequests(page) {
+  const seen = [];
+  page.on('requestfinished', (r) => {
+    if (!r.url().includes('/dist/')) return;
+    const t = r.timing();
+    seen.push({ file: r.url().replace(/^.*\/dist\//, ''), start: t.startTime, end: t.startTime + t.responseEnd });
+  });
+  return seen;
+}
+
+test('no waterfall: once an element is seen, the wasm and every file of its view are asked for before any of them arrives', async () => {
+  for (const [path, id, view] of [['/lazy.html', 'formula', 'formula'], ['/all.html', 'all', 'all']]) {
+    const page = await env.context.newPage();
+    const timed = timeRequests(page);
+    await page.goto(env.base + path);
+    await page.waitForFunction(() => customElements.get('kv-calc'));
+    await page.$eval(`#${id}`, async (el) => {
+      el.scrollIntoView({ block: 'center' });
+      await el.updateComplete;
+    });
+    const after = timed.filter((r) => r.file !== 'kvcalc.js');
+    // One round trip from "seen" to every file: each request (the wasm's streaming compile
+    // among them) starts before the first response of the lot has ended.
+    assert.deepEqual(after.map((r) => r.file).sort(), views[view].files.filter((f) => f !== 'kvcalc.js').sort());
+    const firstEnd = Math.min(...after.map((r) => r.end));
+    for (const r of after) assert.ok(r.start < firstEnd, `${path}: ${r.file} was asked for ${(r.start - firstEnd).toFixed(1)} ms after a file of the view arrived`);
+    await page.close();
+  }
+});
+
+test('an element above the fold, preloaded as web/README.md says: each file fetched once, the preload used, under the CSP', async () => {
+  const { page, log } = await openPage(env, '/preload.html');
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await waitForWidgets(page);
+  // Qwen2.5-7B-Instruct at 32,768 tokens: 28 layers x 2 x 4 KV heads x 128 x 2 B = 57,344 B per token; x 32,768 = 1,879,048,192 B.
+  assert.equal(await page.$eval('#qwen', (el) => el.result.kvBytes), 1_879_048_192);
+  const dist = log.requests.filter((u) => u.startsWith(`${env.base}/dist/`));
+  // Every file once: the module preloads fill the module map that import() reads, and the
+  // element's fetch() of the wasm (mode cors, same-origin credentials) takes the
+  // as="fetch" crossorigin preload.
+  assert.deepEqual(dist.map((u) => u.slice(`${env.base}/dist/`.length)).sort(), [...views.formula.files].sort());
+  assert.equal(await page.evaluate(() => window.__wasmInstantiations), 1);
+  // Chromium warns of a preload not used within seconds, or not matched: none here.
+  await page.waitForTimeout(3500);
+  assert.deepEqual(warnings.filter((w) => /preload/i.test(w)), []);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});

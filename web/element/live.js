@@ -25,6 +25,17 @@ const HASH_DELAY_MS = 250;
 // An element went live in this task (see #render).
 let firstRenderInTask = false;
 
+// Work for idle time (with a bound, so a busy page still gets it), else the next task.
+const IDLE_TIMEOUT_MS = 150;
+const whenIdle = (fn) => {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 0);
+  return () => clearTimeout(id);
+};
+
 // The option fields of size() that a bad attribute can name.
 export class Live {
   #host;
@@ -44,7 +55,9 @@ export class Live {
   #check = null;
   #options = {};         // the size() options of the last render
   #hashTimer = 0;
-  #deferTimer = 0;       // the task that fills the preset list
+  #deferTimer = 0;       // the task that draws this element when another went live in this one
+  #later = null;         // cancels the idle callback that draws the first render's other sections
+  #cold;                 // the page's wasm module was not ready when this element started
   #settled = null;       // updateComplete's promise while work is pending
   #resolveSettled = null;
   #observer = null;
@@ -60,6 +73,7 @@ export class Live {
     this.#host = host;
     this.#shadow = shadow;
     this.#state = state;
+    this.#cold = !loadedEngine();
     // The first Intl.NumberFormat costs milliseconds (locale data): build it while the wasm
     // module compiles, not after.
     formatterFor(host);
@@ -71,7 +85,7 @@ export class Live {
   }
 
   /** Resolves when every section shows the current state (the first section shows it as
-   * soon as kvcalc-change fires; the chart, table and GQA figures may follow a task later). */
+   * soon as kvcalc-change fires; on a first render, the others follow in idle time). */
   get updateComplete() {
     return this.#settled ?? Promise.resolve(true);
   }
@@ -125,7 +139,7 @@ export class Live {
 
   // Nothing left to draw: updateComplete resolves (unless the module is still loading).
   #settle() {
-    if (this.#queued || this.#deferTimer || this.#preparing || (!this.#engine && !this.#loadError)) return;
+    if (this.#queued || this.#deferTimer || this.#later || this.#preparing || (!this.#engine && !this.#loadError)) return;
     const ok = this.#resolveSettled;
     this.#settled = null;
     this.#resolveSettled = null;
@@ -215,11 +229,15 @@ export class Live {
     this.#ui = ui;
   }
 
-  // The live content replaces the fallback, in one step once it is all drawn, so the page
-  // sees one change of the element's box (never a half-drawn state), with its styles.
-  #show() {
+  // The live content replaces the fallback in one step, with its styles, once its sections
+  // are drawn, so the page never sees a half-drawn section. pending: the sections of a cold
+  // first render still to draw (in idle time): the live content keeps the box the fallback
+  // had (on a page that reserved the live height, that height), so they appear in it
+  // without moving the page.
+  #show(pending = []) {
     if (this.#shown) return;
     this.#shown = true;
+    const height = pending.length ? this.#host.getBoundingClientRect().height : 0;
     this.#shadow.adoptedStyleSheets = [styleSheet(), ...this.#shadow.adoptedStyleSheets];
     replace(this.#shadow, this.#ui.base);
     // The pictures (chart, GQA heads, check bar) were drawn at a guessed width: now on the
@@ -229,6 +247,13 @@ export class Live {
     for (const view of drawn) view.size.fit();
     this.#state('live', true);
     this.#theme = followTheme(this.#host, this.#state);
+    if (height) {
+      // The host's box (border-box) stays as tall: its content box, less the live padding
+      // and border.
+      const cs = getComputedStyle(this.#host);
+      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, k) => sum + parseFloat(cs[k]), 0);
+      this.#ui.base.style.minHeight = `${Math.max(0, height - frame)}px`;
+    }
   }
 
   // Resolves to the paste panel's ConfigInput, loading its code the first time.
@@ -277,6 +302,13 @@ export class Live {
     if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
     clearTimeout(this.#deferTimer);
     this.#deferTimer = 0;
+    // A render before the first one's other sections were drawn draws them all now; the
+    // box the fallback had goes (see #drawLater).
+    if (this.#later) {
+      this.#later();
+      this.#later = null;
+    }
+    if (this.#shown) this.#ui.base.style.minHeight = '';
     // Elements that go live together (the wasm arrived for all of them) do so one per task,
     // so the page can paint the first before the others are drawn.
     if (!this.#shown) {
@@ -407,12 +439,21 @@ export class Live {
       e, fmt, r, formula, state, options, config, source, presetId, isMla, check, checkMessage,
       models: values.models, sizeOpts: (extra) => ({ ...options, ...extra }),
     };
-    // Every section is drawn in this task (a few core calls: the size, one series for the
-    // chart, one for the GQA rows, the table's new column, the check), so no frame shows
-    // some sections at the new state and others at the old; the first render then replaces
-    // the fallback.
-    for (const name of sections) this.#renderSection(name, ctx);
-    this.#show();
+    // The first render of an element that waited for the wasm module draws the view's main
+    // section and replaces the fallback with it: the other sections (the chart, the table of
+    // every preset, the GQA rows, the check) follow in idle time, one per callback, in their
+    // order on screen, each shown once drawn. Other renders (and the first of an element
+    // that starts once the module is here) draw every section in their task (a few core
+    // calls: the size, one series for the chart, one for the GQA rows, the table's new
+    // column, the check), so no frame shows some sections at the new state and others at
+    // the old.
+    const pending = this.#shown || !this.#cold ? [] : sections.slice(1);
+    for (const name of sections) {
+      const view = this.#section(name);
+      view.root.hidden = pending.includes(name);
+      if (!view.root.hidden) this.#renderSection(name, ctx);
+    }
+    this.#show(pending);
     if (this.#scrollTo) {
       this.#scrollTo = false;
       this.#host.scrollIntoView();
@@ -426,16 +467,39 @@ export class Live {
       this.#lastKey = key;
       this.#host.dispatchEvent(new KvCalcChangeEvent(r, check, state));
     }
-    if (!presetsReady) {
-      // The preset list reads every bundled config: after the first result is on screen.
-      this.#deferTimer = setTimeout(() => {
-        this.#deferTimer = 0;
-        ui.controls.setModels(e.presetList, extra, selected);
-        this.#settle();
-      }, 0);
+    // The preset list sizes every bundled preset: it fills the model select in idle time,
+    // after the sections.
+    if (pending.length || !presetsReady) {
+      this.#drawLater(ctx, [...pending, () => ui.controls.setModels(e.presetList, extra, selected)]);
     } else {
       this.#settle();
     }
+  }
+
+  // Draws the first render's other sections (names) and runs the other steps (functions),
+  // one per idle callback. The box keeps at least the fallback's height until the next
+  // render: where a page reserved the live height for the fallback and the live element is
+  // a little shorter (the reservation measured at a nearby width), shrinking now, perhaps in
+  // view, would move the page; the next render follows a change, which may.
+  #drawLater(ctx, steps) {
+    this.#later = whenIdle(() => {
+      const step = steps.shift();
+      if (typeof step === 'function') step();
+      else {
+        const view = this.#section(step);
+        view.root.hidden = false;
+        this.#renderSection(step, ctx);
+        // Drawn at its last known width (a guess the first time): now at its own.
+        view.size?.measure();
+        view.size?.fit();
+      }
+      if (steps.length) {
+        this.#drawLater(ctx, steps);
+        return;
+      }
+      this.#later = null;
+      this.#settle();
+    });
   }
 
   // True when the wasm module and the view's section code are here; else starts loading them

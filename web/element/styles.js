@@ -57,7 +57,9 @@ const CSS = `
 *, *::before, *::after { box-sizing: border-box; }
 [hidden] { display: none !important; }
 
-.kv { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--_gap); min-width: 0; }
+/* The rows keep their heights in a box taller than them (the first render holds the fallback's
+   height until every section is drawn). */
+.kv { display: grid; grid-template-columns: minmax(0, 1fr); align-content: start; gap: var(--_gap); min-width: 0; }
 h2, h3 { margin: 0; font-size: 1.05em; line-height: 1.3; }
 h3 { font-size: 1em; }
 p { margin: 0; }
