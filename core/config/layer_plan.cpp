@@ -760,15 +760,33 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Result<bool> r = true;
     const std::string& mt = m.model_type;
     // vLLM's Lfm2Attention / Lfm2MoeAttention keep hidden_size / num_attention_heads per head while its page
-    // sizes (ModelConfig.get_head_size) read head_dim: a config where they differ is not guessed at.
-    if (m.family == "lfm2" && f.find("head_dim") &&
-        head_dim.value * m.query_heads.value != m.hidden_size.value)
-        return f.error(
-            code::unsupported, "head_dim",
-            "{} is not {} {} / {} {}: vLLM's LFM2 layers use the latter, its page sizes the former, "
-            "which kvcalc does not model",
-            head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
-            m.query_heads.value);
+    // sizes (ModelConfig.get_head_size) read head_dim: a config where they differ is not guessed at. So do
+    // chameleon.py ChameleonAttention and molmo.py MolmoAttention (head_dim = hidden_size //
+    // total_num_heads).
+    const bool head_from_hidden = m.family == "lfm2" || m.family == "chameleon" || m.family == "molmo";
+    if (head_from_hidden && f.find("head_dim") && head_dim.value * m.query_heads.value != m.hidden_size.value)
+        return f.error(code::unsupported, "head_dim",
+                       "{} is not {} {} / {} {}: vLLM's {} layers use the latter, its page sizes the former, "
+                       "which kvcalc does not model",
+                       head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+                       m.query_heads.value,
+                       m.family == "lfm2"        ? "LFM2"
+                       : m.family == "chameleon" ? "Chameleon"
+                                                 : "Molmo");
+    // The Omni thinkers' decoders (Qwen2ForCausalLM, Qwen3MoeLLMForCausalLM, Qwen3ForCausalLM on
+    // thinker_config.text_config) each read their windows their own way; every published thinker has
+    // use_sliding_window false. A window that may be on is refused rather than read by one decoder's rule.
+    if (m.family == "qwen_omni_thinker") {
+        auto use = f.flag("use_sliding_window", false);
+        if (!use) return use.forward_error();
+        const json* w = f.find("sliding_window");
+        if (*use || (w && !w->is_null() && !f.find("use_sliding_window")))
+            return f.error(
+                code::unsupported, *use ? "use_sliding_window" : "sliding_window",
+                "a sliding window in the thinker's text model is not modelled (vLLM's Omni thinkers "
+                "build it through Qwen2 / Qwen3 / Qwen3-MoE decoders whose window rules kvcalc does "
+                "not read here)");
+    }
     if (mt == "mamba" || mt == "falcon_mamba" || mt == "mamba2") {
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");

@@ -741,7 +741,8 @@ TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full a
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
           "attn_type_list[1]");
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
-    // MiniMax-VL-01 stays refused: which config its state pages follow was not read.
+    // MiniMax-VL-01 stays refused: its wrapper class is not IsHybrid, so how vLLM pages its states was not
+    // read.
     auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
         "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
         "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
@@ -771,6 +772,107 @@ TEST_CASE("MiniCPM3: full keys and values per head, not an MLA latent") {
     CHECK(bad.error().field == "qk_nope_head_dim");
 }
 
+TEST_CASE("Qwen2.5-Omni / Qwen3-Omni / Qwen3-ASR: the thinker's text model, thinker_config.text_config") {
+    // vLLM qwen2_5_omni_thinker.py builds Qwen2ForCausalLM on thinker_config.text_config (and
+    // get_hf_text_config reads the same config). The fields of Qwen2.5-Omni-7B's thinker (28 layers, 28
+    // heads, 4 KV heads, hidden 3584), written for this test; the talker's layers (talker_config) are not the
+    // served text model.
+    const std::string talker = R"("talker_config": {"num_hidden_layers": 24, "num_attention_heads": 12,
+        "num_key_value_heads": 4, "hidden_size": 896}, )";
+    const std::string thinker = R"("thinker_config": {"model_type": "qwen2_5_omni_thinker", "text_config": {
+        "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28, "num_key_value_heads": 4,
+        "max_position_embeddings": 32768, "torch_dtype": "bfloat16", "sliding_window": 32768, )";
+    auto m =
+        kvcalc::read_model_text(R"({"architectures": ["Qwen2_5OmniModel"], "model_type": "qwen2_5_omni", )" +
+                                talker + thinker + R"("use_sliding_window": false}}})");
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "thinker_config.text_config");
+    CHECK(m->count(LayerKind::full_attention) == 28);
+    CHECK(m->max_context.value == 32768);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 28 * 4 * (3584 / 28) * 2);  // 57,344
+    CHECK(r->sequence_bytes_vllm == 28ull * (4096 / 16) * 16 * 2 * 4 * 128 * 2);
+    // Qwen3-Omni's thinker: Qwen3MoeLLMForCausalLM, head_dim read as given (qwen3_omni_moe_thinker.py).
+    auto q3 = kvcalc::read_model_text(R"({"architectures": ["Qwen3OmniMoeForConditionalGeneration"],
+        "thinker_config": {"text_config": {"hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 32,
+        "num_key_value_heads": 4, "head_dim": 128, "torch_dtype": "bfloat16", "sliding_window": null,
+        "use_sliding_window": false}}})");
+    REQUIRE(q3.ok());
+    auto r3 = kvcalc::size_model(*q3, at(16));
+    REQUIRE(r3.ok());
+    CHECK(r3->bytes_per_token == 2 * 48 * 4 * 128 * 2);  // 98,304
+    // Bad input names the field: no text model in the thinker, a window that may be on.
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": {"audio_config": {}}})") ==
+          "thinker_config.text_config");
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": 3})") == "thinker_config");
+    CHECK(
+        field_of(
+            R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": {"text_config": {"hidden_size": 64}}})") ==
+        "thinker_config.text_config.num_hidden_layers");
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], )" + thinker +
+                   R"("use_sliding_window": true}}})") == "thinker_config.text_config.use_sliding_window");
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], )" + thinker + R"("rope_theta": 1e6}}})") ==
+          "thinker_config.text_config.sliding_window");
+    // The streaming Qwen3-ASR stays refused.
+    auto rt = kvcalc::read_model_text(R"({"architectures": ["Qwen3ASRRealtimeGeneration"], )" + thinker +
+                                      R"("use_sliding_window": false}}})");
+    REQUIRE_FALSE(rt.ok());
+    CHECK(rt.error().field == "architectures");
+}
+
+TEST_CASE("Aria, Chameleon, Molmo: their own decoders, full attention as vLLM builds it") {
+    // Aria: aria.py AriaTextModel is vLLM's LlamaModel (LlamaDecoderLayer attention) on text_config.
+    auto aria =
+        kvcalc::read_model_text(R"({"architectures": ["AriaForConditionalGeneration"], "model_type": "aria",
+        "text_config": {"model_type": "aria_text", "hidden_size": 2560, "num_hidden_layers": 28,
+        "num_attention_heads": 20, "num_key_value_heads": 20, "torch_dtype": "bfloat16", "moe_num_experts": 64}})");
+    REQUIRE(aria.ok());
+    auto ra = kvcalc::size_model(*aria, at(16));
+    REQUIRE(ra.ok());
+    CHECK(ra->bytes_per_token == 2 * 28 * 20 * (2560 / 20) * 2);  // 286,720
+    // Chameleon: chameleon.py ChameleonAttention, num_key_value_heads (else the query heads) of
+    // hidden_size // num_attention_heads. Chameleon-7B's fields (32 layers, 32 heads, hidden 4096), written.
+    const std::string cham =
+        R"({"architectures": ["ChameleonForConditionalGeneration"], "model_type": "chameleon",
+        "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "torch_dtype": "bfloat16", )";
+    auto c = kvcalc::read_model_text(cham + R"("num_key_value_heads": 32})");
+    REQUIRE(c.ok());
+    auto rc = kvcalc::size_model(*c, at(16));
+    REQUIRE(rc.ok());
+    CHECK(rc->bytes_per_token == 2 * 32 * 32 * (4096 / 32) * 2);  // 524,288
+    // Molmo: molmo.py MolmoAttention, num_key_value_heads or num_attention_heads (a null one is the latter),
+    // of hidden_size // num_attention_heads. Molmo-7B-D's fields (28 layers, 28 heads, 4 KV heads, hidden
+    // 3584).
+    const std::string molmo = R"({"architectures": ["MolmoForCausalLM"], "model_type": "molmo",
+        "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28, "torch_dtype": "bfloat16", )";
+    auto mo = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 4})");
+    REQUIRE(mo.ok());
+    auto rm = kvcalc::size_model(*mo, at(16));
+    REQUIRE(rm.ok());
+    CHECK(rm->bytes_per_token == 2 * 28 * 4 * (3584 / 28) * 2);  // 57,344
+    auto mnull = kvcalc::read_model_text(molmo + R"("num_key_value_heads": null})");
+    REQUIRE(mnull.ok());
+    auto rn = kvcalc::size_model(*mnull, at(16));
+    REQUIRE(rn.ok());
+    CHECK(rn->bytes_per_token == 2 * 28 * 28 * 128 * 2);  // 401,408
+    // A head_dim other than hidden_size / num_attention_heads: vLLM's layers and its page sizes would differ.
+    auto bad = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 4, "head_dim": 64})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "head_dim");
+    auto badc = kvcalc::read_model_text(cham + R"("head_dim": 256})");
+    REQUIRE_FALSE(badc.ok());
+    CHECK(badc.error().field == "head_dim");
+    auto kvbad = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 5})");
+    REQUIRE_FALSE(kvbad.ok());
+    CHECK(kvbad.error().field == "num_key_value_heads");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -783,7 +885,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 231);
+    CHECK(exact == 238);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
