@@ -242,7 +242,10 @@ Result<ModelSpec> read_model(json config) {
         if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
             return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,
                         m.query_heads.source, m.query_heads.value);
-        auto h = read_head_dim(f, m.query_heads, m.hidden_size);
+        // PLaMo2: plamo2.py Plamo2AttentionMixer keeps hidden_size_per_head per head, and Plamo2ForCausalLM
+        // sets config.head_dim to it for the page sizes (ModelConfig.get_head_size).
+        auto h = m.family == "plamo2" ? f.positive("hidden_size_per_head")
+                                      : read_head_dim(f, m.query_heads, m.hidden_size);
         if (!h) return h.forward_error();
         kv = *k;
         hd = *h;

@@ -151,6 +151,26 @@ Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers)
     return true;
 }
 
+// PLaMo2: vLLM plamo2.py is_mamba(config, i): with num_hidden_layers <= mamba_step // 2 every layer but the
+// last is Mamba; otherwise layer i is Mamba unless i % mamba_step == mamba_step // 2 (vLLM asserts
+// mamba_step > 1). The others build Plamo2AttentionMixer, full attention.
+Result<bool> from_plamo2_step(const Fields& f, Plan& p, std::uint64_t layers) {
+    auto step = f.positive("mamba_step");
+    if (!step) return step.forward_error();
+    if (step->value < 2)
+        return f.error(code::invalid_value, "mamba_step", "must be at least 2 (vLLM asserts it), got {}",
+                       step->value);
+    const std::uint64_t half = step->value / 2;
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool mamba = layers <= half ? i != layers - 1 : i % step->value != half;
+        p.kinds.push_back(mamba ? LayerKind::linear_state : LayerKind::full_attention);
+        p.names.push_back(mamba ? "mamba" : "attention");
+    }
+    p.source = format("{} {}: attention where i % {} == {} (vLLM plamo2.py is_mamba)", step->source,
+                      step->value, step->value, half);
+    return true;
+}
+
 // MiMo-V2: hybrid_layer_pattern, one 0 or 1 per layer; 1 builds the sliding ("compressed softmax")
 // attention with its own geometry (vllm/model_executor/models/mimo_v2.py,
 // MiMoV2FlashDecoderLayer.is_compressed_softmax_layer), 0 full attention.
@@ -505,9 +525,13 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         };
         // Zamba2: mamba_ngroups, n_mamba_heads, and a head size Zamba2Config derives as the inner width
         // over the heads (zamba2.py Zamba2MambaDecoderLayer).
+        // PLaMo2: plamo2.py get_mamba_state_shape_from_config, mamba2_state_shape with I = mamba_num_heads x
+        // hidden_size_per_head, heads of hidden_size_per_head, and n_groups=0 (no B/C channels in the conv).
         const Names names =
-            m.family == "zamba2"      ? Names{"mamba_d_conv",  "n_mamba_heads", nullptr,
-                                         "mamba_ngroups", "mamba_d_state", "mamba_expand"}
+            m.family == "plamo2"      ? Names{"mamba_d_conv", "mamba_num_heads", "hidden_size_per_head",
+                                         nullptr,        "mamba_d_state",   nullptr}
+            : m.family == "zamba2"    ? Names{"mamba_d_conv",  "n_mamba_heads", nullptr,
+                                           "mamba_ngroups", "mamba_d_state", "mamba_expand"}
             : f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
                                               "mamba_n_groups", "mamba_d_state", "mamba_expand"}
             : m.model_type == "mamba2"
@@ -516,7 +540,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
                         "n_groups",    "ssm_state_size",  nullptr};
         auto k = need(f, names.conv);
         auto heads = need(f, names.heads);
-        auto groups = need(f, names.groups);
+        auto groups =
+            names.groups ? need(f, names.groups) : Result<Sourced>(Sourced{0, "vLLM plamo2.py n_groups"});
         auto dstate = need(f, names.state);
         for (auto* r : {&k, &heads, &groups, &dstate})
             if (!*r) return r->forward_error();
@@ -718,7 +743,7 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
 Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
     const std::string& model_type = m.model_type;
     if (m.family == "lfm2") return Mixer::short_conv;
-    if (m.family == "zamba2") return Mixer::mamba2;
+    if (m.family == "zamba2" || m.family == "plamo2") return Mixer::mamba2;
     if (m.family == "minimax_text_01") return Mixer::lightning;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
@@ -808,6 +833,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_block_configs(f, m.query_heads, p, layers);
     else if (m.family == "mimo_v2")
         r = from_mimo_pattern(f, p, layers);
+    else if (m.family == "plamo2")
+        r = from_plamo2_step(f, p, layers);
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))

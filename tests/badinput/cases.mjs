@@ -24,6 +24,8 @@ const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: '
   swa_num_key_value_heads: 4, swa_head_dim: 64 };
 // Qwen2.5-Omni: the thinker's text model, thinker_config.text_config (the base's fields), is what vLLM serves.
 const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', thinker_config: { text_config: { ...base, use_sliding_window: false } } };
+// PLaMo2: mamba_step (attention where i % mamba_step == mamba_step // 2), heads of hidden_size_per_head, Mamba-2 states.
+const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -138,6 +140,8 @@ add('Zamba2 with its hybrid layers', text(zamba2), ok(4096, null));
 add('MiniMax with its lightning layers', text(minimax), ok(1024, null));
 // Qwen2.5-Omni: the base's 4 layers in thinker_config.text_config, 2 x 4 x 2 x 64 x 2 B.
 add('Qwen2.5-Omni through its thinker', text(omni), ok(2048, null));
+// PLaMo2: layers 1 and 3 are attention, 2 x 2 x 2 x 64 x 2 B; layers 0 and 2 keep a Mamba-2 state.
+add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -185,6 +189,10 @@ const contra = [
   ['Qwen2.5-Omni thinker with use_sliding_window true', text({ ...omni, thinker_config: { text_config: { ...base, use_sliding_window: true, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.use_sliding_window')],
   ['Qwen2.5-Omni thinker with a window and no use_sliding_window', text({ ...omni, thinker_config: { text_config: { ...base, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.sliding_window')],
   ['Qwen2.5-Omni thinker without KV heads dividing the heads', text({ ...omni, thinker_config: { text_config: { ...base, num_key_value_heads: 3 } } }), err('inconsistent', 'thinker_config.text_config.num_key_value_heads')],
+  ['PLaMo2 without mamba_step', text({ ...plamo2, mamba_step: undefined }), err('missing_field', 'mamba_step')],
+  ['PLaMo2 mamba_step of 1', text({ ...plamo2, mamba_step: 1 }), err('invalid_value', 'mamba_step')],
+  ['PLaMo2 without hidden_size_per_head', text({ ...plamo2, hidden_size_per_head: undefined }), err('missing_field', 'hidden_size_per_head')],
+  ['PLaMo2 negative mamba_num_heads', text({ ...plamo2, mamba_num_heads: -8 }), err('invalid_value', 'mamba_num_heads')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],
   ['sliding window zero', `${good.slice(0, -1)}, "sliding_window": 0}`, err('invalid_value', 'sliding_window')],

@@ -873,6 +873,52 @@ TEST_CASE("Aria, Chameleon, Molmo: their own decoders, full attention as vLLM bu
     CHECK(kvbad.error().field == "num_key_value_heads");
 }
 
+TEST_CASE("PLaMo2: Mamba-2 layers from mamba_step, attention of hidden_size_per_head") {
+    // vLLM plamo2.py: is_mamba(config, i) = i % mamba_step != mamba_step // 2; Plamo2AttentionMixer caches
+    // num_key_value_heads of hidden_size_per_head; get_mamba_state_shape_from_config: mamba2_state_shape with
+    // I = mamba_num_heads x hidden_size_per_head, n_groups 0. A config written for this test (the shape of
+    // PLaMo 2 1B: 16 layers, 16 heads, 1 KV head of 128, 32 Mamba heads, d_state 64, d_conv 4, step 2).
+    const std::string head = R"({"architectures": ["Plamo2ForCausalLM"], "model_type": "plamo2",
+        "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 1, "hidden_size_per_head": 128,
+        "mamba_num_heads": 32, "mamba_d_state": 64, "mamba_d_conv": 4, "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(head + R"("num_hidden_layers": 16, "mamba_step": 2})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 8);  // layers 1, 3, ..., 15
+    CHECK(m->count(LayerKind::linear_state) == 8);
+    CHECK(m->layer_group[0] != m->layer_group[1]);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 8 * 1 * 128 * 2);  // 4,096
+    // conv (4 - 1) x (32 x 128 + 2 x 0 x 64) + ssm 32 x 128 x 64, 2 B each, on 8 layers
+    CHECK(r->state_bytes == 8 * ((4 - 1) * (32 * 128) * 2 + 32 * 128 * 64 * 2));  // 4,390,912
+    // tp 2: 16 Mamba heads and 2,048 conv channels a GPU (no groups to copy); the 1 KV head replicated.
+    auto t2 = at(4096);
+    t2.tp = 2;
+    auto r2 = kvcalc::size_model(*m, t2);
+    REQUIRE(r2.ok());
+    const auto& mamba = r2->groups.at(m->layer_group[0]);
+    CHECK(mamba.state_bytes_layer_per_gpu == (4 - 1) * (32 * 128 / 2) * 2 + (32 / 2) * 128 * 64 * 2);
+    // Fewer layers than mamba_step / 2: every layer but the last is Mamba.
+    auto few = kvcalc::read_model_text(head + R"("num_hidden_layers": 3, "mamba_step": 8})");
+    REQUIRE(few.ok());
+    CHECK(few->count(LayerKind::full_attention) == 1);
+    CHECK(few->groups[few->layer_group[2]].kind == LayerKind::full_attention);
+    // Bad input names the field.
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(head + R"("num_hidden_layers": 4})") == "mamba_step");
+    CHECK(field_of(head + R"("num_hidden_layers": 4, "mamba_step": 1})") == "mamba_step");
+    CHECK(field_of(head + R"("num_hidden_layers": 4, "mamba_step": 2, "mamba_d_state": 0})") ==
+          "mamba_d_state");
+    auto nohs = kvcalc::read_model_text(R"({"architectures": ["Plamo2ForCausalLM"], "num_hidden_layers": 4,
+        "mamba_step": 2, "hidden_size": 2048, "num_attention_heads": 16})");
+    REQUIRE_FALSE(nohs.ok());
+    CHECK(nohs.error().field == "hidden_size_per_head");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -885,7 +931,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 238);
+    CHECK(exact == 239);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
