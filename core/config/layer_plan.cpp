@@ -171,6 +171,27 @@ Result<bool> from_plamo2_step(const Fields& f, Plan& p, std::uint64_t layers) {
     return true;
 }
 
+// Bailing linear (BailingMoeV2_5): vLLM bailing_moe_linear.py BailingMoeV25Model, decoder_attention_types
+// from is_linear_layer: with layer_group_size (getattr default 1) > 0, layer i is a linear-attention layer
+// (BailingMoELinearAttention, a lightning state) unless (i + 1) % layer_group_size == 0, where it is MLA
+// (BailingMoeV25MLAAttention).
+Result<bool> from_bailing_groups(const Fields& f, Plan& p, std::uint64_t layers) {
+    Sourced g{1, "layer_group_size 1 (vLLM's getattr default)"};
+    if (f.find("layer_group_size")) {
+        auto v = f.non_negative("layer_group_size");
+        if (!v) return v.forward_error();
+        g = *v;
+    }
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool linear = g.value > 0 && (i + 1) % g.value != 0;
+        p.kinds.push_back(linear ? LayerKind::linear_state : LayerKind::full_attention);
+        p.names.push_back(linear ? "linear_attention" : "full_attention");
+    }
+    p.source = format("{}: MLA where (i + 1) % {} == 0, linear attention elsewhere (vLLM is_linear_layer)",
+                      g.source, g.value);
+    return true;
+}
+
 // MiMo-V2: hybrid_layer_pattern, one 0 or 1 per layer; 1 builds the sliding ("compressed softmax")
 // attention with its own geometry (vllm/model_executor/models/mimo_v2.py,
 // MiMoV2FlashDecoderLayer.is_compressed_softmax_layer), 0 full attention.
@@ -654,7 +675,18 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         // (num_attention_heads / tp) x head_dim x head_dim state in linear_attention_state_dtype, the model
         // dtype (mamba_cache_dtype auto). No conv state. The page sizes read hf_config.head_dim, so it must
         // be set.
-        auto hd = need(f, "head_dim");
+        // Bailing linear (BailingMoeV2_5): layers/mamba/linear/base.py LinearAttention.get_state_shape, the
+        // same shape with head_dim, else hidden_size // num_attention_heads.
+        Result<Sourced> hd = Sourced{};
+        if (m.family == "bailing_moe_linear" && !f.find("head_dim")) {
+            if (m.hidden_size.value == 0 || m.hidden_size.value % m.query_heads.value != 0)
+                return f.error(code::missing_field, "head_dim",
+                               "missing, and hidden_size / num_attention_heads gives no whole head size");
+            hd = Sourced{m.hidden_size.value / m.query_heads.value,
+                         format("{} / {}", m.hidden_size.source, m.query_heads.source)};
+        } else {
+            hd = need(f, "head_dim");
+        }
         if (!hd) return hd.forward_error();
         auto elements = mul(hd->value, hd->value);
         if (!elements) return f.error(code::invalid_value, "head_dim", "is too large");
@@ -744,7 +776,7 @@ Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
     const std::string& model_type = m.model_type;
     if (m.family == "lfm2") return Mixer::short_conv;
     if (m.family == "zamba2" || m.family == "plamo2") return Mixer::mamba2;
-    if (m.family == "minimax_text_01") return Mixer::lightning;
+    if (m.family == "minimax_text_01" || m.family == "bailing_moe_linear") return Mixer::lightning;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
@@ -835,6 +867,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
+    else if (m.family == "bailing_moe_linear")
+        r = from_bailing_groups(f, p, layers);
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))
@@ -874,6 +908,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Sourced latent, mla_k, mla_v, indexer;
     // MiniCPM3 compresses its projections through kv_lora_rank, but vLLM caches a plain Attention (below).
     bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3";
+    // Bailing linear's full layers are always MLA (BailingMoeV25MLAAttention); vLLM falls back on getattr
+    // defaults for kv_lora_rank (512) and qk_rope_head_dim (64) there, which kvcalc asks to see instead.
+    bool any_full = false;
+    for (auto k : p.kinds)
+        any_full |= k == LayerKind::full_attention;
+    if (m.family == "bailing_moe_linear" && !mla && any_full)
+        return f.error(code::missing_field, "kv_lora_rank",
+                       "missing: Bailing linear's full-attention layers are MLA (vLLM would take 512)");
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();

@@ -26,6 +26,8 @@ const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: '
 const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', thinker_config: { text_config: { ...base, use_sliding_window: false } } };
 // PLaMo2: mamba_step (attention where i % mamba_step == mamba_step // 2), heads of hidden_size_per_head, Mamba-2 states.
 const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
+// Bailing linear: every layer_group_size-th layer MLA, the others a lightning state.
+const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_group_size: 2, kv_lora_rank: 32, qk_rope_head_dim: 16 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -142,6 +144,8 @@ add('MiniMax with its lightning layers', text(minimax), ok(1024, null));
 add('Qwen2.5-Omni through its thinker', text(omni), ok(2048, null));
 // PLaMo2: layers 1 and 3 are attention, 2 x 2 x 2 x 64 x 2 B; layers 0 and 2 keep a Mamba-2 state.
 add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
+// Bailing linear: layers 1 and 3 MLA, 2 x (32 + 16) x 2 B; layers 0 and 2 a lightning state.
+add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -193,6 +197,8 @@ const contra = [
   ['PLaMo2 mamba_step of 1', text({ ...plamo2, mamba_step: 1 }), err('invalid_value', 'mamba_step')],
   ['PLaMo2 without hidden_size_per_head', text({ ...plamo2, hidden_size_per_head: undefined }), err('missing_field', 'hidden_size_per_head')],
   ['PLaMo2 negative mamba_num_heads', text({ ...plamo2, mamba_num_heads: -8 }), err('invalid_value', 'mamba_num_heads')],
+  ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
+  ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],
   ['sliding window zero', `${good.slice(0, -1)}, "sliding_window": 0}`, err('invalid_value', 'sliding_window')],

@@ -919,6 +919,46 @@ TEST_CASE("PLaMo2: Mamba-2 layers from mamba_step, attention of hidden_size_per_
     CHECK(nohs.error().field == "hidden_size_per_head");
 }
 
+TEST_CASE("Bailing linear: lightning states beside MLA layers, every layer_group_size-th layer MLA") {
+    // vLLM bailing_moe_linear.py: is_linear_layer(i, layer_group_size) = (i + 1) % layer_group_size != 0; the
+    // others BailingMoeV25MLAAttention (one latent of kv_lora_rank + qk_rope_head_dim); the linear layers a
+    // LinearAttention state of num_attention_heads x head_dim x head_dim in the model dtype (base.py). A
+    // config written for this test.
+    const std::string head = R"({"architectures": ["BailingMoeV2_5ForCausalLM"], "num_hidden_layers": 8,
+        "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 16, "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(
+        head + R"("layer_group_size": 4, "head_dim": 128, "kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::mla) == 2);  // layers 3 and 7
+    CHECK(m->count(LayerKind::linear_state) == 6);
+    CHECK(m->groups[m->layer_group[3]].kind == LayerKind::mla);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * (512 + 64) * 2);    // 2,304
+    CHECK(r->state_bytes == 6 * (16 * 128 * 128 * 2));  // 3,145,728
+    // head_dim absent: hidden_size / num_attention_heads = 128, the same state.
+    auto nohd = kvcalc::read_model_text(
+        head + R"("layer_group_size": 4, "kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+    REQUIRE(nohd.ok());
+    auto rn = kvcalc::size_model(*nohd, at(4096));
+    REQUIRE(rn.ok());
+    CHECK(rn->state_bytes == 6 * (16 * (2048 / 16) * (2048 / 16) * 2));
+    // No layer_group_size: vLLM's default 1 makes every layer MLA.
+    auto all = kvcalc::read_model_text(head + R"("kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+    REQUIRE(all.ok());
+    CHECK(all->count(LayerKind::mla) == 8);
+    // Bad input names the field: MLA layers without their latent, a negative group size.
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(head + R"("layer_group_size": 4, "head_dim": 128})") == "kv_lora_rank");
+    CHECK(field_of(head + R"("layer_group_size": -4, "kv_lora_rank": 512, "qk_rope_head_dim": 64})") ==
+          "layer_group_size");
+    CHECK(field_of(head + R"("layer_group_size": 4, "kv_lora_rank": 512})") == "qk_rope_head_dim");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -931,7 +971,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 239);
+    CHECK(exact == 240);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
