@@ -833,6 +833,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     // The Omni thinkers' decoders (Qwen2ForCausalLM, Qwen3MoeLLMForCausalLM, Qwen3ForCausalLM on
     // thinker_config.text_config) each read their windows their own way; every published thinker has
     // use_sliding_window false. A window that may be on is refused rather than read by one decoder's rule.
+    // Molmo2: molmo2.py Molmo2TextModel copies num_key_value_heads and head_dim from text_config (or
+    // llm_config) with no default; Molmo2Attention caches num_key_value_heads of head_dim.
+    if (m.family == "molmo2")
+        for (const char* need : {"num_key_value_heads", "head_dim"})
+            if (!f.find(need))
+                return f.error(code::missing_field, need, "missing (vLLM's Molmo2 text model reads it)");
     if (m.family == "qwen_omni_thinker") {
         auto use = f.flag("use_sliding_window", false);
         if (!use) return use.forward_error();
@@ -867,7 +873,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
-    else if (m.family == "bailing_moe_linear")
+    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2") {
+        // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention: an Attention
+        // with no window on every layer, whatever window fields the config carries.
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "full_attention");
+        p.source = format("{}: full attention on every layer (vLLM's attention takes no window)", m.family);
+    } else if (m.family == "bailing_moe_linear")
         r = from_bailing_groups(f, p, layers);
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);

@@ -826,7 +826,7 @@ TEST_CASE("Qwen2.5-Omni / Qwen3-Omni / Qwen3-ASR: the thinker's text model, thin
     CHECK(rt.error().field == "architectures");
 }
 
-TEST_CASE("Aria, Chameleon, Molmo: their own decoders, full attention as vLLM builds it") {
+TEST_CASE("Aria, Chameleon, Molmo, Molmo2: their own decoders, full attention as vLLM builds it") {
     // Aria: aria.py AriaTextModel is vLLM's LlamaModel (LlamaDecoderLayer attention) on text_config.
     auto aria =
         kvcalc::read_model_text(R"({"architectures": ["AriaForConditionalGeneration"], "model_type": "aria",
@@ -868,6 +868,21 @@ TEST_CASE("Aria, Chameleon, Molmo: their own decoders, full attention as vLLM bu
     auto badc = kvcalc::read_model_text(cham + R"("head_dim": 256})");
     REQUIRE_FALSE(badc.ok());
     CHECK(badc.error().field == "head_dim");
+    // A window in the config does not slide Molmo's layers: vLLM's MolmoAttention takes none.
+    auto win = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 4, "sliding_window": 1024})");
+    REQUIRE(win.ok());
+    CHECK(win->count(LayerKind::full_attention) == 28);
+    // Molmo2: molmo2.py Molmo2TextModel on text_config, num_key_value_heads of head_dim, both required.
+    const std::string molmo2 = R"({"architectures": ["Molmo2ForConditionalGeneration"], "text_config": {
+        "hidden_size": 4096, "num_hidden_layers": 36, "num_attention_heads": 32, "torch_dtype": "bfloat16", )";
+    auto m2 = kvcalc::read_model_text(molmo2 + R"("num_key_value_heads": 8, "head_dim": 128}})");
+    REQUIRE(m2.ok());
+    auto r2 = kvcalc::size_model(*m2, at(16));
+    REQUIRE(r2.ok());
+    CHECK(r2->bytes_per_token == 2 * 36 * 8 * 128 * 2);  // 147,456
+    auto m2bad = kvcalc::read_model_text(molmo2 + R"("num_key_value_heads": 8}})");
+    REQUIRE_FALSE(m2bad.ok());
+    CHECK(m2bad.error().field == "text_config.head_dim");
     auto kvbad = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 5})");
     REQUIRE_FALSE(kvbad.ok());
     CHECK(kvbad.error().field == "num_key_value_heads");
@@ -971,7 +986,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 240);
+    CHECK(exact == 241);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
