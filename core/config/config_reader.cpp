@@ -237,7 +237,11 @@ Result<ModelSpec> read_model(json config) {
 
     Sourced kv, hd;
     if (!attention_free) {
-        auto k = read_kv_heads(f, m.query_heads, model_type, defaults);
+        // Step-3: vLLM step3_text.py Step3TextDecoderLayer builds Step3TextAttention with num_kv_heads=1,
+        // whatever num_attention_groups says.
+        auto k = m.family == "step3_text"
+                     ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
+                     : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
         if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
             return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,

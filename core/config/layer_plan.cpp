@@ -835,6 +835,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     // use_sliding_window false. A window that may be on is refused rather than read by one decoder's rule.
     // Molmo2: molmo2.py Molmo2TextModel copies num_key_value_heads and head_dim from text_config (or
     // llm_config) with no default; Molmo2Attention caches num_key_value_heads of head_dim.
+    // Step-3: Step3TextAttention caches head_dim, which the decoder layer reads from the config.
+    if (m.family == "step3_text" && !f.find("head_dim"))
+        return f.error(code::missing_field, "head_dim", "missing (vLLM's Step-3 attention reads it)");
     if (m.family == "molmo2")
         for (const char* need : {"num_key_value_heads", "head_dim"})
             if (!f.find(need))
@@ -873,9 +876,11 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
-    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2") {
-        // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention: an Attention
-        // with no window on every layer, whatever window fields the config carries.
+    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
+             m.family == "step3_text") {
+        // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
+        // Step3TextAttention: an Attention with no window on every layer, whatever window fields the config
+        // carries.
         p.kinds.assign(layers, LayerKind::full_attention);
         p.names.assign(layers, "full_attention");
         p.source = format("{}: full attention on every layer (vLLM's attention takes no window)", m.family);

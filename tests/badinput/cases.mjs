@@ -146,6 +146,8 @@ add('Qwen2.5-Omni through its thinker', text(omni), ok(2048, null));
 add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
 // Bailing linear: layers 1 and 3 MLA, 2 x (32 + 16) x 2 B; layers 0 and 2 a lightning state.
 add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
+// Step-3: 1 KV head of head_dim on every layer whatever num_key_value_heads says, 2 x 4 x 1 x 64 x 2 B.
+add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -200,6 +202,7 @@ const contra = [
   ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
   ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
   ['Molmo2 without head_dim', text({ architectures: ['Molmo2ForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.head_dim')],
+  ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],
   ['sliding window zero', `${good.slice(0, -1)}, "sliding_window": 0}`, err('invalid_value', 'sliding_window')],

@@ -974,6 +974,30 @@ TEST_CASE("Bailing linear: lightning states beside MLA layers, every layer_group
     CHECK(field_of(head + R"("layer_group_size": 4, "kv_lora_rank": 512})") == "qk_rope_head_dim");
 }
 
+TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attention_groups says") {
+    // vLLM step3_text.py Step3TextDecoderLayer: Step3TextAttention(num_kv_heads=1, head_dim=config.head_dim),
+    // no window. The fields of Step-3's text model (61 layers, 64 heads, head_dim 256, share_q_dim 2048),
+    // written.
+    const std::string head = R"({"architectures": ["Step3TextForCausalLM"], "model_type": "step3_text",
+        "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64, "num_attention_groups": 8,
+        "share_q_dim": 2048, "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(head + R"("head_dim": 256, "sliding_window": 4096})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 61);
+    auto r = kvcalc::size_model(*m, at(16));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 61 * 1 * 256 * 2);  // 62,464
+    auto bad = kvcalc::read_model_text(head + R"("num_key_value_heads": 8})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "head_dim");
+    // The vision wrappers stay refused: which text model they build was not read.
+    auto vl =
+        kvcalc::read_model_text(R"({"architectures": ["Step3VLForConditionalGeneration"], "text_config": {
+        "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64, "head_dim": 256}})");
+    REQUIRE_FALSE(vl.ok());
+    CHECK(vl.error().field == "architectures");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -986,7 +1010,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 241);
+    CHECK(exact == 242);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
