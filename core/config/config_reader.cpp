@@ -20,6 +20,27 @@ Result<TextModel> find_text_model(const json& root) {
     if (!root.is_object())
         return fail(code::invalid_value, "", "the config must be a JSON object, got {}", described(root));
     Fields top(root, "");
+    // Qwen2.5-Omni / Qwen3-Omni: vLLM's text config is the thinker's (transformers' get_text_config, as
+    // vllm/transformers_utils/config.py get_hf_text_config reads it), and qwen2_5_omni_thinker.py /
+    // qwen3_omni_moe_thinker.py build their language model on thinker_config.text_config, whatever the root
+    // has.
+    if (const json* t = top.find("thinker_config")) {
+        if (!t->is_object())
+            return field_error(code::invalid_value, "thinker_config", "must be an object, got {}",
+                               described(*t));
+        Fields tf(*t, "thinker_config");
+        const json* s = tf.find("text_config");
+        if (!s)
+            return field_error(code::missing_field, "thinker_config.text_config",
+                               "missing: the thinker's text model is what vLLM serves");
+        if (!s->is_object())
+            return field_error(code::invalid_value, "thinker_config.text_config", "must be an object, got {}",
+                               described(*s));
+        if (!Fields(*s, "thinker_config.text_config").first_of(layer_aliases))
+            return field_error(code::missing_field, "thinker_config.text_config.num_hidden_layers",
+                               "missing layer count in the thinker's text model");
+        return TextModel{s, "thinker_config.text_config"};
+    }
     if (top.first_of(layer_aliases)) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
         const json* s = top.find(sub);
@@ -216,12 +237,19 @@ Result<ModelSpec> read_model(json config) {
 
     Sourced kv, hd;
     if (!attention_free) {
-        auto k = read_kv_heads(f, m.query_heads, model_type, defaults);
+        // Step-3: vLLM step3_text.py Step3TextDecoderLayer builds Step3TextAttention with num_kv_heads=1,
+        // whatever num_attention_groups says.
+        auto k = m.family == "step3_text"
+                     ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
+                     : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
         if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
             return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,
                         m.query_heads.source, m.query_heads.value);
-        auto h = read_head_dim(f, m.query_heads, m.hidden_size);
+        // PLaMo2: plamo2.py Plamo2AttentionMixer keeps hidden_size_per_head per head, and Plamo2ForCausalLM
+        // sets config.head_dim to it for the page sizes (ModelConfig.get_head_size).
+        auto h = m.family == "plamo2" ? f.positive("hidden_size_per_head")
+                                      : read_head_dim(f, m.query_heads, m.hidden_size);
         if (!h) return h.forward_error();
         kv = *k;
         hd = *h;

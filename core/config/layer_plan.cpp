@@ -151,6 +151,47 @@ Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers)
     return true;
 }
 
+// PLaMo2: vLLM plamo2.py is_mamba(config, i): with num_hidden_layers <= mamba_step // 2 every layer but the
+// last is Mamba; otherwise layer i is Mamba unless i % mamba_step == mamba_step // 2 (vLLM asserts
+// mamba_step > 1). The others build Plamo2AttentionMixer, full attention.
+Result<bool> from_plamo2_step(const Fields& f, Plan& p, std::uint64_t layers) {
+    auto step = f.positive("mamba_step");
+    if (!step) return step.forward_error();
+    if (step->value < 2)
+        return f.error(code::invalid_value, "mamba_step", "must be at least 2 (vLLM asserts it), got {}",
+                       step->value);
+    const std::uint64_t half = step->value / 2;
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool mamba = layers <= half ? i != layers - 1 : i % step->value != half;
+        p.kinds.push_back(mamba ? LayerKind::linear_state : LayerKind::full_attention);
+        p.names.push_back(mamba ? "mamba" : "attention");
+    }
+    p.source = format("{} {}: attention where i % {} == {} (vLLM plamo2.py is_mamba)", step->source,
+                      step->value, step->value, half);
+    return true;
+}
+
+// Bailing linear (BailingMoeV2_5): vLLM bailing_moe_linear.py BailingMoeV25Model, decoder_attention_types
+// from is_linear_layer: with layer_group_size (getattr default 1) > 0, layer i is a linear-attention layer
+// (BailingMoELinearAttention, a lightning state) unless (i + 1) % layer_group_size == 0, where it is MLA
+// (BailingMoeV25MLAAttention).
+Result<bool> from_bailing_groups(const Fields& f, Plan& p, std::uint64_t layers) {
+    Sourced g{1, "layer_group_size 1 (vLLM's getattr default)"};
+    if (f.find("layer_group_size")) {
+        auto v = f.non_negative("layer_group_size");
+        if (!v) return v.forward_error();
+        g = *v;
+    }
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool linear = g.value > 0 && (i + 1) % g.value != 0;
+        p.kinds.push_back(linear ? LayerKind::linear_state : LayerKind::full_attention);
+        p.names.push_back(linear ? "linear_attention" : "full_attention");
+    }
+    p.source = format("{}: MLA where (i + 1) % {} == 0, linear attention elsewhere (vLLM is_linear_layer)",
+                      g.source, g.value);
+    return true;
+}
+
 // MiMo-V2: hybrid_layer_pattern, one 0 or 1 per layer; 1 builds the sliding ("compressed softmax")
 // attention with its own geometry (vllm/model_executor/models/mimo_v2.py,
 // MiMoV2FlashDecoderLayer.is_compressed_softmax_layer), 0 full attention.
@@ -505,9 +546,13 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         };
         // Zamba2: mamba_ngroups, n_mamba_heads, and a head size Zamba2Config derives as the inner width
         // over the heads (zamba2.py Zamba2MambaDecoderLayer).
+        // PLaMo2: plamo2.py get_mamba_state_shape_from_config, mamba2_state_shape with I = mamba_num_heads x
+        // hidden_size_per_head, heads of hidden_size_per_head, and n_groups=0 (no B/C channels in the conv).
         const Names names =
-            m.family == "zamba2"      ? Names{"mamba_d_conv",  "n_mamba_heads", nullptr,
-                                         "mamba_ngroups", "mamba_d_state", "mamba_expand"}
+            m.family == "plamo2"      ? Names{"mamba_d_conv", "mamba_num_heads", "hidden_size_per_head",
+                                         nullptr,        "mamba_d_state",   nullptr}
+            : m.family == "zamba2"    ? Names{"mamba_d_conv",  "n_mamba_heads", nullptr,
+                                           "mamba_ngroups", "mamba_d_state", "mamba_expand"}
             : f.find("mamba_n_heads") ? Names{"mamba_d_conv",   "mamba_n_heads", "mamba_d_head",
                                               "mamba_n_groups", "mamba_d_state", "mamba_expand"}
             : m.model_type == "mamba2"
@@ -516,7 +561,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
                         "n_groups",    "ssm_state_size",  nullptr};
         auto k = need(f, names.conv);
         auto heads = need(f, names.heads);
-        auto groups = need(f, names.groups);
+        auto groups =
+            names.groups ? need(f, names.groups) : Result<Sourced>(Sourced{0, "vLLM plamo2.py n_groups"});
         auto dstate = need(f, names.state);
         for (auto* r : {&k, &heads, &groups, &dstate})
             if (!*r) return r->forward_error();
@@ -629,7 +675,18 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
         // (num_attention_heads / tp) x head_dim x head_dim state in linear_attention_state_dtype, the model
         // dtype (mamba_cache_dtype auto). No conv state. The page sizes read hf_config.head_dim, so it must
         // be set.
-        auto hd = need(f, "head_dim");
+        // Bailing linear (BailingMoeV2_5): layers/mamba/linear/base.py LinearAttention.get_state_shape, the
+        // same shape with head_dim, else hidden_size // num_attention_heads.
+        Result<Sourced> hd = Sourced{};
+        if (m.family == "bailing_moe_linear" && !f.find("head_dim")) {
+            if (m.hidden_size.value == 0 || m.hidden_size.value % m.query_heads.value != 0)
+                return f.error(code::missing_field, "head_dim",
+                               "missing, and hidden_size / num_attention_heads gives no whole head size");
+            hd = Sourced{m.hidden_size.value / m.query_heads.value,
+                         format("{} / {}", m.hidden_size.source, m.query_heads.source)};
+        } else {
+            hd = need(f, "head_dim");
+        }
         if (!hd) return hd.forward_error();
         auto elements = mul(hd->value, hd->value);
         if (!elements) return f.error(code::invalid_value, "head_dim", "is too large");
@@ -718,8 +775,8 @@ Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) 
 Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
     const std::string& model_type = m.model_type;
     if (m.family == "lfm2") return Mixer::short_conv;
-    if (m.family == "zamba2") return Mixer::mamba2;
-    if (m.family == "minimax_text_01") return Mixer::lightning;
+    if (m.family == "zamba2" || m.family == "plamo2") return Mixer::mamba2;
+    if (m.family == "minimax_text_01" || m.family == "bailing_moe_linear") return Mixer::lightning;
     if (p.kda_layers || f.find("linear_attn_config")) return Mixer::kda;
     if (model_type == "jamba" || model_type == "mamba" || model_type == "falcon_mamba") return Mixer::mamba1;
     if (f.find("linear_num_value_heads")) return Mixer::gated_delta_net;
@@ -760,15 +817,42 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Result<bool> r = true;
     const std::string& mt = m.model_type;
     // vLLM's Lfm2Attention / Lfm2MoeAttention keep hidden_size / num_attention_heads per head while its page
-    // sizes (ModelConfig.get_head_size) read head_dim: a config where they differ is not guessed at.
-    if (m.family == "lfm2" && f.find("head_dim") &&
-        head_dim.value * m.query_heads.value != m.hidden_size.value)
-        return f.error(
-            code::unsupported, "head_dim",
-            "{} is not {} {} / {} {}: vLLM's LFM2 layers use the latter, its page sizes the former, "
-            "which kvcalc does not model",
-            head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
-            m.query_heads.value);
+    // sizes (ModelConfig.get_head_size) read head_dim: a config where they differ is not guessed at. So do
+    // chameleon.py ChameleonAttention and molmo.py MolmoAttention (head_dim = hidden_size //
+    // total_num_heads).
+    const bool head_from_hidden = m.family == "lfm2" || m.family == "chameleon" || m.family == "molmo";
+    if (head_from_hidden && f.find("head_dim") && head_dim.value * m.query_heads.value != m.hidden_size.value)
+        return f.error(code::unsupported, "head_dim",
+                       "{} is not {} {} / {} {}: vLLM's {} layers use the latter, its page sizes the former, "
+                       "which kvcalc does not model",
+                       head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+                       m.query_heads.value,
+                       m.family == "lfm2"        ? "LFM2"
+                       : m.family == "chameleon" ? "Chameleon"
+                                                 : "Molmo");
+    // The Omni thinkers' decoders (Qwen2ForCausalLM, Qwen3MoeLLMForCausalLM, Qwen3ForCausalLM on
+    // thinker_config.text_config) each read their windows their own way; every published thinker has
+    // use_sliding_window false. A window that may be on is refused rather than read by one decoder's rule.
+    // Molmo2: molmo2.py Molmo2TextModel copies num_key_value_heads and head_dim from text_config (or
+    // llm_config) with no default; Molmo2Attention caches num_key_value_heads of head_dim.
+    // Step-3: Step3TextAttention caches head_dim, which the decoder layer reads from the config.
+    if (m.family == "step3_text" && !f.find("head_dim"))
+        return f.error(code::missing_field, "head_dim", "missing (vLLM's Step-3 attention reads it)");
+    if (m.family == "molmo2")
+        for (const char* need : {"num_key_value_heads", "head_dim"})
+            if (!f.find(need))
+                return f.error(code::missing_field, need, "missing (vLLM's Molmo2 text model reads it)");
+    if (m.family == "qwen_omni_thinker") {
+        auto use = f.flag("use_sliding_window", false);
+        if (!use) return use.forward_error();
+        const json* w = f.find("sliding_window");
+        if (*use || (w && !w->is_null() && !f.find("use_sliding_window")))
+            return f.error(
+                code::unsupported, *use ? "use_sliding_window" : "sliding_window",
+                "a sliding window in the thinker's text model is not modelled (vLLM's Omni thinkers "
+                "build it through Qwen2 / Qwen3 / Qwen3-MoE decoders whose window rules kvcalc does "
+                "not read here)");
+    }
     if (mt == "mamba" || mt == "falcon_mamba" || mt == "mamba2") {
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");
@@ -790,6 +874,18 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_block_configs(f, m.query_heads, p, layers);
     else if (m.family == "mimo_v2")
         r = from_mimo_pattern(f, p, layers);
+    else if (m.family == "plamo2")
+        r = from_plamo2_step(f, p, layers);
+    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
+             m.family == "step3_text") {
+        // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
+        // Step3TextAttention: an Attention with no window on every layer, whatever window fields the config
+        // carries.
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "full_attention");
+        p.source = format("{}: full attention on every layer (vLLM's attention takes no window)", m.family);
+    } else if (m.family == "bailing_moe_linear")
+        r = from_bailing_groups(f, p, layers);
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))
@@ -829,6 +925,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Sourced latent, mla_k, mla_v, indexer;
     // MiniCPM3 compresses its projections through kv_lora_rank, but vLLM caches a plain Attention (below).
     bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3";
+    // Bailing linear's full layers are always MLA (BailingMoeV25MLAAttention); vLLM falls back on getattr
+    // defaults for kv_lora_rank (512) and qk_rope_head_dim (64) there, which kvcalc asks to see instead.
+    bool any_full = false;
+    for (auto k : p.kinds)
+        any_full |= k == LayerKind::full_attention;
+    if (m.family == "bailing_moe_linear" && !mla && any_full)
+        return f.error(code::missing_field, "kv_lora_rank",
+                       "missing: Bailing linear's full-attention layers are MLA (vLLM would take 512)");
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();

@@ -550,6 +550,9 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (!m.layer_second_group.empty())
         return fail(code::unsupported, "architectures",
                     "no weights model for layers that keep attention and a Mamba-2 mixer together");
+    // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
+    if (m.family == "plamo2")
+        return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;

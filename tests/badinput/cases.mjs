@@ -22,6 +22,14 @@ const minimax = { ...base, architectures: ['MiniMaxM1ForCausalLM'], model_type: 
 // MiMo-V2: hybrid_layer_pattern (1 = sliding) and the sliding layers' own geometry.
 const mimo = { ...base, architectures: ['MiMoV2FlashForCausalLM'], model_type: 'mimo_v2_flash', sliding_window_size: 32,
   swa_num_key_value_heads: 4, swa_head_dim: 64 };
+// Qwen2.5-Omni: the thinker's text model, thinker_config.text_config (the base's fields), is what vLLM serves.
+const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', thinker_config: { text_config: { ...base, use_sliding_window: false } } };
+// PLaMo2: mamba_step (attention where i % mamba_step == mamba_step // 2), heads of hidden_size_per_head, Mamba-2 states.
+const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
+// Bailing linear: every layer_group_size-th layer MLA, the others a lightning state.
+const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_group_size: 2, kv_lora_rank: 32, qk_rope_head_dim: 16 };
+// Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
+const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
   // raw is JSON text for the value, so NaN / Infinity / huge literals survive
   const o = { ...base };
@@ -132,6 +140,16 @@ add('Falcon-H1 with its parallel layers', text(falconH1), ok(2048, null));
 add('Zamba2 with its hybrid layers', text(zamba2), ok(4096, null));
 // MiniMax: the 2 full-attention layers cache 2 x 2 x 64 x 2 B each; the others keep a lightning state.
 add('MiniMax with its lightning layers', text(minimax), ok(1024, null));
+// Qwen2.5-Omni: the base's 4 layers in thinker_config.text_config, 2 x 4 x 2 x 64 x 2 B.
+add('Qwen2.5-Omni through its thinker', text(omni), ok(2048, null));
+// PLaMo2: layers 1 and 3 are attention, 2 x 2 x 2 x 64 x 2 B; layers 0 and 2 keep a Mamba-2 state.
+add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
+// Bailing linear: layers 1 and 3 MLA, 2 x (32 + 16) x 2 B; layers 0 and 2 a lightning state.
+add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
+// Step-3: 1 KV head of head_dim on every layer whatever num_key_value_heads says, 2 x 4 x 1 x 64 x 2 B.
+add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
+// Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
+add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
 
 // --- contradictory fields ---
@@ -172,6 +190,21 @@ const contra = [
   ['DeciLM n_heads_in_group not dividing the heads', text({ ...deci, block_configs: [{ attention: { n_heads_in_group: 3 } }, ...deciBlocks.slice(1)] }), err('inconsistent', 'block_configs[0].attention.n_heads_in_group')],
   ['DeciLM block_configs shorter than the layers', text({ ...deci, block_configs: deciBlocks.slice(1) }), err('inconsistent', 'block_configs')],
   ['Rnj1 chunked (sliding) layers without a window', text({ ...base, architectures: ['Rnj1ForCausalLM'], model_type: 'rnj1', layer_types: ['chunked_attention', 'chunked_attention', 'chunked_attention', 'full_attention'] }), err('missing_field', 'sliding_window')],
+  ['Qwen2.5-Omni without the thinker\'s text_config', text({ ...omni, thinker_config: { audio_config: {} } }), err('missing_field', 'thinker_config.text_config')],
+  ['Qwen2.5-Omni thinker_config not an object', text({ ...omni, thinker_config: [] }), err('invalid_value', 'thinker_config')],
+  ['Qwen2.5-Omni thinker with use_sliding_window true', text({ ...omni, thinker_config: { text_config: { ...base, use_sliding_window: true, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.use_sliding_window')],
+  ['Qwen2.5-Omni thinker with a window and no use_sliding_window', text({ ...omni, thinker_config: { text_config: { ...base, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.sliding_window')],
+  ['Qwen2.5-Omni thinker without KV heads dividing the heads', text({ ...omni, thinker_config: { text_config: { ...base, num_key_value_heads: 3 } } }), err('inconsistent', 'thinker_config.text_config.num_key_value_heads')],
+  ['PLaMo2 without mamba_step', text({ ...plamo2, mamba_step: undefined }), err('missing_field', 'mamba_step')],
+  ['PLaMo2 mamba_step of 1', text({ ...plamo2, mamba_step: 1 }), err('invalid_value', 'mamba_step')],
+  ['PLaMo2 without hidden_size_per_head', text({ ...plamo2, hidden_size_per_head: undefined }), err('missing_field', 'hidden_size_per_head')],
+  ['PLaMo2 negative mamba_num_heads', text({ ...plamo2, mamba_num_heads: -8 }), err('invalid_value', 'mamba_num_heads')],
+  ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
+  ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
+  ['Molmo2 without head_dim', text({ architectures: ['Molmo2ForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.head_dim')],
+  ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
+  ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
+  ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],
   ['sliding window zero', `${good.slice(0, -1)}, "sliding_window": 0}`, err('invalid_value', 'sliding_window')],
   ['use_sliding_window true without a window', `${good.slice(0, -1)}, "use_sliding_window": true}`, err('missing_field', 'sliding_window')],
   ['use_sliding_window as a string', `${good.slice(0, -1)}, "use_sliding_window": "false", "sliding_window": 64}`, err('invalid_value', 'use_sliding_window')],

@@ -741,7 +741,8 @@ TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full a
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
           "attn_type_list[1]");
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
-    // MiniMax-VL-01 stays refused: which config its state pages follow was not read.
+    // MiniMax-VL-01 stays refused: its wrapper class is not IsHybrid, so how vLLM pages its states was not
+    // read.
     auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
         "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
         "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
@@ -771,6 +772,232 @@ TEST_CASE("MiniCPM3: full keys and values per head, not an MLA latent") {
     CHECK(bad.error().field == "qk_nope_head_dim");
 }
 
+TEST_CASE("Qwen2.5-Omni / Qwen3-Omni / Qwen3-ASR: the thinker's text model, thinker_config.text_config") {
+    // vLLM qwen2_5_omni_thinker.py builds Qwen2ForCausalLM on thinker_config.text_config (and
+    // get_hf_text_config reads the same config). The fields of Qwen2.5-Omni-7B's thinker (28 layers, 28
+    // heads, 4 KV heads, hidden 3584), written for this test; the talker's layers (talker_config) are not the
+    // served text model.
+    const std::string talker = R"("talker_config": {"num_hidden_layers": 24, "num_attention_heads": 12,
+        "num_key_value_heads": 4, "hidden_size": 896}, )";
+    const std::string thinker = R"("thinker_config": {"model_type": "qwen2_5_omni_thinker", "text_config": {
+        "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28, "num_key_value_heads": 4,
+        "max_position_embeddings": 32768, "torch_dtype": "bfloat16", "sliding_window": 32768, )";
+    auto m =
+        kvcalc::read_model_text(R"({"architectures": ["Qwen2_5OmniModel"], "model_type": "qwen2_5_omni", )" +
+                                talker + thinker + R"("use_sliding_window": false}}})");
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "thinker_config.text_config");
+    CHECK(m->count(LayerKind::full_attention) == 28);
+    CHECK(m->max_context.value == 32768);
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 28 * 4 * (3584 / 28) * 2);  // 57,344
+    CHECK(r->sequence_bytes_vllm == 28ull * (4096 / 16) * 16 * 2 * 4 * 128 * 2);
+    // Qwen3-Omni's thinker: Qwen3MoeLLMForCausalLM, head_dim read as given (qwen3_omni_moe_thinker.py).
+    auto q3 = kvcalc::read_model_text(R"({"architectures": ["Qwen3OmniMoeForConditionalGeneration"],
+        "thinker_config": {"text_config": {"hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 32,
+        "num_key_value_heads": 4, "head_dim": 128, "torch_dtype": "bfloat16", "sliding_window": null,
+        "use_sliding_window": false}}})");
+    REQUIRE(q3.ok());
+    auto r3 = kvcalc::size_model(*q3, at(16));
+    REQUIRE(r3.ok());
+    CHECK(r3->bytes_per_token == 2 * 48 * 4 * 128 * 2);  // 98,304
+    // Bad input names the field: no text model in the thinker, a window that may be on.
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": {"audio_config": {}}})") ==
+          "thinker_config.text_config");
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": 3})") == "thinker_config");
+    CHECK(
+        field_of(
+            R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": {"text_config": {"hidden_size": 64}}})") ==
+        "thinker_config.text_config.num_hidden_layers");
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], )" + thinker +
+                   R"("use_sliding_window": true}}})") == "thinker_config.text_config.use_sliding_window");
+    CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], )" + thinker + R"("rope_theta": 1e6}}})") ==
+          "thinker_config.text_config.sliding_window");
+    // The streaming Qwen3-ASR stays refused.
+    auto rt = kvcalc::read_model_text(R"({"architectures": ["Qwen3ASRRealtimeGeneration"], )" + thinker +
+                                      R"("use_sliding_window": false}}})");
+    REQUIRE_FALSE(rt.ok());
+    CHECK(rt.error().field == "architectures");
+}
+
+TEST_CASE("Aria, Chameleon, Molmo, Molmo2: their own decoders, full attention as vLLM builds it") {
+    // Aria: aria.py AriaTextModel is vLLM's LlamaModel (LlamaDecoderLayer attention) on text_config.
+    auto aria =
+        kvcalc::read_model_text(R"({"architectures": ["AriaForConditionalGeneration"], "model_type": "aria",
+        "text_config": {"model_type": "aria_text", "hidden_size": 2560, "num_hidden_layers": 28,
+        "num_attention_heads": 20, "num_key_value_heads": 20, "torch_dtype": "bfloat16", "moe_num_experts": 64}})");
+    REQUIRE(aria.ok());
+    auto ra = kvcalc::size_model(*aria, at(16));
+    REQUIRE(ra.ok());
+    CHECK(ra->bytes_per_token == 2 * 28 * 20 * (2560 / 20) * 2);  // 286,720
+    // Chameleon: chameleon.py ChameleonAttention, num_key_value_heads (else the query heads) of
+    // hidden_size // num_attention_heads. Chameleon-7B's fields (32 layers, 32 heads, hidden 4096), written.
+    const std::string cham =
+        R"({"architectures": ["ChameleonForConditionalGeneration"], "model_type": "chameleon",
+        "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "torch_dtype": "bfloat16", )";
+    auto c = kvcalc::read_model_text(cham + R"("num_key_value_heads": 32})");
+    REQUIRE(c.ok());
+    auto rc = kvcalc::size_model(*c, at(16));
+    REQUIRE(rc.ok());
+    CHECK(rc->bytes_per_token == 2 * 32 * 32 * (4096 / 32) * 2);  // 524,288
+    // Molmo: molmo.py MolmoAttention, num_key_value_heads or num_attention_heads (a null one is the latter),
+    // of hidden_size // num_attention_heads. Molmo-7B-D's fields (28 layers, 28 heads, 4 KV heads, hidden
+    // 3584).
+    const std::string molmo = R"({"architectures": ["MolmoForCausalLM"], "model_type": "molmo",
+        "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28, "torch_dtype": "bfloat16", )";
+    auto mo = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 4})");
+    REQUIRE(mo.ok());
+    auto rm = kvcalc::size_model(*mo, at(16));
+    REQUIRE(rm.ok());
+    CHECK(rm->bytes_per_token == 2 * 28 * 4 * (3584 / 28) * 2);  // 57,344
+    auto mnull = kvcalc::read_model_text(molmo + R"("num_key_value_heads": null})");
+    REQUIRE(mnull.ok());
+    auto rn = kvcalc::size_model(*mnull, at(16));
+    REQUIRE(rn.ok());
+    CHECK(rn->bytes_per_token == 2 * 28 * 28 * 128 * 2);  // 401,408
+    // A head_dim other than hidden_size / num_attention_heads: vLLM's layers and its page sizes would differ.
+    auto bad = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 4, "head_dim": 64})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "head_dim");
+    auto badc = kvcalc::read_model_text(cham + R"("head_dim": 256})");
+    REQUIRE_FALSE(badc.ok());
+    CHECK(badc.error().field == "head_dim");
+    // A window in the config does not slide Molmo's layers: vLLM's MolmoAttention takes none.
+    auto win = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 4, "sliding_window": 1024})");
+    REQUIRE(win.ok());
+    CHECK(win->count(LayerKind::full_attention) == 28);
+    // Molmo2: molmo2.py Molmo2TextModel on text_config, num_key_value_heads of head_dim, both required.
+    const std::string molmo2 = R"({"architectures": ["Molmo2ForConditionalGeneration"], "text_config": {
+        "hidden_size": 4096, "num_hidden_layers": 36, "num_attention_heads": 32, "torch_dtype": "bfloat16", )";
+    auto m2 = kvcalc::read_model_text(molmo2 + R"("num_key_value_heads": 8, "head_dim": 128}})");
+    REQUIRE(m2.ok());
+    auto r2 = kvcalc::size_model(*m2, at(16));
+    REQUIRE(r2.ok());
+    CHECK(r2->bytes_per_token == 2 * 36 * 8 * 128 * 2);  // 147,456
+    auto m2bad = kvcalc::read_model_text(molmo2 + R"("num_key_value_heads": 8}})");
+    REQUIRE_FALSE(m2bad.ok());
+    CHECK(m2bad.error().field == "text_config.head_dim");
+    auto kvbad = kvcalc::read_model_text(molmo + R"("num_key_value_heads": 5})");
+    REQUIRE_FALSE(kvbad.ok());
+    CHECK(kvbad.error().field == "num_key_value_heads");
+}
+
+TEST_CASE("PLaMo2: Mamba-2 layers from mamba_step, attention of hidden_size_per_head") {
+    // vLLM plamo2.py: is_mamba(config, i) = i % mamba_step != mamba_step // 2; Plamo2AttentionMixer caches
+    // num_key_value_heads of hidden_size_per_head; get_mamba_state_shape_from_config: mamba2_state_shape with
+    // I = mamba_num_heads x hidden_size_per_head, n_groups 0. A config written for this test (the shape of
+    // PLaMo 2 1B: 16 layers, 16 heads, 1 KV head of 128, 32 Mamba heads, d_state 64, d_conv 4, step 2).
+    const std::string head = R"({"architectures": ["Plamo2ForCausalLM"], "model_type": "plamo2",
+        "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 1, "hidden_size_per_head": 128,
+        "mamba_num_heads": 32, "mamba_d_state": 64, "mamba_d_conv": 4, "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(head + R"("num_hidden_layers": 16, "mamba_step": 2})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 8);  // layers 1, 3, ..., 15
+    CHECK(m->count(LayerKind::linear_state) == 8);
+    CHECK(m->layer_group[0] != m->layer_group[1]);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 8 * 1 * 128 * 2);  // 4,096
+    // conv (4 - 1) x (32 x 128 + 2 x 0 x 64) + ssm 32 x 128 x 64, 2 B each, on 8 layers
+    CHECK(r->state_bytes == 8 * ((4 - 1) * (32 * 128) * 2 + 32 * 128 * 64 * 2));  // 4,390,912
+    // tp 2: 16 Mamba heads and 2,048 conv channels a GPU (no groups to copy); the 1 KV head replicated.
+    auto t2 = at(4096);
+    t2.tp = 2;
+    auto r2 = kvcalc::size_model(*m, t2);
+    REQUIRE(r2.ok());
+    const auto& mamba = r2->groups.at(m->layer_group[0]);
+    CHECK(mamba.state_bytes_layer_per_gpu == (4 - 1) * (32 * 128 / 2) * 2 + (32 / 2) * 128 * 64 * 2);
+    // Fewer layers than mamba_step / 2: every layer but the last is Mamba.
+    auto few = kvcalc::read_model_text(head + R"("num_hidden_layers": 3, "mamba_step": 8})");
+    REQUIRE(few.ok());
+    CHECK(few->count(LayerKind::full_attention) == 1);
+    CHECK(few->groups[few->layer_group[2]].kind == LayerKind::full_attention);
+    // Bad input names the field.
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(head + R"("num_hidden_layers": 4})") == "mamba_step");
+    CHECK(field_of(head + R"("num_hidden_layers": 4, "mamba_step": 1})") == "mamba_step");
+    CHECK(field_of(head + R"("num_hidden_layers": 4, "mamba_step": 2, "mamba_d_state": 0})") ==
+          "mamba_d_state");
+    auto nohs = kvcalc::read_model_text(R"({"architectures": ["Plamo2ForCausalLM"], "num_hidden_layers": 4,
+        "mamba_step": 2, "hidden_size": 2048, "num_attention_heads": 16})");
+    REQUIRE_FALSE(nohs.ok());
+    CHECK(nohs.error().field == "hidden_size_per_head");
+}
+
+TEST_CASE("Bailing linear: lightning states beside MLA layers, every layer_group_size-th layer MLA") {
+    // vLLM bailing_moe_linear.py: is_linear_layer(i, layer_group_size) = (i + 1) % layer_group_size != 0; the
+    // others BailingMoeV25MLAAttention (one latent of kv_lora_rank + qk_rope_head_dim); the linear layers a
+    // LinearAttention state of num_attention_heads x head_dim x head_dim in the model dtype (base.py). A
+    // config written for this test.
+    const std::string head = R"({"architectures": ["BailingMoeV2_5ForCausalLM"], "num_hidden_layers": 8,
+        "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 16, "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(
+        head + R"("layer_group_size": 4, "head_dim": 128, "kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::mla) == 2);  // layers 3 and 7
+    CHECK(m->count(LayerKind::linear_state) == 6);
+    CHECK(m->groups[m->layer_group[3]].kind == LayerKind::mla);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * (512 + 64) * 2);    // 2,304
+    CHECK(r->state_bytes == 6 * (16 * 128 * 128 * 2));  // 3,145,728
+    // head_dim absent: hidden_size / num_attention_heads = 128, the same state.
+    auto nohd = kvcalc::read_model_text(
+        head + R"("layer_group_size": 4, "kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+    REQUIRE(nohd.ok());
+    auto rn = kvcalc::size_model(*nohd, at(4096));
+    REQUIRE(rn.ok());
+    CHECK(rn->state_bytes == 6 * (16 * (2048 / 16) * (2048 / 16) * 2));
+    // No layer_group_size: vLLM's default 1 makes every layer MLA.
+    auto all = kvcalc::read_model_text(head + R"("kv_lora_rank": 512, "qk_rope_head_dim": 64})");
+    REQUIRE(all.ok());
+    CHECK(all->count(LayerKind::mla) == 8);
+    // Bad input names the field: MLA layers without their latent, a negative group size.
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        REQUIRE_FALSE(bad.ok());
+        return bad.error().field;
+    };
+    CHECK(field_of(head + R"("layer_group_size": 4, "head_dim": 128})") == "kv_lora_rank");
+    CHECK(field_of(head + R"("layer_group_size": -4, "kv_lora_rank": 512, "qk_rope_head_dim": 64})") ==
+          "layer_group_size");
+    CHECK(field_of(head + R"("layer_group_size": 4, "kv_lora_rank": 512})") == "qk_rope_head_dim");
+}
+
+TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attention_groups says") {
+    // vLLM step3_text.py Step3TextDecoderLayer: Step3TextAttention(num_kv_heads=1, head_dim=config.head_dim),
+    // no window. The fields of Step-3's text model (61 layers, 64 heads, head_dim 256, share_q_dim 2048),
+    // written.
+    const std::string head = R"({"architectures": ["Step3TextForCausalLM"], "model_type": "step3_text",
+        "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64, "num_attention_groups": 8,
+        "share_q_dim": 2048, "torch_dtype": "bfloat16", )";
+    auto m = kvcalc::read_model_text(head + R"("head_dim": 256, "sliding_window": 4096})");
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 61);
+    auto r = kvcalc::size_model(*m, at(16));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 61 * 1 * 256 * 2);  // 62,464
+    auto bad = kvcalc::read_model_text(head + R"("num_key_value_heads": 8})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "head_dim");
+    // The vision wrappers stay refused: which text model they build was not read.
+    auto vl =
+        kvcalc::read_model_text(R"({"architectures": ["Step3VLForConditionalGeneration"], "text_config": {
+        "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64, "head_dim": 256}})");
+    REQUIRE_FALSE(vl.ok());
+    CHECK(vl.error().field == "architectures");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -783,7 +1010,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 231);
+    CHECK(exact == 242);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==

@@ -154,6 +154,16 @@ TEST_CASE("config errors name the field and the value, and the next call works")
          R"({"num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32, "linear_attn_config": {"full_attn_layers": [2], "kda_layers": [0]}})",
          "invalid_value", "linear_attn_config.kda_layers[0]",
          "linear_attn_config.kda_layers[0]: must be a positive integer, got 0"},
+        {"an Omni config whose thinker has no text model",
+         R"({"architectures": ["Qwen2_5OmniModel"], "thinker_config": {"audio_config": {}}})",
+         "missing_field", "thinker_config.text_config",
+         "thinker_config.text_config: missing: the thinker's text model is what vLLM serves"},
+        {"a Molmo head_dim its layers do not use",
+         R"({"architectures": ["MolmoForCausalLM"], "num_hidden_layers": 2, "hidden_size": 3584, "num_attention_heads": 28, "head_dim": 64})",
+         "unsupported_architecture", "head_dim",
+         "head_dim: 64 is not hidden_size 3584 / num_attention_heads 28: vLLM's Molmo layers use the latter, "
+         "its "
+         "page sizes the former, which kvcalc does not model"},
     };
     for (const auto& c : cases) {
         SECTION(c.name) {
