@@ -4,10 +4,10 @@
 # from the packed package), the lint and the fuzz smoke. Runs every layer even when one fails,
 # and fails when any did.
 #
-# Two cores, kept busy. The build and then the test files are the critical path. Beside them,
-# at a lower priority, so that they take the CPU the build's single-threaded links and the
-# browser tests' waits leave idle: the examples' npm installs (needed only when the test files
-# start), the lint (needs only the compile commands) and the fuzz smoke (a build of its own).
+# Two cores, kept busy. The build and then the test files are the critical path. Beside them:
+# the examples' npm installs (needed only when the test files start), and, at a lower priority
+# so that they take the CPU the build's single-threaded links and the browser tests' waits leave
+# idle, the lint (needs only the compile commands) and the fuzz smoke (a build of its own).
 # Their output is printed when they are waited for.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,17 +19,19 @@ logs="$native/test-logs"
 cmake -S . -B "$native" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null || exit 1
 rm -rf "$logs" && mkdir -p "$logs"
 
-beside() {  # name command...: run niced into a log, its exit status beside it
+beside() {  # name command...: run into a log, its exit status beside it
   local name="$1"; shift
-  nice -n 15 "$@" >"$logs/$name.log" 2>&1
+  "$@" >"$logs/$name.log" 2>&1
   echo $? >"$logs/$name.status"
   echo "$SECONDS" >"$logs/$name.seconds"
 }
+# The examples' installs are needed when the test files start: at the build's priority.
 beside examples bash scripts/setup-examples.sh &
 examples_pid=$!
-( beside lint bash scripts/lint.sh
-  KVCALC_JOBS=1 beside fuzz bash scripts/fuzz.sh 30 ) &
-checks_pid=$!
+beside lint nice -n 15 bash scripts/lint.sh &
+lint_pid=$!
+KVCALC_JOBS=1 beside fuzz nice -n 15 bash scripts/fuzz.sh 30 &
+fuzz_pid=$!
 
 failed=()
 run() {  # name command...: the layer's outcome, and the seconds since npm test started
@@ -68,7 +70,7 @@ else
   wait "$examples_pid"
 fi
 
-wait "$checks_pid"
+wait "$lint_pid" "$fuzz_pid"
 report "lint (clang-format, clang-tidy)" lint
 report "fuzz smoke (30 s)" fuzz
 
