@@ -30,11 +30,17 @@ void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, c
     if (o.batch == 1 && o.shared_prefix == 0) require(r.kv_bytes == r.sequence_bytes(o.accounting));
     // per GPU never exceeds the whole, apart from replicated heads and the unsplit latent
     if (o.tp == 1 && o.pp == 1) require(r.kv_bytes_per_gpu == r.kv_bytes);
-    std::uint32_t layers = 0;
+    // Every layer's cache is in one group, and a layer's second cache (Falcon-H1, Zamba2) in
+    // another: the groups count each layer once, plus each second cache once.
+    std::uint64_t caches = 0;
     for (const auto& g : m.groups)
-        layers += g.count;
-    require(layers == m.num_layers.value);
+        caches += g.count;
+    std::uint64_t seconds = 0;
+    for (std::uint32_t g : m.layer_second_group)
+        seconds += g != kvcalc::ModelSpec::no_second_cache;
+    require(caches == m.num_layers.value + seconds);
     require(m.layer_group.size() == m.num_layers.value);
+    require(m.layer_second_group.empty() || m.layer_second_group.size() == m.num_layers.value);
     // every report serialises
     const kvcalc::Model model{m, kvcalc::estimate_weights(m)};
     require(!kvcalc::to_text(kvcalc::size_report(model, r)).empty());
