@@ -6,11 +6,12 @@
 // nothing (speed is not a test).
 //   node bench/element.bench.mjs      (needs dist/: bash scripts/build.sh)
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
+import { median, requireDist } from './support.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = join(ROOT, 'tests/browser/pages');
@@ -18,16 +19,7 @@ const DIST = join(ROOT, 'dist');
 const LOADS = +(process.env.LOADS || 15);
 const CHANGES = +(process.env.CHANGES || 200);
 
-if (!existsSync(join(DIST, 'kvcalc.js'))) {
-  console.error('bench: dist/kvcalc.js is missing; run bash scripts/build.sh first');
-  process.exit(1);
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+requireDist(DIST);
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = (x) => `${x.toFixed(2)} ms`;
 

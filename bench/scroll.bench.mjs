@@ -12,27 +12,19 @@
 //   node bench/scroll.bench.mjs      (needs dist/: bash scripts/build.sh)
 //   KVCALC_DIST_DIR=../main/dist node bench/scroll.bench.mjs   (another build's files)
 import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
+import { median, requireDist } from './support.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // KVCALC_DIST_DIR: another build's dist/ (for a before/after of the same pages).
 const DIST = resolve(process.env.KVCALC_DIST_DIR || join(ROOT, 'dist'));
 const RUNS = +(process.env.RUNS || 5);
 
-if (!existsSync(join(DIST, 'kvcalc.js'))) {
-  console.error('bench: dist/kvcalc.js is missing; run bash scripts/build.sh first');
-  process.exit(1);
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+requireDist(DIST);
 
 // Mobile throttling, as the issue measures it: 150 ms round trip, 1.6 Mbps down, 750 kbps up.
 const MOBILE = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8), uploadThroughput: (750e3 / 8) };
