@@ -46,9 +46,31 @@ export function htmlFiles(path: string): string[];
 /** Writes a baked page over its file: beside it first, then renamed over it (never half written). */
 export function writeWhole(file: string, html: string): void;
 
+export interface ReserveResult {
+  /** Pages with a <kv-calc>, each linking kvcalc-reserve.css. */
+  files: number;
+  /** <kv-calc> elements whose live heights were measured. */
+  count: number;
+  /** The path of the style sheet written (kvcalc-reserve.css at the folder's root). */
+  css: string;
+}
+
+export interface BakeSiteOptions {
+  /** Replace content an author wrote inside a <kv-calc> too. */
+  force?: boolean;
+  /**
+   * Then keep each fallback at its live element's height, as `kvcalc bake --reserve` does:
+   * needs playwright-core installed beside the package and a Chromium (rejects without them).
+   */
+  reserve?: boolean;
+  /** The Chromium that measures the live heights (default /usr/bin/chromium). */
+  chromium?: string;
+}
+
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
- * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked. Rejects on
- * the first bad <kv-calc> (as bake() does), that file left as it was.
+ * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked; with
+ * reserve, also what the reserving did. Rejects on the first bad <kv-calc> (as bake() does),
+ * that file left as it was.
  */
-export function bakeSite(path: string, options?: { force?: boolean }): Promise<{ files: number; changed: number; count: number }>;
+export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number; reserved?: ReserveResult }>;

@@ -240,11 +240,13 @@ export function writeWhole(file, html) {
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
  * plugin's after-build hook. Resolves to { files, changed, count }: HTML files read, files
  * rewritten, <kv-calc> baked. Rejects on the first bad <kv-calc> (as bake() does), that
- * file left as it was.
+ * file left as it was. With reserve, then keeps each fallback at its live element's height
+ * as `kvcalc bake --reserve` does (reserve.mjs: playwright-core and a Chromium measure them),
+ * and the result also has reserved: { files, count, css }.
  * @param {string} path
- * @param {{force?: boolean}} [options]
+ * @param {{force?: boolean, reserve?: boolean, chromium?: string}} [options]
  */
-export async function bakeSite(path, { force = false } = {}) {
+export async function bakeSite(path, { force = false, reserve = false, chromium } = {}) {
   const files = htmlFiles(path);
   let changed = 0;
   let count = 0;
@@ -255,5 +257,8 @@ export async function bakeSite(path, { force = false } = {}) {
     writeWhole(file, r.html);
     changed += 1;
   }
-  return { files: files.length, changed, count };
+  if (!reserve) return { files: files.length, changed, count };
+  const { reserveSite } = await import('./reserve.mjs');
+  const reserved = await reserveSite(path, chromium ? { chromium } : {});
+  return { files: files.length, changed, count, reserved };
 }

@@ -5,11 +5,14 @@
 // as the package README says. Without --reserve the same page moves (the measure can fail);
 // with it, each fallback holds its live element's height (kvcalc-reserve.css, linked from
 // the page), and a second run changes no page. Each element is jumped to, so it goes live in
-// view; on a desktop and on a phone.
+// view; on a desktop and on a phone. The build plugins' reserve option does the same: the
+// Docusaurus plugin's postBuild (kvcalc/bake's bakeSite) on the same page, and the Vite
+// plugin in a real `vite build` (the Vite of examples/vite-app, from
+// scripts/setup-examples.sh) of a page that imports the package.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CSP, DIST, ROOT } from './harness.mjs';
@@ -124,4 +127,59 @@ test('--reserve without a Chromium: an error naming it, the page left as baked',
   assert.match(r.stderr, /kvcalc bake --reserve: .*: no Chromium at \/nonexistent\/chromium/);
   assert.doesNotMatch(readFileSync(join(dir, 'index.html'), 'utf8'), /data-kvcalc-box|kvcalc-reserve/);
   assert.ok(!existsSync(join(dir, 'kvcalc-reserve.css')));
+});
+
+// The reserved page holds still, on a desktop and on a phone, all 4 elements live.
+async function assertStill(dir, label) {
+  for (const [name, viewport] of VIEWPORTS) {
+    const { shift, live } = await shiftOf(dir, viewport);
+    assert.equal(live, 4, `${label}, ${name}`);
+    assert.ok(shift <= 0.01, `${label}, ${name}: layout shift ${shift}`);
+  }
+}
+
+test('kvcalc/docusaurus with reserve (bakeSite\'s reserve): baked, then each fallback at its live height', async () => {
+  const dir = site('docusaurus');
+  const { default: plugin } = await import(join(DIST, 'docusaurus.mjs'));
+  await plugin({}, { reserve: true }).postBuild({ outDir: dir });
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
+  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
+  assert.match(html, /<link rel="stylesheet" href="kvcalc-reserve\.css" data-kvcalc-reserve>\n<\/head>/);
+  await assertStill(dir, 'kvcalc/docusaurus');
+  // Without a Chromium to measure with, the build fails naming it; the pages stay as baked.
+  const { bakeSite } = await import(join(DIST, 'bake.mjs'));
+  const other = site('docusaurus-no-chromium');
+  await assert.rejects(bakeSite(other, { reserve: true, chromium: '/nonexistent/chromium' }), /no Chromium at \/nonexistent\/chromium/);
+  assert.equal(readFileSync(join(other, 'index.html'), 'utf8').match(/data-kvcalc-baked="/g).length, 4);
+  assert.doesNotMatch(readFileSync(join(other, 'index.html'), 'utf8'), /data-kvcalc-box|kvcalc-reserve/);
+});
+
+test('kvcalc/vite with reserve: `vite build` writes the baked page, then each fallback at its live height', async () => {
+  const vite = join(ROOT, 'examples/vite-app/node_modules/vite/dist/node/index.js');
+  assert.ok(existsSync(vite), 'Vite is installed by scripts/setup-examples.sh');
+  // The author's project: the example's page with the four elements, its script importing
+  // the package (node_modules/kvcalc: this checkout, whose exports are dist/).
+  const src = join(scratch, 'vite-src');
+  const page = readFileSync(join(site('vite-page'), 'index.html'), 'utf8')
+    .replace('<script type="module" src="kvcalc/kvcalc.js"></script>', '<script type="module" src="/main.js"></script>');
+  mkdirSync(join(src, 'node_modules'), { recursive: true });
+  writeFileSync(join(src, 'index.html'), page);
+  writeFileSync(join(src, 'main.js'), "import 'kvcalc';\n");
+  cpSync(join(ROOT, 'examples/plain-html/favicon.svg'), join(src, 'favicon.svg'));
+  symlinkSync(ROOT, join(src, 'node_modules/kvcalc'));
+  const out = join(scratch, 'vite-out');
+  const { build } = await import(vite);
+  const { default: kvcalc } = await import(join(DIST, 'vite.mjs'));
+  await build({ root: src, configFile: false, logLevel: 'warn', plugins: [kvcalc({ reserve: true })], build: { outDir: out, emptyOutDir: true } });
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
+  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
+  assert.ok(existsSync(join(out, 'kvcalc-reserve.css')));
+  await assertStill(out, 'kvcalc/vite');
+  // A build that writes no page through Vite's HTML step (as VitePress and Astro, which
+  // render theirs later; here a library build) fails saying what to run instead.
+  await assert.rejects(build({ root: src, configFile: false, logLevel: 'silent', plugins: [kvcalc({ reserve: true })],
+    build: { outDir: join(scratch, 'vite-lib'), lib: { entry: join(src, 'main.js'), formats: ['es'] } } }),
+  /no page of this build went through Vite's HTML step .*npx kvcalc bake --reserve/);
 });
