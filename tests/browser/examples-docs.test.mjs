@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BAKED, CSP, DARK, EXAMPLES, GENERATOR_CSP, LIGHT, assertClean, checkSite, darkState, examplesSetup, goneLive, npmInstall, run } from './examples-support.mjs';
+import { BAKED, CSP, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, npmInstall, run } from './examples-support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
@@ -41,13 +41,9 @@ test('Sphinx + furo: the module through html_js_files, baked on build-finished, 
     // Debian's furo ships furo.js unbuilt, so its own switch is hidden: the page's attribute is
     // set as furo.js sets it (<body data-theme="dark|light|auto">, kept in localStorage "theme").
     assert.equal(await page.evaluate(() => document.body.dataset.theme), 'auto');
-    assert.deepEqual(await darkState(page), LIGHT);
-    await page.evaluate(() => { document.body.dataset.theme = 'dark'; localStorage.setItem('theme', 'dark'); });
-    assert.deepEqual(await darkState(page), DARK);
-    await page.reload();
-    await goneLive(page);
-    assert.equal(await page.evaluate(() => document.body.dataset.theme), 'dark', 'furo\'s inline script set it from localStorage');
-    assert.deepEqual(await darkState(page), DARK);
+    // After the reload furo's inline script sets it from localStorage.
+    await followsGeneratorDark(page, () => page.evaluate(() => { document.body.dataset.theme = 'dark'; localStorage.setItem('theme', 'dark'); }),
+      () => document.body.dataset.theme, 'dark');
     // Debian's furo ships furo.js as its unbuilt ES module source, which the page loads as a
     // classic script: the browser refuses it (so furo's own switch stays hidden). That error
     // is furo's; nothing else may fail.
@@ -69,15 +65,9 @@ test('MkDocs + Material: the module through the theme\'s extrahead, baked by a h
   const site = await checkSite(env, out, '/index.html', GENERATOR_CSP);
   try {
     const { page } = site;
-    assert.deepEqual(await darkState(page), LIGHT);
     // Material's palette switch: <body data-md-color-scheme="slate">, remembered across pages.
-    await page.locator('label[for="__palette_2"]:visible, label[for="__palette_1"]:visible').first().click();
-    assert.equal(await page.evaluate(() => document.body.getAttribute('data-md-color-scheme')), 'slate');
-    assert.deepEqual(await darkState(page), DARK);
-    await page.reload();
-    await goneLive(page);
-    assert.equal(await page.evaluate(() => document.body.getAttribute('data-md-color-scheme')), 'slate');
-    assert.deepEqual(await darkState(page), DARK);
+    await followsGeneratorDark(page, () => page.locator('label[for="__palette_2"]:visible, label[for="__palette_1"]:visible').first().click(),
+      () => document.body.getAttribute('data-md-color-scheme'), 'slate');
     // Material's root font is 125% (20 px); its body text is 0.8rem (16 px): so is the element's.
     const sizes = await page.$eval('kv-calc', (el) => [getComputedStyle(document.documentElement).fontSize,
       getComputedStyle(el.parentElement).fontSize, getComputedStyle(el).fontSize]);
@@ -100,13 +90,7 @@ test('Hugo: raw HTML kept (goldmark unsafe), baked after hugo, a dark class on <
   const site = await checkSite(env, out, '/index.html', CSP);
   try {
     const { page } = site;
-    assert.deepEqual(await darkState(page), LIGHT);
-    await page.click('#theme-toggle');
-    assert.equal(await page.evaluate(() => document.body.classList.contains('dark')), true);
-    assert.deepEqual(await darkState(page), DARK);
-    await page.reload();
-    await goneLive(page);
-    assert.deepEqual(await darkState(page), DARK);
+    await followsGeneratorDark(page, () => page.click('#theme-toggle'), () => document.body.classList.contains('dark'), true);
     await assertClean(site);
   } finally {
     await site.close();

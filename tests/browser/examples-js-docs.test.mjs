@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { BAKED, DARK, EXAMPLES, GENERATOR_CSP, LIGHT, assertClean, checkSite, darkState, examplesSetup, goneLive, installTarball, run } from './examples-support.mjs';
+import { BAKED, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, run } from './examples-support.mjs';
 import { launch, openPage } from './site-pages/support.mjs';
 
 let env;
@@ -75,15 +75,11 @@ test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docu
     assert.equal(await page.$eval('kv-calc', (el) => el.querySelector('p.fallback[data-kvcalc-baked]')?.textContent), BAKED_TEXT);
     // webpack emits it as an asset of its own, named by its hash, at the site's root.
     await assertWasmServed(page, site.log.requests, /^\/[0-9a-f]+\.wasm$/);
-    assert.deepEqual(await darkState(page), LIGHT);
-    // The navbar's switch: <html data-theme="dark">, kept in localStorage "theme".
+    // The navbar's switch (light, dark, system): <html data-theme="dark">, kept in localStorage "theme".
     const toggle = page.locator('button[aria-label*="dark and light mode"]');
-    while (await page.evaluate(() => document.documentElement.dataset.theme) !== 'dark') await toggle.click();
-    assert.deepEqual(await darkState(page), DARK);
-    await page.reload();
-    await goneLive(page);
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-    assert.deepEqual(await darkState(page), DARK);
+    await followsGeneratorDark(page, async () => {
+      while (await page.evaluate(() => document.documentElement.dataset.theme) !== 'dark') await toggle.click();
+    }, () => document.documentElement.dataset.theme, 'dark');
     await assertClean(site);
   } finally {
     await site.close();
@@ -108,14 +104,8 @@ test('Astro Starlight (MDX): the element from a component\'s <script>, baked aft
     // Starlight's theme picker: "auto" (the system's: light here) is <html data-theme="light">;
     // "dark" is data-theme="dark", kept in localStorage "starlight-theme".
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
-    assert.deepEqual(await darkState(page), LIGHT);
-    await page.locator('starlight-theme-select select:visible').selectOption('dark');
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-    assert.deepEqual(await darkState(page), DARK);
-    await page.reload();
-    await goneLive(page);
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-    assert.deepEqual(await darkState(page), DARK);
+    await followsGeneratorDark(page, () => page.locator('starlight-theme-select select:visible').selectOption('dark'),
+      () => document.documentElement.dataset.theme, 'dark');
     await assertClean(site);
   } finally {
     await site.close();

@@ -106,6 +106,20 @@ export const darkState = (page) => page.$eval('kv-calc', async (el) => {
 export const LIGHT = [false, 'rgb(255, 255, 255)'];
 export const DARK = [true, 'rgb(22, 26, 32)'];
 
+// The generator's own dark mode followed, live and after a reload: light at first; toDark()
+// switches it as a reader does; mark() (run in the page) reads the generator's marker, which
+// is dark after the switch and again after the reload (the generator restores it itself).
+export async function followsGeneratorDark(page, toDark, mark, dark) {
+  assert.deepEqual(await darkState(page), LIGHT);
+  await toDark();
+  assert.equal(await page.evaluate(mark), dark, 'the generator marked its dark mode');
+  assert.deepEqual(await darkState(page), DARK);
+  await page.reload();
+  await goneLive(page);
+  assert.equal(await page.evaluate(mark), dark, 'the generator restored its dark mode after the reload');
+  assert.deepEqual(await darkState(page), DARK);
+}
+
 // The reader's system switched to dark, live and then after a reload: the element's state
 // ([dark?, background]) each time, for a page that marks no dark mode of its own.
 export async function underDarkSystem(page) {
