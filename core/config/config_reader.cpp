@@ -109,6 +109,13 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
         return fail(code::unsupported, "architectures", "{} is not sized by kvcalc: {}", arch,
                     family_of(*known).caches);
     if (known) m.family = known->family;
+    // Without a known architecture, a model_type that names a refused family (deepseek_v4) is that
+    // family's config: refused as the family is, never read as a standard decoder.
+    if (!known)
+        for (const Family& fam : family_table())
+            if (fam.support == Support::refused && model_type == fam.name)
+                return fail(code::unsupported, "model_type", "model_type {} is not sized by kvcalc: {}",
+                            model_type, fam.caches);
     std::string fields, whys;
     for (const UnmodelledField& u : unmodelled_fields()) {
         if (u.read_by && m.family == u.read_by) continue;

@@ -23,6 +23,12 @@ std::string v4_reason() {
     return f.caches;
 }
 
+// A small V4-shaped config: 4 layers (0: sliding only, 4, 128, 4), plus the MTP layer's entry.
+const std::string small_v4 = R"("compress_ratios": [0, 4, 128, 4, 0], "head_dim": 512, "hidden_size": 4096,
+    "index_head_dim": 128, "max_position_embeddings": 1048576, "num_attention_heads": 64,
+    "num_hidden_layers": 4, "num_key_value_heads": 1, "qk_rope_head_dim": 64, "sliding_window": 128,
+    "torch_dtype": "bfloat16")";
+
 }  // namespace
 
 TEST_CASE("DeepSeek-V4's refusal names what vLLM caches and what kvcalc did not read") {
@@ -88,6 +94,48 @@ TEST_CASE("the published DeepSeek-V4-Flash and -Pro configs are refused by the a
         CHECK((*report)["error"]["field"] == "architectures");
         CHECK_FALSE(report->contains("bytes_per_token"));
         CHECK_FALSE(report->contains("weights"));
+    }
+}
+
+TEST_CASE("a DeepSeek-V4 config without its architecture is refused by model_type, not sized") {
+    const std::string reason = v4_reason();
+    SECTION("model_type deepseek_v4 and no architectures") {
+        // Read as a standard decoder before, this one was sized as 4 sliding layers of 1 KV head x 512:
+        // 2 x 4 x 1 x 512 x 2 = 8,192 B a token, a figure vLLM's layout has nothing to do with.
+        std::string no_ratios = small_v4.substr(small_v4.find("\"head_dim\""));
+        for (const std::string& body : {small_v4, no_ratios}) {
+            INFO(body.substr(0, 40));
+            auto m = kvcalc::read_model_text(R"({"model_type": "deepseek_v4", )" + body + "}");
+            REQUIRE_FALSE(m.ok());
+            CHECK(m.error().code == std::string(kvcalc::code::unsupported));
+            CHECK(m.error().field == "model_type");
+            CHECK(m.error().message == "model_type deepseek_v4 is not sized by kvcalc: " + reason);
+        }
+    }
+    SECTION("model_type deepseek_v4 under an architecture vLLM's registry does not have") {
+        auto m = kvcalc::read_model_text(
+            R"({"architectures": ["DeepseekV4NextForCausalLM"], "model_type": "deepseek_v4", )" + small_v4 +
+            "}");
+        REQUIRE_FALSE(m.ok());
+        CHECK(m.error().field == "model_type");
+    }
+    SECTION("compress_ratios alone, under an unknown architecture and model_type: refused by the field") {
+        auto m = kvcalc::read_model_text(
+            R"({"architectures": ["SomethingNewForCausalLM"], "model_type": "new", )" + small_v4 + "}");
+        REQUIRE_FALSE(m.ok());
+        CHECK(m.error().field == "compress_ratios");
+        CHECK(m.error().message.find("compressed attention with several caches per layer in one packed pool "
+                                     "(DeepSeek-V4)") != std::string::npos);
+    }
+    SECTION("an architecture vLLM knows wins over a model_type that names a refused family") {
+        // model_type only decides when the architecture is missing or unknown.
+        auto m =
+            kvcalc::read_model_text(R"({"architectures": ["LlamaForCausalLM"], "model_type": "deepseek_v4",
+            "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "torch_dtype": "bfloat16"})");
+        REQUIRE(m.ok());
+        auto r = kvcalc::size_model(*m, at(16));
+        REQUIRE(r.ok());
+        CHECK(r->bytes_per_token == 2 * 2 * 4 * 16 * 2);  // 2 x 2 layers x 4 KV heads x (64 / 4) x 2 B = 512
     }
 }
 
