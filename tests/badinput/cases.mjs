@@ -283,6 +283,9 @@ add('cross-attention layers', `${good.slice(0, -1)}, "cross_attention_layers": [
 add('attn_type_list', `${good.slice(0, -1)}, "attn_type_list": [1, 0, 1, 0]}`, err('unsupported_architecture', 'attn_type_list'));
 add('layers_block_type', `${good.slice(0, -1)}, "layers_block_type": ["attention"]}`, err('unsupported_architecture', 'layers_block_type'));
 add('block_configs', `${good.slice(0, -1)}, "block_configs": []}`, err('unsupported_architecture', 'block_configs'));
+add('compress_ratios (DeepSeek-V4)', `${good.slice(0, -1)}, "compress_ratios": [0, 4, 128, 4, 0]}`, err('unsupported_architecture', 'compress_ratios'));
+// A model_type naming a refused family, without its architecture: refused as that family, not read as a standard decoder.
+add('model_type deepseek_v4 without architectures', `${good.slice(0, -1)}, "model_type": "deepseek_v4"}`, err('unsupported_architecture', 'model_type'));
 // vLLM reads attn_config only for MPT and DBRX, and an indexer only beside MLA: ignored here, as vLLM does.
 add('attn_config', `${good.slice(0, -1)}, "attn_config": {"kv_n_heads": 1}}`, ok(2048));
 add('sparse-attention indexer', `${good.slice(0, -1)}, "index_head_dim": 128}`, ok(2048));
