@@ -116,7 +116,7 @@ Result<ModelFigures> size_figures(const Model& model, const Options& options) {
     if (!plan) return plan.forward_error();
     auto at = plan->figures(*context);
     if (!at) return at.forward_error();
-    ModelFigures f;
+    ModelFigures f{*at};
     f.context = *context;
     f.batch = o.batch;
     f.tp = o.tp;
@@ -126,12 +126,6 @@ Result<ModelFigures> size_figures(const Model& model, const Options& options) {
     f.bytes_per_token = plan->bytes_per_token();
     f.bytes_per_token_per_gpu = plan->bytes_per_token_per_gpu();
     f.state_bytes = plan->state_bytes_per_sequence();
-    f.sequence_bytes_naive = at->sequence_bytes_naive;
-    f.sequence_bytes_resident = at->sequence_bytes_resident;
-    f.sequence_bytes_vllm = at->sequence_bytes_vllm;
-    f.kv_bytes = at->kv_bytes;
-    f.kv_bytes_per_gpu = at->kv_bytes_per_gpu;
-    f.kv_bytes_deployment = at->kv_bytes_deployment;
     return f;
 }
 

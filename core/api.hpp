@@ -35,15 +35,11 @@ Result<json> presets_report(Session& session);
 
 // size()'s headline figures, without its report: what a live view redraws on each input
 // (bytes per token, the sequence's and the batch's KV bytes, per GPU). Every value is the
-// size report's field of the same name.
-struct ModelFigures {
+// size report's field of the same name: SizeFigures' (the context's) and these.
+struct ModelFigures : SizeFigures {
     Accounting accounting = Accounting::resident;
     std::uint64_t context = 0, batch = 1, tp = 1, pp = 1, kv_dtype_bits = 16;
     std::uint64_t bytes_per_token = 0, bytes_per_token_per_gpu = 0, state_bytes = 0;
-    // At the context: one sequence in each accounting, the batch (whole model, the heaviest
-    // stage's GPU, every GPU).
-    std::uint64_t sequence_bytes_naive = 0, sequence_bytes_resident = 0, sequence_bytes_vllm = 0;
-    std::uint64_t kv_bytes = 0, kv_bytes_per_gpu = 0, kv_bytes_deployment = 0;
 };
 
 // The figures of size_report(model, options) without building it: the options are checked
