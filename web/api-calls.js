@@ -2,7 +2,8 @@
 // this file) and answers the API object load() resolves to: size / formula / check / model /
 // table / presets / gpuPresets, each the CLI's JSON report in camelCase, or a KvCalcError. Fetched
 // by the first load() (web/api.js), so a page that only shows fallbacks never fetches it.
-// The core does all the work; this file only moves text in and out of it.
+// The core does all the work; this file only moves text in and out of it (and a model's
+// figures(), numbers the core writes into the wasm memory).
 
 import { KvCalcError } from './errors.js';
 import { axesText, camelKeys, optionsText, renameOptionError, toJsonText } from './convert.js';
