@@ -1,6 +1,7 @@
 // The JS API's figures: the raw and gzip size of every dist/ file (and of what a page
 // loads), the cold load() time in a fresh Node process, and the per-call time of size()
-// (and check()) on real configs, as the median over many calls. Run: node bench/api.bench.mjs
+// (and check(), and a model's figures()) on real configs, as the median over many calls.
+// Run: node bench/api.bench.mjs
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -91,6 +92,16 @@ console.log(`size() of a config never seen         ${us(fresh)}`);
 const model = kv.model(qwen);
 const viaModel = perCall(() => model.size({ context: 4096 }));
 console.log(`kv.model(config).size()               ${us(viaModel)}`);
+// A live view's figures: size()'s headline numbers with no report text (target at most 20 us).
+// At the same context each call, and at a new one each call (1,000 contexts in turn: more
+// than the core keeps reports of, so size() builds every report afresh).
+const viaFigures = perCall(() => model.figures({ context: 4096 }));
+console.log(`kv.model(config).figures()            ${us(viaFigures)}  (target <= 20 us)`);
+let c = 0;
+const sizeNew = perCall(() => model.size({ context: 1024 + (c++ % 1000) }));
+console.log(`kv.model(config).size() new context   ${us(sizeNew)}`);
+const figuresNew = perCall(() => model.figures({ context: 1024 + (c++ % 1000) }));
+console.log(`kv.model(config).figures() new context ${us(figuresNew)}  (target <= 20 us)`);
 // A chart's worth of points in one call: 1,000 contexts (target at most 1 ms in wasm).
 const thousand = Array.from({ length: 1000 }, (_, i) => 1024 * (i + 1));
 const series1k = perCall(() => model.series({}, { contexts: thousand }));
@@ -102,4 +113,5 @@ const gqa = perCall(() => mistral.series({ context: 32_768 }, { variants: [1, 2,
 console.log(`series() of the GQA view (7 variants) ${us(gqa)}`);
 const micro = (x) => +(x.wall * 1000).toFixed(1);
 console.log(`BENCH_JSON ${JSON.stringify({ api: { ...bytes, size_seen_us: micro(seen), size_fresh_us: micro(fresh), model_size_us: micro(viaModel),
+  model_size_new_context_us: micro(sizeNew), model_figures_us: micro(viaFigures), model_figures_new_context_us: micro(figuresNew),
   series_1000_us: micro(series1k), series_gqa_us: micro(gqa) } })}`);

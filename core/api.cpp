@@ -1,5 +1,7 @@
 #include "api.hpp"
 
+#include <optional>
+
 #include "check/check_report.hpp"
 #include "check/gpu_presets.hpp"
 #include "config/presets.hpp"
@@ -95,6 +97,42 @@ Result<json> size_report(const Model& model, const Options& options) {
     auto r = size_model(served.spec, size_options(options));
     if (!r) return r.forward_error();
     return size_report(served, *r);
+}
+
+Result<ModelFigures> size_figures(const Model& model, const Options& options) {
+    // The model as served, as size_report has it; the model itself when no draft is asked for
+    // (with_speculative_tokens would copy it).
+    std::optional<ModelSpec> drafted;
+    if (const std::uint64_t draft = options.num_speculative_tokens.value_or(0)) {
+        auto spec = with_speculative_tokens(model.spec, draft, options.pp.value_or(1));
+        if (!spec) return spec.forward_error();
+        drafted = std::move(spec.value());
+    }
+    const ModelSpec& served = drafted ? *drafted : model.spec;
+    const SizeOptions o = size_options(options);
+    auto context = size_context(served, o);
+    if (!context) return context.forward_error();
+    auto plan = SizePlan::make(served, o);
+    if (!plan) return plan.forward_error();
+    auto at = plan->figures(*context);
+    if (!at) return at.forward_error();
+    ModelFigures f{*at};
+    f.context = *context;
+    f.batch = o.batch;
+    f.tp = o.tp;
+    f.pp = o.pp;
+    f.accounting = o.accounting;
+    f.kv_dtype_bits = plan->kv_dtype().bits;
+    f.bytes_per_token = plan->bytes_per_token();
+    f.bytes_per_token_per_gpu = plan->bytes_per_token_per_gpu();
+    f.state_bytes = plan->state_bytes_per_sequence();
+    return f;
+}
+
+Result<ModelFigures> size_figures(const Model& model, std::string_view options) {
+    auto o = options_of(options, size_command);
+    if (!o) return o.forward_error();
+    return size_figures(model, *o);
 }
 
 Result<json> presets_report(Session& session) {

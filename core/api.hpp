@@ -10,6 +10,7 @@
 #include "config/model.hpp"
 #include "options.hpp"
 #include "session.hpp"
+#include "sizing/sizing.hpp"
 
 namespace kvcalc {
 
@@ -31,6 +32,21 @@ Result<json> size_report(const Model& model, const Options& options);
 // [{"id", "name", "attention_kind", "max_context", "layers", "bytes_per_token"}, ...], the
 // presets read through (and kept by) `session`.
 Result<json> presets_report(Session& session);
+
+// size()'s headline figures, without its report: what a live view redraws on each input
+// (bytes per token, the sequence's and the batch's KV bytes, per GPU). Every value is the
+// size report's field of the same name: SizeFigures' (the context's) and these.
+struct ModelFigures : SizeFigures {
+    Accounting accounting = Accounting::resident;
+    std::uint64_t context = 0, batch = 1, tp = 1, pp = 1, kv_dtype_bits = 16;
+    std::uint64_t bytes_per_token = 0, bytes_per_token_per_gpu = 0, state_bytes = 0;
+};
+
+// The figures of size_report(model, options) without building it: the options are checked
+// as size_text checks them, in the same order, so bad options give the same error. Options
+// are JSON text ("" for none).
+Result<ModelFigures> size_figures(const Model& model, const Options& options);
+Result<ModelFigures> size_figures(const Model& model, std::string_view options);
 
 // One-shot text calls (a Session of their own): the tests', the fuzz target's.
 std::string size_json(std::string_view config_or_preset, std::string_view options_json);

@@ -1,17 +1,20 @@
 // The wasm module's surface: Embind bindings over the core's text calls (core/api.hpp). One
 // Session keeps the configs the page has read, so a config seen before is not read again;
 // a model handle also spares copying its text in. Every call answers JSON text, a report or
-// {"error": {...}}; nothing here throws and no logic lives here: web/api.js turns the text
-// into objects and errors into KvCalcError.
+// {"error": {...}} (modelFigures: numbers in the wasm memory, or the error); nothing here
+// throws and no logic lives here: web/api-calls.js turns the text into objects and errors
+// into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "api.hpp"
 #include "report.hpp"
+#include "sizing/checked.hpp"
 
 namespace {
 
@@ -61,6 +64,64 @@ std::string model_check(int handle, const std::string& options) {
 
 std::string model_series(int handle, const std::string& options, const std::string& axes) {
     return with_model(handle, [&](const auto& m) { return session().series(m, options, axes); });
+}
+
+// size()'s headline figures as numbers, with no report text to build or parse: model_figures
+// writes them into `figures`, in the order of figure_table, and JS reads them straight from
+// the wasm memory (figuresAddress(), figureNames()). A double is exact up to 2^53 - 1, which
+// the core's checked arithmetic keeps every figure within; checked again here, since a double
+// above it would be rounded silently.
+struct Figure {
+    const char* name;  // its JS key: the size report's, in camelCase
+    std::uint64_t kvcalc::ModelFigures::*value;
+};
+using F = kvcalc::ModelFigures;
+constexpr Figure figure_table[] = {
+    {"context", &F::context},
+    {"batch", &F::batch},
+    {"tp", &F::tp},
+    {"pp", &F::pp},
+    {"kvDtypeBits", &F::kv_dtype_bits},
+    {"bytesPerToken", &F::bytes_per_token},
+    {"bytesPerTokenPerGpu", &F::bytes_per_token_per_gpu},
+    {"stateBytes", &F::state_bytes},
+    {"sequenceBytesNaive", &F::sequence_bytes_naive},
+    {"sequenceBytesResident", &F::sequence_bytes_resident},
+    {"sequenceBytesVllm", &F::sequence_bytes_vllm},
+    {"kvBytes", &F::kv_bytes},
+    {"kvBytesPerGpu", &F::kv_bytes_per_gpu},
+    {"kvBytesDeployment", &F::kv_bytes_deployment},
+};
+constexpr std::size_t figure_count = sizeof figure_table / sizeof figure_table[0];
+double figures[figure_count];
+
+// The figures' accounting ("resident"), the figures written; or the error's report.
+std::string model_figures(int handle, const std::string& options) {
+    return with_model(handle, [&](const auto& m) {
+        auto r = kvcalc::size_figures(*m, options);
+        if (!r) return kvcalc::error_text(r.error());
+        for (const Figure& f : figure_table)
+            if ((*r).*f.value > kvcalc::max_exact)
+                return kvcalc::error_text(kvcalc::make_error(
+                    kvcalc::code::overflow,
+                    std::string(f.name) + " is above 2^53 - 1, which JS cannot hold exactly", f.name));
+        for (std::size_t i = 0; i < figure_count; ++i)
+            figures[i] = static_cast<double>((*r).*figure_table[i].value);
+        return std::string(kvcalc::accounting_name(r->accounting));
+    });
+}
+
+// "context,batch,...": the figures' keys, in the order model_figures writes them.
+std::string figure_names() {
+    std::string names;
+    for (const Figure& f : figure_table)
+        names += (names.empty() ? "" : ",") + std::string(f.name);
+    return names;
+}
+
+// Where model_figures writes: a byte offset in the wasm memory.
+std::uintptr_t figures_address() {
+    return reinterpret_cast<std::uintptr_t>(figures);
 }
 
 std::string size(const std::string& config, const std::string& options) {
@@ -113,4 +174,7 @@ EMSCRIPTEN_BINDINGS(kvcalc) {
     emscripten::function("modelSize", &model_size);
     emscripten::function("modelCheck", &model_check);
     emscripten::function("modelSeries", &model_series);
+    emscripten::function("modelFigures", &model_figures);
+    emscripten::function("figureNames", &figure_names);
+    emscripten::function("figuresAddress", &figures_address);
 }

@@ -2,7 +2,8 @@
 // this file) and answers the API object load() resolves to: size / formula / check / model /
 // table / presets / gpuPresets, each the CLI's JSON report in camelCase, or a KvCalcError. Fetched
 // by the first load() (web/api.js), so a page that only shows fallbacks never fetches it.
-// The core does all the work; this file only moves text in and out of it.
+// The core does all the work; this file only moves text in and out of it (and a model's
+// figures(), numbers the core writes into the wasm memory).
 
 import { KvCalcError } from './errors.js';
 import { axesText, camelKeys, optionsText, renameOptionError, toJsonText } from './convert.js';
@@ -132,6 +133,25 @@ function makeApi(module) {
     const { text: optionsJson, names } = optionsText(options);
     return answer(callWithin(MAX_OPTIONS_BYTES, `${fn}()`, (o) => modelCall[fn](handle, o), optionsJson), names);
   };
+  // A model's figures: the core writes them into the wasm memory (no report text to build or
+  // parse) and answers their accounting, or the error's report. Their names, in the order it
+  // writes them, and where, are read at the first call; the view is made again when the
+  // memory grows (a grown memory has a new buffer).
+  let figureNames = null;
+  let figureView = null;
+  const figures = (text, options) => {
+    const handle = modelOf(text);
+    const { text: optionsJson, names } = optionsText(options);
+    const answer = callWithin(MAX_OPTIONS_BYTES, 'figures()', (o) => module.modelFigures(handle, o), optionsJson);
+    if (answer[0] === '{') throw failure(JSON.parse(answer).error, names);
+    figureNames ??= module.figureNames().split(',');
+    if (figureView?.buffer !== module.HEAPU8.buffer) {
+      figureView = new Float64Array(module.HEAPU8.buffer, module.figuresAddress(), figureNames.length);
+    }
+    const out = { accounting: answer };
+    for (let i = 0; i < figureNames.length; i++) out[figureNames[i]] = figureView[i];
+    return out;
+  };
   const series = (text, options, axes) => {
     const handle = modelOf(text);
     const { text: optionsJson, names } = optionsText(options);
@@ -152,7 +172,7 @@ function makeApi(module) {
     model(config) {
       const text = configTextOf(config);
       modelOf(text);  // a config that cannot be read throws now
-      return new KvModel(text, { modelReport, series });
+      return new KvModel(text, { modelReport, figures, series });
     },
     table(configs, options) {
       if (!Array.isArray(configs)) {
@@ -204,6 +224,17 @@ class KvModel {
   /** As the API's formula(config, options). */
   formula(options) {
     return formulaOf(this.#calls.modelReport(this.#text, 'size', options));
+  }
+
+  /**
+   * size()'s headline figures without its report, for a view redrawn on every input: the
+   * report's context, batch, tp, pp, accounting, kvDtypeBits, bytesPerToken,
+   * bytesPerTokenPerGpu, stateBytes, sequenceBytesNaive / Resident / Vllm, kvBytes,
+   * kvBytesPerGpu and kvBytesDeployment, each equal to size(options)'s. The options are
+   * checked as size() checks them (the same KvCalcError).
+   */
+  figures(options) {
+    return this.#calls.figures(this.#text, options);
   }
 
   /** As the API's check(config, options). */

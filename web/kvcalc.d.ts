@@ -167,6 +167,28 @@ export interface SizeReport {
   warnings: Warning[];
 }
 
+/**
+ * KvModel.figures()'s answer: size()'s headline figures, each its SizeReport field of the
+ * same name, with no report built (a live view redrawn on every input).
+ */
+export interface SizeFigures {
+  accounting: Accounting;
+  context: number;
+  batch: number;
+  tp: number;
+  pp: number;
+  kvDtypeBits: number;
+  bytesPerToken: number;
+  bytesPerTokenPerGpu: number;
+  stateBytes: number;
+  sequenceBytesNaive: number;
+  sequenceBytesResident: number;
+  sequenceBytesVllm: number;
+  kvBytes: number;
+  kvBytesPerGpu: number;
+  kvBytesDeployment: number;
+}
+
 /** One factor of a formula, to render with its provenance. */
 export interface Term {
   /** "K and V", "layers", "KV heads", "head size", "latent", "bytes per element", ... */
@@ -496,6 +518,11 @@ export interface SeriesReport {
 export interface KvModel {
   /** As KvCalc.size(config, options). */
   size(options?: SizeOptions): SizeReport;
+  /**
+   * size(options)'s headline figures without its report: faster, for a view redrawn on every
+   * input. The options are checked as size() checks them (the same KvCalcError).
+   */
+  figures(options?: SizeOptions): SizeFigures;
   /** As KvCalc.formula(config, options). */
   formula(options?: SizeOptions): Formula;
   /** As KvCalc.check(config, options). */

@@ -551,8 +551,7 @@ Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     return r;
 }
 
-Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
-    // The context first: its error is the one to report when several options are wrong.
+Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o) {
     std::uint64_t context = 0;
     if (o.context) {
         context = *o.context;
@@ -566,9 +565,16 @@ Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
     }
     if (context == 0 || context > max_exact)
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", context);
+    return context;
+}
+
+Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
+    // The context first: its error is the one to report when several options are wrong.
+    auto context = size_context(m, o);
+    if (!context) return context.forward_error();
     auto plan = SizePlan::make(m, o);
     if (!plan) return plan.forward_error();
-    return plan->result(context);
+    return plan->result(*context);
 }
 
 }  // namespace kvcalc

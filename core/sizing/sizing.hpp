@@ -126,6 +126,7 @@ public:
     const KvDtype& kv_dtype() const { return dtype_; }
     std::uint64_t bytes_per_token() const { return bytes_per_token_; }
     std::uint64_t bytes_per_token_per_gpu() const { return bytes_per_token_per_gpu_; }
+    std::uint64_t state_bytes_per_sequence() const { return state_bytes_; }  // fixed (linear layers)
 
 private:
     struct Group {
@@ -165,7 +166,12 @@ private:
     Result<SizeFigures> evaluate(std::uint64_t context, SizeResult* detail) const;
 };
 
-// SizePlan::make and result() at the options' context (else the model's max).
+// The context size_model sizes at: the options' (a positive integer up to 2^53 - 1), else
+// the model's max context; an error when neither. size_model checks it first: its error is
+// the one reported when several options are wrong.
+Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o);
+
+// SizePlan::make and result() at size_context().
 Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o);
 
 }  // namespace kvcalc

@@ -143,3 +143,108 @@ TEST_CASE("session: a config is read once and kept, the least recently used leav
     CHECK_FALSE(bad.ok());
     CHECK(bad.error().message == "num_hidden_layers: must be a positive integer, got 0");
 }
+
+namespace {
+
+// The size report of `config` with `options` (JSON text), and size_figures of the same.
+struct Both {
+    json report;
+    kvcalc::Result<kvcalc::ModelFigures> figures;
+};
+
+Both both(const std::string& config, const std::string& options) {
+    auto m = kvcalc::read_config(config);
+    INFO(options);
+    REQUIRE(m.ok());
+    auto report = kvcalc::parse_json_text(kvcalc::size_text(*m, options));
+    REQUIRE(report.ok());
+    return {*report, kvcalc::size_figures(*m, options)};
+}
+
+}  // namespace
+
+TEST_CASE("figures: size_figures is the size report's headline, without the report") {
+    // Qwen2.5-7B-Instruct: 2 x 28 layers x 4 KV heads x 128 x 2 B = 57,344 B per token;
+    // x 32,768 tokens = 1,879,048,192 B; a batch of 4 = 7,516,192,768 B, half on each of 2 GPUs.
+    {
+        Both b = both(kvtest::shared_config("Qwen--Qwen2.5-7B-Instruct.json"),
+                      R"({"context": 32768, "batch": 4, "tp": 2})");
+        REQUIRE(b.figures.ok());
+        CHECK(b.figures->bytes_per_token == 57344);
+        CHECK(b.figures->bytes_per_token_per_gpu == 28672);
+        CHECK(b.figures->sequence_bytes_resident == 1879048192);
+        CHECK(b.figures->kv_bytes == 7516192768);
+        CHECK(b.figures->kv_bytes_per_gpu == 3758096384);
+    }
+    // MLA, sliding + full, Mamba hybrid, linear attention, speculative tokens, pp, blocks,
+    // shared prefix: every figure equals the report's field of the same name.
+    const std::pair<const char*, const char*> cases[] = {
+        {"deepseek-ai--DeepSeek-V3.json", R"({"context": 131072, "tp": 8, "accounting": "vllm"})"},
+        {"deepseek-ai--DeepSeek-V3.json", R"({"kv_dtype": "fp8_ds_mla", "num_speculative_tokens": 1})"},
+        {"openai--gpt-oss-120b.json", R"({"context": 100000, "batch": 3, "block_size": 32})"},
+        {"openai--gpt-oss-120b.json",
+         R"({"context": 8192, "accounting": "naive", "shared_prefix": 1000, "batch": 5})"},
+        {"nvidia--Nemotron-H-56B-Base-8K.json",
+         R"({"context": 4096, "tp": 2, "pp": 2, "accounting": "vllm"})"},
+        {"Qwen--Qwen3-Next-80B-A3B-Instruct.json",
+         R"({"num_speculative_tokens": 2, "mamba_cache_mode": "align", "accounting": "vllm", "tp": 4})"},
+        {"moonshotai--Kimi-Linear-48B-A3B-Instruct.json", R"({"context": 65536, "kv_dtype": "fp8"})"},
+        {"google--gemma-4-26B-A4B.json", ""},
+    };
+    for (const auto& [file, options] : cases) {
+        INFO(file << " " << options);
+        Both b = both(kvtest::shared_config(file), options);
+        REQUIRE_FALSE(b.report.contains("error"));
+        REQUIRE(b.figures.ok());
+        const kvcalc::ModelFigures& f = *b.figures;
+        const json& r = b.report;
+        CHECK(r["context"] == f.context);
+        CHECK(r["batch"] == f.batch);
+        CHECK(r["tp"] == f.tp);
+        CHECK(r["pp"] == f.pp);
+        CHECK(r["accounting"] == kvcalc::accounting_name(f.accounting));
+        CHECK(r["kv_dtype_bits"] == f.kv_dtype_bits);
+        CHECK(r["bytes_per_token"] == f.bytes_per_token);
+        CHECK(r["bytes_per_token_per_gpu"] == f.bytes_per_token_per_gpu);
+        CHECK(r["state_bytes"] == f.state_bytes);
+        CHECK(r["sequence_bytes_naive"] == f.sequence_bytes_naive);
+        CHECK(r["sequence_bytes_resident"] == f.sequence_bytes_resident);
+        CHECK(r["sequence_bytes_vllm"] == f.sequence_bytes_vllm);
+        CHECK(r["kv_bytes"] == f.kv_bytes);
+        CHECK(r["kv_bytes_per_gpu"] == f.kv_bytes_per_gpu);
+        CHECK(r["kv_bytes_deployment"] == f.kv_bytes_deployment);
+    }
+}
+
+TEST_CASE("figures: bad options give size's error, in size's order") {
+    // Qwen2.5-7B-Instruct's own file, and the same without its max_position_embeddings
+    // (written here: the context must then come from the options).
+    const std::string qwen = kvtest::shared_config("Qwen--Qwen2.5-7B-Instruct.json");
+    json no_max = *kvcalc::parse_json_text(qwen);
+    no_max.erase("max_position_embeddings");
+    const std::pair<std::string, const char*> cases[] = {
+        {qwen, R"({"kv_dtype": "nope"})"},
+        {qwen, R"({"context": 0})"},
+        {qwen, R"({"context": 4096.5})"},
+        {qwen, R"({"context": "4096"})"},
+        {qwen, R"({"batch": 0, "tp": 3})"},
+        {qwen, R"({"tp": 3})"},
+        {qwen, R"({"shared_prefix": 5000, "context": 4096})"},
+        {qwen, R"({"num_speculative_tokens": 1})"},
+        {qwen, R"({"pool_tokens": 1000})"},
+        {qwen, R"({"contxt": 1})"},
+        {qwen, "[1]"},
+        {qwen, R"({"context": )"},
+        {qwen, R"({"context": 9007199254740992})"},
+        {qwen, R"({"context": 4503599627370496, "batch": 4096})"},
+        {kvcalc::to_text(no_max), ""},
+        {kvcalc::to_text(no_max), R"({"tp": 3})"},
+    };
+    for (const auto& [config, options] : cases) {
+        INFO(options);
+        Both b = both(config, options);
+        REQUIRE(b.report.contains("error"));
+        REQUIRE_FALSE(b.figures.ok());
+        CHECK(kvcalc::error_report(b.figures.error()) == b.report);
+    }
+}

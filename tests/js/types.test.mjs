@@ -57,6 +57,7 @@ test('the declared interfaces have exactly the keys of real results', async () =
   assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport'));
   assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));
   assert.deepEqual(Object.keys(kv.gpuPresets()[0]).sort(), declaredMembers('GpuPreset'));
+  assert.deepEqual(Object.keys(kv.model('Qwen/Qwen3-8B').figures()).sort(), declaredMembers('SizeFigures'));
   const series = kv.model('deepseek-ai/DeepSeek-V3').series({}, { contexts: [4096], variants: ['model', { kvHeads: 8 }] });
   assert.deepEqual(Object.keys(series).sort(), declaredMembers('SeriesReport'));
   for (const s of series.series) assert.deepEqual(Object.keys(s).sort(), declaredMembers('Series'));

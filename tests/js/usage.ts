@@ -2,7 +2,7 @@
 // package writes against dist/kvcalc.d.ts, imported by the package's own name.
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, model, table } from 'kvcalc';
-import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeOptions, SizeReport,
+import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeFigures, SizeOptions, SizeReport,
   TableReport, Term } from 'kvcalc';
 
 declare const caught: KvCalcError;
@@ -51,6 +51,8 @@ async function main(): Promise<void> {
   // One model read once, evaluated many times.
   const mistral: KvModel = kv.model('mistralai/Mistral-7B-v0.1');
   const at4k: number = mistral.size({ context: 4096 }).kvBytes;
+  const live: SizeFigures = mistral.figures({ context: 4096, tp: 2 });
+  console.log(live.kvBytesPerGpu, live.accounting);
   const chart: SeriesReport = mistral.series({ accounting: 'vllm' }, { contexts: [4096, 32_768], kvDtypes: ['auto', 'fp8'] });
   const variants: SeriesVariant[] = [{ kvHeads: 1 }, { kvHeads: 8 }, 'mla', 'model'];
   const gqa: Series[] = mistral.series({ context: 4096 }, { variants }).series;

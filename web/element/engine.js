@@ -79,6 +79,12 @@ export class Engine {
     return this.memoized('size', config, options, () => this.model(config).size(options));
   }
 
+  // size()'s headline numbers without its report (the JS API's KvModel.figures()): for a
+  // caller that needs the figures, or only to know the options and config are good.
+  figures(config, options) {
+    return this.memoized('figures', config, options, () => this.model(config).figures(options));
+  }
+
   // The formula terms (the JS API's formula()), with the size result as .report.
   formula(config, options) {
     return this.memoized('formula', config, options, () => this.model(config).formula(options));

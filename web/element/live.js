@@ -195,11 +195,12 @@ export class Live {
   }
 
   // The config is tried with the element's current options (its context, dtype...), so an
-  // error shows next to the config input before anything else changes.
+  // error shows next to the config input before anything else changes: its figures only,
+  // the render that follows builds the report.
   #usePastedConfig(text) {
     const e = this.#engine;
     try {
-      e.size(text, this.#options);
+      e.figures(text, this.#options);
     } catch (err) {
       return err;
     }
