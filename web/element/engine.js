@@ -74,11 +74,6 @@ export class Engine {
     return this.memoized('model', config, null, () => this.kv.model(config));
   }
 
-  // The size result (camelCase keys) of a config text or preset id; throws KvCalcError.
-  size(config, options) {
-    return this.memoized('size', config, options, () => this.model(config).size(options));
-  }
-
   // size()'s headline numbers without its report (the JS API's KvModel.figures()): for a
   // caller that needs the figures, or only to know the options and config are good.
   figures(config, options) {
