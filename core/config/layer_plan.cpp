@@ -21,6 +21,8 @@ struct Plan {
     std::vector<bool> second;  // per layer
     std::string second_name;
     Sourced second_kv, second_head_dim;  // a second attention cache's geometry
+    // Looped models: caches per layer (one per loop step), per layer; empty when each layer has one.
+    std::vector<std::uint32_t> per_layer;
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -516,6 +518,45 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers, const 
                format("{} with no layer pattern: every layer slides", f.path("sliding_window")));
 }
 
+// A looped model's step count: `field` as a positive integer, else vLLM's getattr default.
+Result<Sourced> loop_steps(const Fields& f, const char* field, std::uint64_t vllm_default) {
+    if (!f.find(field)) return Sourced{vllm_default, format("{} {} (vLLM's default)", field, vllm_default)};
+    auto n = f.positive(field);
+    if (!n) return n.forward_error();
+    if (n->value > 1000)
+        return field_error(code::invalid_value, n->source,
+                           "{} loop steps is beyond any real model (at most 1000)", n->value);
+    return *n;
+}
+
+// Looped models run their decoder stack several times, and vLLM registers one attention layer (one cache)
+// per decoder layer and loop step, under the unique index step x num_hidden_layers + layer.
+// - Ouro: vllm/model_executor/models/ouro.py OuroAttention.__init__: total_ut_steps (getattr default 4)
+//   Attention layers per decoder layer, each on the model's cache_config: full attention, all alike, of
+//   num_key_value_heads heads of hidden_size / num_attention_heads (build_layer_plan).
+// The steps' attention takes the model's window as every decoder's does (from_sliding); a window there is
+// refused (vLLM asserts max_window_layers == num_hidden_layers, and the steps' windows were not read with
+// one).
+Result<bool> from_loop_steps(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    auto base = from_sliding(f, p, layers, m.model_type);
+    if (!base) return base;
+    for (auto k : p.kinds)
+        if (k != LayerKind::full_attention)
+            return f.error(
+                code::unsupported, "sliding_window",
+                "({}): a window on Ouro's layers is not modelled (vLLM's ouro.py gives every loop step "
+                "an attention of the model's cache_config, and asserts max_window_layers == "
+                "num_hidden_layers)",
+                p.source);
+    auto steps = loop_steps(f, "total_ut_steps", 4);
+    if (!steps) return steps.forward_error();
+    p.names.assign(layers, "full_attention");
+    p.per_layer.assign(layers, static_cast<std::uint32_t>(steps->value));
+    p.source = format("{} {}: a full-attention cache per layer and loop step (vLLM ouro.py OuroAttention)",
+                      steps->source, steps->value);
+    return true;
+}
+
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
     StateShape s;
     auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
@@ -838,6 +879,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     // Step-3: Step3TextAttention caches head_dim, which the decoder layer reads from the config.
     if (m.family == "step3_text" && !f.find("head_dim"))
         return f.error(code::missing_field, "head_dim", "missing (vLLM's Step-3 attention reads it)");
+    // Ouro: the decoder layer reads config.num_key_value_heads and hidden_size with no default (ouro.py
+    // OuroDecoderLayer).
+    const bool looped = m.family == "ouro";
+    if (looped)
+        for (const char* need : {"num_key_value_heads", "hidden_size"})
+            if (!f.find(need))
+                return f.error(code::missing_field, need, "missing (vLLM's {} attention reads it)", "Ouro");
     if (m.family == "molmo2")
         for (const char* need : {"num_key_value_heads", "head_dim"})
             if (!f.find(need))
@@ -876,6 +924,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
+    else if (m.family == "ouro")
+        r = from_loop_steps(f, m, p, layers);
     else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
              m.family == "step3_text") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
@@ -1034,6 +1084,19 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         v_dim = *v;
     }
 
+    if (looped && m.hidden_size.value < m.query_heads.value)
+        return fail(code::inconsistent, m.hidden_size.source,
+                    "{} {} is smaller than {} {}: no head size is left", m.hidden_size.source,
+                    m.hidden_size.value, m.query_heads.source, m.query_heads.value);
+    if (looped) {
+        // ouro.py OuroAttention: head_dim = hidden_size //
+        // total_num_heads, whatever head_dim says; every loop step's cache has that shape.
+        full_hd = v_dim = {
+            m.hidden_size.value / m.query_heads.value,
+            format("{} {} / {} {} (vLLM's {} attention does not read head_dim)", m.hidden_size.source,
+                   m.hidden_size.value, m.query_heads.source, m.query_heads.value, "Ouro")};
+    }
+
     // MiMo-V2's sliding layers have their own KV heads, K and V head sizes (mimo_v2.py,
     // MiMoV2FlashDecoderLayer: swa_num_key_value_heads, swa_head_dim, swa_v_head_dim defaulting to
     // swa_head_dim); Attention.get_kv_cache_spec gives a SlidingWindowSpec of that shape.
@@ -1084,9 +1147,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             } else if (k == LayerKind::linear_state) {
                 g.state = state;
             }
+            g.per_layer = p.per_layer.empty() ? 1 : p.per_layer[i];
             m.groups.push_back(std::move(g));
         }
-        m.groups[gi].count++;
+        m.groups[gi].count += m.groups[gi].per_layer;
         m.layer_group.push_back(gi);
     }
     if (p.second_kind != LayerKind::no_cache) {

@@ -354,9 +354,9 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
         s.layers = n;
         s.count.assign(G, 0);
         for (std::uint32_t l = first; l < first + n; ++l) {
-            ++s.count[m.layer_group[l]];
+            s.count[m.layer_group[l]] += m.groups[m.layer_group[l]].per_layer;  // a loop model's steps
             if (!m.layer_second_group.empty() && m.layer_second_group[l] != ModelSpec::no_second_cache)
-                ++s.count[m.layer_second_group[l]];
+                s.count[m.layer_second_group[l]] += m.groups[m.layer_second_group[l]].per_layer;
         }
         s.padding =
             o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);

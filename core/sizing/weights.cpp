@@ -671,8 +671,15 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         bool mlp_layer = true;
         if (pattern) mlp_layer = L.pattern[i] == '-' || L.pattern[i] == 'E';
         mlp_blocks(L, i, mlp_layer, b);
-        std::uint64_t norms = pattern ? 1 : 2;
+        // A looped model's layer has its weights once, whatever its loop steps: Ouro's layer has two more
+        // norms (ouro.py OuroDecoderLayer input_layernorm_2, post_attention_layernorm_2).
+        std::uint64_t norms = pattern ? 1 : m.family == "ouro" ? 4 : 2;
         push(b, "norms", N(norms) * L.norm_elems * H, Shard::replicated, false);
+        if (m.family == "ouro" &&
+            i + 1 == layers) {  // OuroModel.early_exit_gate: RowParallelLinear(H, 1, bias)
+            push(b, "router", H, Shard::split, false);
+            push(b, "router", 1, Shard::replicated, false);
+        }
         if (b.overflow) return overflow_error();
         for (const auto& blk : b.list)
             if (!add_to(w.parts, blk)) return overflow_error();

@@ -28,6 +28,7 @@ const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', 
 const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
 // Bailing linear: every layer_group_size-th layer MLA, the others a lightning state.
 const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_group_size: 2, kv_lora_rank: 32, qk_rope_head_dim: 16 };
+const ouro = { ...base, architectures: ['OuroForCausalLM'], model_type: 'ouro', total_ut_steps: 3 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -148,6 +149,8 @@ add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
 add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 // Step-3: 1 KV head of head_dim on every layer whatever num_key_value_heads says, 2 x 4 x 1 x 64 x 2 B.
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
+// Ouro: 3 loop steps of full attention in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
+add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -202,6 +205,10 @@ const contra = [
   ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
   ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
   ['Molmo2 without head_dim', text({ architectures: ['Molmo2ForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.head_dim')],
+  ['Ouro without num_key_value_heads', text({ ...ouro, num_key_value_heads: undefined }), err('missing_field', 'num_key_value_heads')],
+  ['Ouro with zero loop steps', text({ ...ouro, total_ut_steps: 0 }), err('invalid_value', 'total_ut_steps')],
+  ['Ouro with a fractional loop count', text({ ...ouro, total_ut_steps: 2.5 }), err('invalid_value', 'total_ut_steps')],
+  ['Ouro with a window on every layer', text({ ...ouro, sliding_window: 64 }), err('unsupported_architecture', 'sliding_window')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

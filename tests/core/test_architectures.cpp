@@ -998,6 +998,60 @@ TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attentio
     CHECK(vl.error().field == "architectures");
 }
 
+TEST_CASE("Ouro: a full-attention cache per layer and loop step, the weights once") {
+    // vLLM ouro.py OuroAttention.__init__: total_ut_steps Attention layers per decoder layer (unique index
+    // ut_step x num_hidden_layers + layer), num_key_value_heads of hidden_size / num_attention_heads, no
+    // window. The config is written from Ouro-1.4B's published fields (24 layers, 4 steps, hidden 2048, 16 /
+    // 16 heads).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/reconstructed/ByteDance--Ouro-1.4B.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 24);
+    REQUIRE(m->groups.size() == 1);
+    CHECK(m->groups[0].per_layer == 4);
+    CHECK(m->count(LayerKind::full_attention) == 96);  // 24 layers x 4 steps
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 786432);  // 2 x 24 x 4 x 16 x 128 x 2
+    CHECK(r->sequence_bytes_vllm == 96ull * (4096 / 16) * 16 * (2 * 16 * 128 * 2));  // 3,221,225,472
+    // tp 8: 2 KV heads a GPU; pp 2: each stage holds 12 layers, their 48 caches.
+    auto o = at(4096);
+    o.tp = 8;
+    CHECK(kvcalc::size_model(*m, o)->kv_bytes_per_gpu == 96ull * 2 * 2 * 128 * 2 * 4096);  // 402,653,184
+    auto p = at(4096);
+    p.pp = 2;
+    CHECK(kvcalc::size_model(*m, p)->bytes_per_token_per_gpu == 48 * 8192);  // 393,216
+    // The weights are shared across the steps: counted once per layer, with Ouro's four norms a layer and
+    // its early-exit gate. 2 x 49,152 x 2,048 (embeddings, lm_head) + 24 x (4 x 2,048^2 + 3 x 2,048 x 5,632
+    // + 4 x 2,048) + 2,048 (final norm) + 2,048 + 1 (gate) = 1,434,652,673.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE(w.ok());
+    CHECK(w->param_count == 1434652673);
+    // The steps come from total_ut_steps, else vLLM's default 4; a window is refused, as are bad counts.
+    const std::string head =
+        R"({"architectures": ["OuroForCausalLM"], "model_type": "ouro", "hidden_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    auto d = kvcalc::read_model_text(head + R"("head_dim": 32})");
+    REQUIRE(d.ok());
+    CHECK(kvcalc::size_model(*d, at(16))->bytes_per_token == 2 * 2 * 4 * 2 * 64 * 2);  // 4,096: head 256 / 4
+    for (const char* bad :
+         {R"("total_ut_steps": 0})", R"("total_ut_steps": "4"})", R"("total_ut_steps": 5000})"}) {
+        auto e = kvcalc::read_model_text(head + bad);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == "total_ut_steps");
+    }
+    auto win = kvcalc::read_model_text(head + R"("sliding_window": 64})");
+    REQUIRE_FALSE(win.ok());
+    CHECK(win.error().field == "sliding_window");
+    auto off = kvcalc::read_model_text(head + R"("use_sliding_window": false, "sliding_window": 64})");
+    REQUIRE(off.ok());
+    auto nokv = kvcalc::read_model_text(R"({"architectures": ["OuroForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4})");
+    REQUIRE_FALSE(nokv.ok());
+    CHECK(nokv.error().field == "num_key_value_heads");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1010,7 +1064,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 242);
+    CHECK(exact == 243);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
