@@ -21,8 +21,10 @@ struct Plan {
     std::vector<bool> second;  // per layer
     std::string second_name;
     Sourced second_kv, second_head_dim;  // a second attention cache's geometry
+    Sourced second_window;               // a second sliding cache's window (IQuest's loop_window_size)
     // Looped models: caches per layer (one per loop step), per layer; empty when each layer has one.
     std::vector<std::uint32_t> per_layer;
+    std::uint32_t second_per_layer = 1;
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -532,28 +534,55 @@ Result<Sourced> loop_steps(const Fields& f, const char* field, std::uint64_t vll
 // Looped models run their decoder stack several times, and vLLM registers one attention layer (one cache)
 // per decoder layer and loop step, under the unique index step x num_hidden_layers + layer.
 // - Ouro: vllm/model_executor/models/ouro.py OuroAttention.__init__: total_ut_steps (getattr default 4)
-//   Attention layers per decoder layer, each on the model's cache_config: full attention, all alike, of
-//   num_key_value_heads heads of hidden_size / num_attention_heads (build_layer_plan).
-// The steps' attention takes the model's window as every decoder's does (from_sliding); a window there is
-// refused (vLLM asserts max_window_layers == num_hidden_layers, and the steps' windows were not read with
+//   Attention layers per decoder layer, each on the model's cache_config: full attention, all alike.
+// - IQuest-LoopCoder: vllm/model_executor/models/iquest_loopcoder.py LoopCoderAttention.__init__: loop_num
+//   (getattr default 2) Attention layers per decoder layer; the first on the model's cache_config (full
+//   attention; later loops read it again through global_attn), the others on a copy with sliding_window =
+//   loop_window_size (getattr default 64): Attention.get_kv_cache_spec gives each a SlidingWindowSpec.
+// Both keep num_key_value_heads heads of hidden_size / num_attention_heads (build_layer_plan). The first
+// step's attention takes the model's window as every decoder's does (from_sliding); a window there is
+// refused (vLLM asserts max_window_layers == num_hidden_layers, and the loops' windows were not read with
 // one).
 Result<bool> from_loop_steps(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    const bool ouro = m.family == "ouro";
     auto base = from_sliding(f, p, layers, m.model_type);
     if (!base) return base;
     for (auto k : p.kinds)
         if (k != LayerKind::full_attention)
             return f.error(
                 code::unsupported, "sliding_window",
-                "({}): a window on Ouro's layers is not modelled (vLLM's ouro.py gives every loop step "
-                "an attention of the model's cache_config, and asserts max_window_layers == "
+                "({}): a window on {}'s layers is not modelled (vLLM's {} gives every loop step an "
+                "attention of the model's cache_config, and asserts max_window_layers == "
                 "num_hidden_layers)",
-                p.source);
-    auto steps = loop_steps(f, "total_ut_steps", 4);
+                p.source, ouro ? "Ouro" : "IQuest-LoopCoder", ouro ? "ouro.py" : "iquest_loopcoder.py");
+    auto steps = loop_steps(f, ouro ? "total_ut_steps" : "loop_num", ouro ? 4 : 2);
     if (!steps) return steps.forward_error();
+    const auto n = static_cast<std::uint32_t>(steps->value);
+    if (ouro) {
+        p.names.assign(layers, "full_attention");
+        p.per_layer.assign(layers, n);
+        p.source =
+            format("{} {}: a full-attention cache per layer and loop step (vLLM ouro.py OuroAttention)",
+                   steps->source, steps->value);
+        return true;
+    }
     p.names.assign(layers, "full_attention");
-    p.per_layer.assign(layers, static_cast<std::uint32_t>(steps->value));
-    p.source = format("{} {}: a full-attention cache per layer and loop step (vLLM ouro.py OuroAttention)",
-                      steps->source, steps->value);
+    p.source = format(
+        "{} {}: a full-attention cache per layer (the first loop), and one sliding cache per "
+        "layer for each later loop (vLLM iquest_loopcoder.py LoopCoderAttention)",
+        steps->source, steps->value);
+    if (n < 2) return true;
+    Sourced window{64, "loop_window_size 64 (vLLM's default)"};
+    if (f.find("loop_window_size")) {
+        auto w = f.positive("loop_window_size");
+        if (!w) return w.forward_error();
+        window = *w;
+    }
+    p.second_kind = LayerKind::sliding_window;
+    p.second.assign(layers, true);
+    p.second_name = "loop_sliding_attention";
+    p.second_window = window;
+    p.second_per_layer = n - 1;
     return true;
 }
 
@@ -879,13 +908,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     // Step-3: Step3TextAttention caches head_dim, which the decoder layer reads from the config.
     if (m.family == "step3_text" && !f.find("head_dim"))
         return f.error(code::missing_field, "head_dim", "missing (vLLM's Step-3 attention reads it)");
-    // Ouro: the decoder layer reads config.num_key_value_heads and hidden_size with no default (ouro.py
-    // OuroDecoderLayer).
-    const bool looped = m.family == "ouro";
+    // Ouro and IQuest-LoopCoder: the decoder layer reads config.num_key_value_heads and hidden_size with no
+    // default (ouro.py OuroDecoderLayer, iquest_loopcoder.py LoopCoderDecoderLayer).
+    const bool looped = m.family == "ouro" || m.family == "iquest_loopcoder";
     if (looped)
         for (const char* need : {"num_key_value_heads", "hidden_size"})
             if (!f.find(need))
-                return f.error(code::missing_field, need, "missing (vLLM's {} attention reads it)", "Ouro");
+                return f.error(code::missing_field, need, "missing (vLLM's {} attention reads it)",
+                               m.family == "ouro" ? "Ouro" : "IQuest-LoopCoder");
     if (m.family == "molmo2")
         for (const char* need : {"num_key_value_heads", "head_dim"})
             if (!f.find(need))
@@ -924,7 +954,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
-    else if (m.family == "ouro")
+    else if (m.family == "ouro" || m.family == "iquest_loopcoder")
         r = from_loop_steps(f, m, p, layers);
     else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
              m.family == "step3_text") {
@@ -1089,12 +1119,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                     "{} {} is smaller than {} {}: no head size is left", m.hidden_size.source,
                     m.hidden_size.value, m.query_heads.source, m.query_heads.value);
     if (looped) {
-        // ouro.py OuroAttention: head_dim = hidden_size //
+        // ouro.py OuroAttention, iquest_loopcoder.py LoopCoderAttention: head_dim = hidden_size //
         // total_num_heads, whatever head_dim says; every loop step's cache has that shape.
-        full_hd = v_dim = {
-            m.hidden_size.value / m.query_heads.value,
-            format("{} {} / {} {} (vLLM's {} attention does not read head_dim)", m.hidden_size.source,
-                   m.hidden_size.value, m.query_heads.source, m.query_heads.value, "Ouro")};
+        full_hd = v_dim = {m.hidden_size.value / m.query_heads.value,
+                           format("{} {} / {} {} (vLLM's {} attention does not read head_dim)",
+                                  m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+                                  m.query_heads.value, m.family == "ouro" ? "Ouro" : "IQuest-LoopCoder")};
+        p.second_kv = kv_heads;
+        p.second_head_dim = full_hd;
     }
 
     // MiMo-V2's sliding layers have their own KV heads, K and V head sizes (mimo_v2.py,
@@ -1162,13 +1194,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         } else {
             g.kv_heads = p.second_kv;
             g.k_head_dim = g.v_head_dim = p.second_head_dim;
+            if (g.kind == LayerKind::sliding_window) g.window = p.second_window;
         }
+        g.per_layer = p.second_per_layer;
         const auto gi = static_cast<std::uint32_t>(m.groups.size());
         m.layer_second_group.assign(layers, ModelSpec::no_second_cache);
         for (std::uint64_t i = 0; i < layers; ++i)
             if (p.second[i]) {
                 m.layer_second_group[i] = gi;
-                ++g.count;
+                g.count += g.per_layer;
             }
         m.groups.push_back(std::move(g));
     }

@@ -547,7 +547,8 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     Fields f(*m.text, m.text_path), top(m.root(), "");
     // Layers with two mixers (Falcon-H1's attention and Mamba-2 side by side, Zamba2's shared
     // attention blocks): not modelled here.
-    if (!m.layer_second_group.empty())
+    // IQuest-LoopCoder's second caches are its later loops' sliding attention, on the same weights (below).
+    if (!m.layer_second_group.empty() && m.family != "iquest_loopcoder")
         return fail(code::unsupported, "architectures",
                     "no weights model for layers that keep attention and a Mamba-2 mixer together");
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
@@ -672,9 +673,14 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         if (pattern) mlp_layer = L.pattern[i] == '-' || L.pattern[i] == 'E';
         mlp_blocks(L, i, mlp_layer, b);
         // A looped model's layer has its weights once, whatever its loop steps: Ouro's layer has two more
-        // norms (ouro.py OuroDecoderLayer input_layernorm_2, post_attention_layernorm_2).
+        // norms (ouro.py OuroDecoderLayer input_layernorm_2, post_attention_layernorm_2), IQuest's a gate
+        // projection (iquest_loopcoder.py LoopGateProjection: ColumnParallelLinear(head_dim, heads, bias)).
         std::uint64_t norms = pattern ? 1 : m.family == "ouro" ? 4 : 2;
         push(b, "norms", N(norms) * L.norm_elems * H, Shard::replicated, false);
+        if (m.family == "iquest_loopcoder") {
+            push(b, "attention", N(g.k_head_dim.value) * m.query_heads.value);
+            push(b, "attention", m.query_heads.value, Shard::split, false);
+        }
         if (m.family == "ouro" &&
             i + 1 == layers) {  // OuroModel.early_exit_gate: RowParallelLinear(H, 1, bias)
             push(b, "router", H, Shard::split, false);

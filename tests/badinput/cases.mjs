@@ -28,7 +28,9 @@ const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', 
 const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
 // Bailing linear: every layer_group_size-th layer MLA, the others a lightning state.
 const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_group_size: 2, kv_lora_rank: 32, qk_rope_head_dim: 16 };
+// Looped models: Ouro keeps total_ut_steps full caches a layer, IQuest-LoopCoder one full and loop_num - 1 sliding ones.
 const ouro = { ...base, architectures: ['OuroForCausalLM'], model_type: 'ouro', total_ut_steps: 3 };
+const iquest = { ...base, architectures: ['IQuestLoopCoderForCausalLM'], model_type: 'iquestloopcoder', loop_num: 3, loop_window_size: 8 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -151,6 +153,8 @@ add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
 // Ouro: 3 loop steps of full attention in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
 add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
+// IQuest-LoopCoder: a full cache and 2 sliding ones (8 tokens) in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
+add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -209,6 +213,10 @@ const contra = [
   ['Ouro with zero loop steps', text({ ...ouro, total_ut_steps: 0 }), err('invalid_value', 'total_ut_steps')],
   ['Ouro with a fractional loop count', text({ ...ouro, total_ut_steps: 2.5 }), err('invalid_value', 'total_ut_steps')],
   ['Ouro with a window on every layer', text({ ...ouro, sliding_window: 64 }), err('unsupported_architecture', 'sliding_window')],
+  ['IQuest-LoopCoder with a string loop_num', text({ ...iquest, loop_num: '2' }), err('invalid_value', 'loop_num')],
+  ['IQuest-LoopCoder with a zero window', text({ ...iquest, loop_window_size: 0 }), err('invalid_value', 'loop_window_size')],
+  ['IQuest-LoopCoder without hidden_size (head_dim is not read)', text({ ...iquest, hidden_size: undefined, head_dim: 64 }), err('missing_field', 'hidden_size')],
+  ['loop_num outside IQuest-LoopCoder', text({ ...base, loop_num: 2 }), err('unsupported_architecture', 'loop_num')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

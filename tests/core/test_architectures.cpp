@@ -1052,6 +1052,48 @@ TEST_CASE("Ouro: a full-attention cache per layer and loop step, the weights onc
     CHECK(nokv.error().field == "num_key_value_heads");
 }
 
+TEST_CASE("IQuest-LoopCoder: a full cache and loop_num - 1 sliding ones in every layer") {
+    // vLLM iquest_loopcoder.py LoopCoderAttention.__init__: loop 0 on the model's cache_config (full
+    // attention), loops 1 .. loop_num - 1 on sliding_window = loop_window_size: a SlidingWindowSpec each. The
+    // config is written from IQuest-Coder-V1-40B-Loop's fields (80 layers, 40 / 8 heads of 128, loop_num 2,
+    // loop_window_size 64).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/IQuestLab--IQuest-Coder-V1-40B-Loop-shape-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 80);
+    CHECK(m->count(LayerKind::sliding_window) == 80);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 655360);  // 2 x 80 x 8 x 128 x 2 x 2 caches
+    CHECK(r->sequence_bytes_resident == 80ull * 4096 * 4096 + 80ull * 4096 * 64);  // 1,363,148,800
+    // vLLM: the sliding caches keep min(64 - 1 + 8,192, 4,096) tokens, ceildiv(4,096, 16) + 1 = 257 blocks.
+    CHECK(r->sequence_bytes_vllm == 80ull * 256 * 16 * 4096 + 80ull * 257 * 16 * 4096);  // 2,689,597,440
+    // The weights once per layer, with the gate projection of each (LoopGateProjection: 128 x 40 + 40).
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE(w.ok());
+    // 2 x 76,800 x 5,120 + 80 x (5,120 x (5,120 + 2 x 1,024) + 5,120^2 + 3 x 5,120 x 27,648 + 2 x 5,120
+    // + 128 x 40 + 40) + 5,120
+    CHECK(w->param_count == 2ull * 76800 * 5120 +
+                                80ull * (5120ull * (5120 + 2 * 1024) + 5120ull * 5120 + 3ull * 5120 * 27648 +
+                                         2 * 5120 + 128 * 40 + 40) +
+                                5120);
+    // loop_num 3: two sliding caches a layer; loop_num 1: the full one only.
+    const std::string head = R"({"architectures": ["IQuestLoopCoderForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    auto three = kvcalc::read_model_text(head + R"("loop_num": 3, "loop_window_size": 8})");
+    REQUIRE(three.ok());
+    CHECK(three->count(LayerKind::sliding_window) == 4);                                   // 2 layers x 2
+    CHECK(kvcalc::size_model(*three, at(16))->bytes_per_token == 3 * 2 * 2 * 2 * 64 * 2);  // 3,072
+    auto one = kvcalc::read_model_text(head + R"("loop_num": 1})");
+    REQUIRE(one.ok());
+    CHECK(one->count(LayerKind::sliding_window) == 0);
+    auto bad = kvcalc::read_model_text(head + R"("loop_num": 2, "loop_window_size": -1})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "loop_window_size");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1064,7 +1106,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 243);
+    CHECK(exact == 244);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
