@@ -112,7 +112,7 @@ const std::vector<UnmodelledField> unmodelled = {
     {"kv_lora_rank_per_layer", nullptr, "per-layer MLA latent sizes"},
     {"use_cla", "false", "cross-layer KV sharing (HunYuan)"},
     {"compress_ratios", nullptr, "compressed attention with a packed cache (DeepSeek-V4)"},
-    {"param_sink_number", nullptr, "sink attention"},
+    {"param_sink_number", nullptr, "sink attention", "openpangu"},
     {"interleaved_sliding_window", nullptr, "per-layer windows"},
     {"rswa_window", nullptr, "R-SWA attention"},
     {"swa_num_key_value_heads", nullptr, "sliding layers with their own KV heads (MiMo-V2)", "mimo_v2"},

@@ -586,6 +586,101 @@ Result<bool> from_loop_steps(const Fields& f, const ModelSpec& m, Plan& p, std::
     return true;
 }
 
+// openPangu (vllm/model_executor/models/openpangu.py OpenPanguDecoderLayer.__init__) builds one of three
+// attentions in every layer:
+// - use_mla (qk_nope_head_dim, qk_rope_head_dim, v_head_dim and kv_lora_rank all set): OpenPanguMLAAttention,
+//   a MultiHeadLatentAttentionWrapper when param_sink_number is 0: the MLA latent (the MLA rule below). Its
+//   sink variant (StaticSinkMultiHeadLatentAttentionWrapper), its DSA indexer (index_topk) and MoME
+//   (use_mome: MomeAttention.get_kv_cache_spec, a SlidingWindowMomeSpec of its own) are refused by name;
+// - else param_sink_number > 0: OpenPanguSinkAttention, a StaticSinkAttention whose get_kv_cache_spec
+//   (layers/attention/static_sink_attention.py) is a SinkFullAttentionSpec of num_key_value_heads, K of
+//   qk_rope_dim + qk_nope_dim and V of v_channels, with no window; its SinkFullAttentionManager
+//   (v1/core/single_type_kv_cache_manager.py) takes param_sink_number / block_size blocks of the pool once;
+// - else OpenPanguEmbeddedAttention: an Attention of num_key_value_heads x head_dim (else hidden_size /
+//   num_attention_heads), K and V alike, windowed as any Attention (interleaved_sliding_window is refused).
+struct PanguAttention {
+    bool mla = false, sink = false;
+    Sourced k, v;  // the sink attention's K and V head sizes
+};
+
+Result<PanguAttention> openpangu_attention(const Fields& f, ModelSpec& m) {
+    PanguAttention a;
+    auto mome = f.flag("use_mome", false);
+    if (!mome) return mome.forward_error();
+    if (*mome)
+        return f.error(
+            code::unsupported, "use_mome",
+            "true: MoME attention keeps a convolution cache of its own beside each layer's latent "
+            "(vLLM openpangu.py MomeAttention.get_kv_cache_spec, a SlidingWindowMomeSpec), which kvcalc "
+            "does not model");
+    int present = 0;
+    const char* missing = nullptr;
+    for (const char* n : {"qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "kv_lora_rank"}) {
+        if (f.find(n))
+            ++present;
+        else if (!missing)
+            missing = n;
+    }
+    a.mla = present == 4;
+    if (!a.mla && f.find("kv_lora_rank"))
+        return f.error(
+            code::missing_field, missing,
+            "missing, but kv_lora_rank is set: vLLM's openPangu builds MLA only with all of "
+            "qk_nope_head_dim, qk_rope_head_dim, v_head_dim and kv_lora_rank (OpenPanguDecoderLayer "
+            "use_mla), a plain attention otherwise");
+    std::uint64_t sinks = 0;
+    if (f.find("param_sink_number")) {
+        auto n = f.non_negative("param_sink_number");
+        if (!n) return n.forward_error();
+        sinks = n->value;
+    }
+    auto causal = f.flag("is_causal", true);
+    if (!causal) return causal.forward_error();
+    if (!*causal)
+        return f.error(code::unsupported, "is_causal",
+                       "false: vLLM's openPangu then builds encoder-only attention, which keeps no cache for "
+                       "generation (or refuses it, with sink attention)");
+    if (a.mla) {
+        if (f.find("index_topk"))
+            return f.error(
+                code::unsupported, "index_topk",
+                "set: openPangu's DSA indexer (vLLM openpangu.py PanguIndexer, on dsa_layers) keeps a "
+                "key cache beside the latent, which kvcalc does not model for openPangu");
+        if (sinks > 0)
+            return f.error(
+                code::unsupported, "param_sink_number",
+                "{}: sink tokens on openPangu's MLA layers (vLLM openpangu.py "
+                "StaticSinkMultiHeadLatentAttentionWrapper, a StaticSinkMLAAttention whose cache spec "
+                "was not read) are not modelled",
+                sinks);
+        return a;
+    }
+    if (sinks == 0) return a;
+    a.sink = true;
+    auto rope = f.non_negative("qk_rope_dim");
+    if (!rope) return rope.forward_error();
+    auto nope = f.non_negative("qk_nope_dim");
+    if (!nope) return nope.forward_error();
+    auto v = f.positive("v_channels");
+    if (!v) return v.forward_error();
+    if (rope->value + nope->value == 0)
+        return f.error(code::invalid_value, "qk_rope_dim",
+                       "and qk_nope_dim are both 0: the sink attention's keys "
+                       "would be empty");
+    a.k = {rope->value + nope->value, format("{} {} + {} {} (vLLM's openPangu sink attention)", rope->source,
+                                             rope->value, nope->source, nope->value)};
+    a.v = *v;
+    m.warnings.push_back(
+        {f.path("param_sink_number"),
+         format(
+             "{} sink tokens a layer live in blocks vLLM's SinkFullAttentionManager takes from the pool once "
+             "at start (v1/core/single_type_kv_cache_manager.py; vLLM needs param_sink_number to be a "
+             "multiple "
+             "of the block size), not in any request: not counted here, as the pool's null block is not",
+             sinks)});
+    return a;
+}
+
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
     StateShape s;
     auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
@@ -916,6 +1011,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             if (!f.find(need))
                 return f.error(code::missing_field, need, "missing (vLLM's {} attention reads it)",
                                m.family == "ouro" ? "Ouro" : "IQuest-LoopCoder");
+    PanguAttention pangu;
+    if (m.family == "openpangu") {
+        auto a = openpangu_attention(f, m);
+        if (!a) return a.forward_error();
+        pangu = *a;
+    }
     if (m.family == "molmo2")
         for (const char* need : {"num_key_value_heads", "head_dim"})
             if (!f.find(need))
@@ -956,8 +1057,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_plamo2_step(f, p, layers);
     else if (m.family == "ouro" || m.family == "iquest_loopcoder")
         r = from_loop_steps(f, m, p, layers);
-    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
-             m.family == "step3_text") {
+    else if (pangu.sink) {
+        // static_sink_attention.py StaticSinkAttention.get_kv_cache_spec: a SinkFullAttentionSpec, no window.
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "sink_attention");
+        p.source =
+            format("{}: openPangu's sink attention on every layer, full (vLLM's SinkFullAttentionSpec)",
+                   f.path("param_sink_number"));
+    } else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
+               m.family == "step3_text") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
         // Step3TextAttention: an Attention with no window on every layer, whatever window fields the config
         // carries.
@@ -1013,6 +1121,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     if (m.family == "bailing_moe_linear" && !mla && any_full)
         return f.error(code::missing_field, "kv_lora_rank",
                        "missing: Bailing linear's full-attention layers are MLA (vLLM would take 512)");
+    if (mla && pangu.mla)
+        for (auto k : p.kinds)
+            if (k != LayerKind::full_attention)
+                return f.error(
+                    code::unsupported, "sliding_window",
+                    "({}): a window on openPangu's MLA layers is not modelled (vLLM passes it only to "
+                    "the sink variant, StaticSinkMultiHeadLatentAttentionWrapper)",
+                    p.source);
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
@@ -1114,6 +1230,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         v_dim = *v;
     }
 
+    if (m.family == "openpangu" && !mla) {
+        // OpenPanguEmbeddedAttention caches K and V of head_dim (v_head_dim is not read); the sink attention
+        // K of qk_rope_dim + qk_nope_dim and V of v_channels.
+        if (pangu.sink) full_hd = pangu.k;
+        v_dim = pangu.sink ? pangu.v : full_hd;
+    }
     if (looped && m.hidden_size.value < m.query_heads.value)
         return fail(code::inconsistent, m.hidden_size.source,
                     "{} {} is smaller than {} {}: no head size is left", m.hidden_size.source,
@@ -1148,6 +1270,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         }
     }
 
+    // The full layers' V: their own head size where the config gives one (Gemma 4's global_head_dim), else
+    // v_dim (openPangu's sink attention keeps v_channels whatever its K).
+    const Sourced full_v = full_hd.source != head_dim.source && !pangu.sink ? full_hd : v_dim;
     m.layer_group.reserve(layers);
     for (std::uint64_t i = 0; i < layers; ++i) {
         LayerKind k = p.kinds[i];
@@ -1173,7 +1298,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 bool full = k == LayerKind::full_attention;
                 g.kv_heads = !p.kv_heads.empty() ? p.kv_heads[i] : full ? full_kv : swa_kv;
                 g.k_head_dim = full ? full_hd : swa_hd;
-                g.v_head_dim = full && full_hd.source != head_dim.source ? full_hd : full ? v_dim : swa_v;
+                g.v_head_dim = full ? full_v : swa_v;
                 if (k == LayerKind::sliding_window) g.window = window;
                 if (k == LayerKind::chunked_local) g.window = chunk;
             } else if (k == LayerKind::linear_state) {

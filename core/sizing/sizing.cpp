@@ -108,6 +108,11 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
         }
         if (!is_attention(g.kind) || g.kind == LayerKind::mla) continue;
         std::uint64_t kv = g.kv_heads.value;
+        if (m.family == "openpangu" && g.name == "sink_attention" && o.tp > kv)
+            return fail(code::bad_option, "tp",
+                        "tp {} and {} {}: vLLM's openPangu sink attention does not replicate KV heads "
+                        "(openpangu.py OpenPanguSinkAttention raises below tp KV heads)",
+                        o.tp, g.kv_heads.source, kv);
         bool ok = o.tp <= kv ? kv % o.tp == 0 : o.tp % kv == 0;
         if (!ok)
             return fail(

@@ -142,6 +142,18 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     auto ab = bias_flag({"attention_bias", "bias", "use_bias"}, plain_act);
     auto qb = f.flag("add_qkv_bias", false);
     auto mb = bias_flag({"mlp_bias", "bias", "use_bias"}, plain_act);
+    if (m.family == "openpangu") {
+        // openpangu.py OpenPanguDecoderLayer: attention_bias or bias on QKV and o_proj (qkv_bias, when set,
+        // decides QKV alone: not modelled), mlp_bias alone on the MLP.
+        if (f.find("qkv_bias"))
+            return f.error(code::unsupported, "qkv_bias",
+                           "set: openPangu's QKV bias apart from o_proj's is not modelled in the weights");
+        auto a1 = f.flag("attention_bias", false), a2 = f.flag("bias", false);
+        if (!a1) return a1.forward_error();
+        if (!a2) return a2.forward_error();
+        ab = *a1 || *a2;
+        mb = f.flag("mlp_bias", false);
+    }
     for (auto* r : {&ab, &qb, &mb})
         if (!*r) return r->forward_error();
     L.attn_bias = *ab;
@@ -551,6 +563,16 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (!m.layer_second_group.empty() && m.family != "iquest_loopcoder")
         return fail(code::unsupported, "architectures",
                     "no weights model for layers that keep attention and a Mamba-2 mixer together");
+    // openPangu's sink attention (k_layernorm, sink keys and values) and its MLA variants (sandwich norms,
+    // mHC streams: openpangu.py OpenPanguDecoderLayer) are not read: only its plain attention is estimated.
+    if (m.family == "openpangu")
+        for (const auto& g : m.groups)
+            if (g.kind == LayerKind::mla || g.name == "sink_attention")
+                return fail(
+                    code::unsupported, "architectures",
+                    "no weights model for openPangu's {} layers (sandwich norms, mHC streams and sink "
+                    "parameters are not read)",
+                    g.kind == LayerKind::mla ? "MLA" : "sink-attention");
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
     if (m.family == "plamo2")
         return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");

@@ -31,6 +31,8 @@ const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_g
 // Looped models: Ouro keeps total_ut_steps full caches a layer, IQuest-LoopCoder one full and loop_num - 1 sliding ones.
 const ouro = { ...base, architectures: ['OuroForCausalLM'], model_type: 'ouro', total_ut_steps: 3 };
 const iquest = { ...base, architectures: ['IQuestLoopCoderForCausalLM'], model_type: 'iquestloopcoder', loop_num: 3, loop_window_size: 8 };
+// openPangu: sink attention (K qk_rope_dim + qk_nope_dim, V v_channels) when param_sink_number > 0 and no MLA.
+const pangu = { ...base, architectures: ['PanguProMoEV2ForCausalLM'], param_sink_number: 16, qk_rope_dim: 16, qk_nope_dim: 48, v_channels: 32 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -155,6 +157,8 @@ add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3Text
 add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
 // IQuest-LoopCoder: a full cache and 2 sliding ones (8 tokens) in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
 add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
+// openPangu's sink attention: 4 layers x 2 KV heads x (64 + 32) x 2 B; the sink blocks are a warning.
+add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -217,6 +221,12 @@ const contra = [
   ['IQuest-LoopCoder with a zero window', text({ ...iquest, loop_window_size: 0 }), err('invalid_value', 'loop_window_size')],
   ['IQuest-LoopCoder without hidden_size (head_dim is not read)', text({ ...iquest, hidden_size: undefined, head_dim: 64 }), err('missing_field', 'hidden_size')],
   ['loop_num outside IQuest-LoopCoder', text({ ...base, loop_num: 2 }), err('unsupported_architecture', 'loop_num')],
+  ['openPangu sink attention without v_channels', text({ ...pangu, v_channels: undefined }), err('missing_field', 'v_channels')],
+  ['openPangu sink attention with a negative qk_rope_dim', text({ ...pangu, qk_rope_dim: -16 }), err('invalid_value', 'qk_rope_dim')],
+  ['openPangu with half the MLA fields', text({ ...pangu, kv_lora_rank: 32, qk_rope_head_dim: 16 }), err('missing_field', 'qk_nope_head_dim')],
+  ['openPangu with MoME', text({ ...pangu, use_mome: true }), err('unsupported_architecture', 'use_mome')],
+  ['openPangu with a string param_sink_number', text({ ...pangu, param_sink_number: '16' }), err('invalid_value', 'param_sink_number')],
+  ['param_sink_number outside openPangu', text({ ...base, param_sink_number: 16 }), err('unsupported_architecture', 'param_sink_number')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

@@ -1094,6 +1094,82 @@ TEST_CASE("IQuest-LoopCoder: a full cache and loop_num - 1 sliding ones in every
     CHECK(bad.error().field == "loop_window_size");
 }
 
+TEST_CASE("openPangu: plain, sink or MLA attention as OpenPanguDecoderLayer picks it") {
+    // openPangu-Embedded-7B-V1.1's published config: OpenPanguEmbeddedAttention, an Attention of 8 KV heads x
+    // 4,096 / 32 on each of 34 layers.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/ascend-tribe--openPangu-Embedded-7B-V1.1.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 139264);  // 2 x 34 x 8 x 128 x 2
+    // bias true puts biases on QKV and o_proj (attention_bias or bias), none on the MLP (mlp_bias only):
+    // 2 x 153,376 x 4,096 + 34 x (2 x 4,096^2 + 2 x 4,096 x 1,024 + 6,144 + 4,096 + 3 x 4,096 x 12,800
+    // + 2 x 4,096) + 4,096 = 8,030,887,936.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE(w.ok());
+    CHECK(w->param_count == 8030887936);
+
+    const std::string head = R"({"architectures": ["PanguProMoEV2ForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    // Sink attention (static_sink_attention.py StaticSinkAttention.get_kv_cache_spec): a
+    // SinkFullAttentionSpec of K qk_rope_dim + qk_nope_dim and V v_channels, no window whatever
+    // sliding_window says.
+    const std::string sink =
+        R"("param_sink_number": 16, "qk_rope_dim": 16, "qk_nope_dim": 48, "v_channels": 32)";
+    auto s = kvcalc::read_model_text(head + sink + R"(, "sliding_window": 64})");
+    REQUIRE(s.ok());
+    CHECK(s->count(LayerKind::full_attention) == 4);
+    CHECK(s->groups[0].k_head_dim.value == 64);
+    CHECK(s->groups[0].v_head_dim.value == 32);
+    auto sr = kvcalc::size_model(*s, at(16));
+    REQUIRE(sr.ok());
+    CHECK(sr->bytes_per_token == 4 * 2 * (64 + 32) * 2);  // 1,536
+    CHECK(has_warning(*sr, "param_sink_number", "SinkFullAttentionManager"));
+    CHECK_FALSE(kvcalc::estimate_weights(*s).ok());  // sink parameters and k_layernorm not read
+    auto tp4 = at(16);
+    tp4.tp = 4;  // 2 KV heads on 4 GPUs: OpenPanguSinkAttention raises rather than replicate
+    auto refused = kvcalc::size_model(*s, tp4);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "tp");
+    auto nov =
+        kvcalc::read_model_text(head + R"("param_sink_number": 16, "qk_rope_dim": 16, "qk_nope_dim": 48})");
+    REQUIRE_FALSE(nov.ok());
+    CHECK(nov.error().field == "v_channels");
+
+    // MLA when all four fields are set (OpenPanguMLAAttention, a MultiHeadLatentAttentionWrapper without
+    // sinks).
+    const std::string mla =
+        R"("kv_lora_rank": 32, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32, "v_head_dim": 32)";
+    auto l = kvcalc::read_model_text(head + mla + "}");
+    REQUIRE(l.ok());
+    CHECK(l->count(LayerKind::mla) == 4);
+    CHECK(kvcalc::size_model(*l, at(16))->bytes_per_token == 4 * (32 + 16) * 2);  // 384
+    auto partial = kvcalc::read_model_text(head + R"("kv_lora_rank": 32, "qk_rope_head_dim": 16})");
+    REQUIRE_FALSE(partial.ok());
+    CHECK(partial.error().field == "qk_nope_head_dim");
+    // Refused by name: sinks on MLA, the DSA indexer, MoME, a window on MLA, encoder-only attention.
+    for (const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+             {mla + R"(, "param_sink_number": 16})", "param_sink_number"},
+             {mla + R"(, "index_topk": 2048})", "index_topk"},
+             {mla + R"(, "use_mome": true, "router_sliding_window": 4})", "use_mome"},
+             {mla + R"(, "sliding_window": 64})", "sliding_window"},
+             {R"("is_causal": false})", "is_causal"},
+             {R"("interleaved_sliding_window": 64})", "interleaved_sliding_window"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+    // The vision wrapper stays refused: vLLM reads its text fields from the wrapper's root config.
+    auto vl =
+        kvcalc::read_model_text(R"({"architectures": ["OpenPanguVLForConditionalGeneration"], "text_config": {
+        "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4}})");
+    REQUIRE_FALSE(vl.ok());
+    CHECK(vl.error().field == "architectures");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1106,7 +1182,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 244);
+    CHECK(exact == 247);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
