@@ -681,6 +681,43 @@ Result<PanguAttention> openpangu_attention(const Fields& f, ModelSpec& m) {
     return a;
 }
 
+// HRM-Text: vllm/model_executor/models/hrm_text.py HrmTextAttention.__init__: the L stack's layers (the first
+// num_layers_per_stack) run at H_cycles x L_cycles recurrence steps, the H stack's at H_cycles, and each step
+// registers its own PrefillPrefixLMAttention (a FullAttentionSpec marked non-causal) under a unique index:
+// one cache per step and layer. H_cycles and L_cycles are read with no default. The steps' attention takes
+// the model's cache_config as any Attention does (from_sliding); a window there is refused.
+Result<bool> from_hrm_stacks(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    auto base = from_sliding(f, p, layers, m.model_type);
+    if (!base) return base;
+    for (auto k : p.kinds)
+        if (k != LayerKind::full_attention)
+            return f.error(
+                code::unsupported, "sliding_window",
+                "({}): a window on HRM-Text's layers is not modelled (vLLM's hrm_text.py gives every "
+                "recurrence step an attention of the model's cache_config)",
+                p.source);
+    auto high = f.positive("H_cycles");
+    if (!high) return high.forward_error();
+    auto low = f.positive("L_cycles");
+    if (!low) return low.forward_error();
+    auto steps = mul(high->value, low->value);
+    if (!steps || *steps > 1000)
+        return field_error(code::invalid_value, low->source,
+                           "{} {} x {} {} recurrence steps is beyond any real model (at most 1000)",
+                           high->source, high->value, low->source, low->value);
+    const std::uint64_t per_stack = layers / 2;
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool l_stack = i < per_stack;
+        p.names[i] = l_stack ? "L_stack_attention" : "H_stack_attention";
+        p.per_layer.push_back(static_cast<std::uint32_t>(l_stack ? *steps : high->value));
+    }
+    p.source = format(
+        "{} {}, {} {}: the L stack's layers keep {} caches each, the H stack's {} (vLLM hrm_text.py "
+        "HrmTextAttention)",
+        high->source, high->value, low->source, low->value, *steps, high->value);
+    return true;
+}
+
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
     StateShape s;
     auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
@@ -1057,6 +1094,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_plamo2_step(f, p, layers);
     else if (m.family == "ouro" || m.family == "iquest_loopcoder")
         r = from_loop_steps(f, m, p, layers);
+    else if (m.family == "hrm_text")
+        r = from_hrm_stacks(f, m, p, layers);
     else if (pangu.sink) {
         // static_sink_attention.py StaticSinkAttention.get_kv_cache_spec: a SinkFullAttentionSpec, no window.
         p.kinds.assign(layers, LayerKind::full_attention);

@@ -90,6 +90,11 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
                     "pp {}: vLLM's Zamba2ForCausalLM does not support pipeline parallelism (zamba2.py: no "
                     "SupportsPP)",
                     o.pp);
+    if (o.pp > 1 && m.family == "hrm_text")
+        return fail(
+            code::bad_option, "pp",
+            "pp {}: vLLM's HrmTextForCausalLM does not support pipeline parallelism (hrm_text.py raises)",
+            o.pp);
     if (m.query_heads.value % o.tp != 0)
         return fail(code::bad_option, "tp", "tp {} does not divide {} {} (engines shard query heads evenly)",
                     o.tp, m.query_heads.source, m.query_heads.value);

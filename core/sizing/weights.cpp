@@ -563,6 +563,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (!m.layer_second_group.empty() && m.family != "iquest_loopcoder")
         return fail(code::unsupported, "architectures",
                     "no weights model for layers that keep attention and a Mamba-2 mixer together");
+    // HRM-Text's attention projects a gate beside Q, K and V (hrm_text.py HrmTextAttention.gqkv_proj) and its
+    // norms carry no weight: not read.
+    if (m.family == "hrm_text")
+        return fail(code::unsupported, "architectures",
+                    "no weights model for HRM-Text (its gated gqkv_proj and weightless norms are not read)");
     // openPangu's sink attention (k_layernorm, sink keys and values) and its MLA variants (sandwich norms,
     // mHC streams: openpangu.py OpenPanguDecoderLayer) are not read: only its plain attention is estimated.
     if (m.family == "openpangu")

@@ -33,6 +33,8 @@ const ouro = { ...base, architectures: ['OuroForCausalLM'], model_type: 'ouro', 
 const iquest = { ...base, architectures: ['IQuestLoopCoderForCausalLM'], model_type: 'iquestloopcoder', loop_num: 3, loop_window_size: 8 };
 // openPangu: sink attention (K qk_rope_dim + qk_nope_dim, V v_channels) when param_sink_number > 0 and no MLA.
 const pangu = { ...base, architectures: ['PanguProMoEV2ForCausalLM'], param_sink_number: 16, qk_rope_dim: 16, qk_nope_dim: 48, v_channels: 32 };
+// HRM-Text: two stacks of num_layers_per_stack layers, a cache per recurrence step (L: H_cycles x L_cycles, H: H_cycles).
+const hrm = { ...base, num_hidden_layers: undefined, architectures: ['HrmTextForCausalLM'], model_type: 'hrm_text', num_layers_per_stack: 2, H_cycles: 1, L_cycles: 2 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -159,6 +161,8 @@ add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
 add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 // openPangu's sink attention: 4 layers x 2 KV heads x (64 + 32) x 2 B; the sink blocks are a warning.
 add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
+// HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
+add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -227,6 +231,10 @@ const contra = [
   ['openPangu with MoME', text({ ...pangu, use_mome: true }), err('unsupported_architecture', 'use_mome')],
   ['openPangu with a string param_sink_number', text({ ...pangu, param_sink_number: '16' }), err('invalid_value', 'param_sink_number')],
   ['param_sink_number outside openPangu', text({ ...base, param_sink_number: 16 }), err('unsupported_architecture', 'param_sink_number')],
+  ['HRM-Text without num_layers_per_stack', text({ ...hrm, num_layers_per_stack: undefined, num_hidden_layers: 4 }), err('missing_field', 'num_layers_per_stack')],
+  ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
+  ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],
+  ['HRM-Text with a negative L_cycles', text({ ...hrm, L_cycles: -1 }), err('invalid_value', 'L_cycles')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

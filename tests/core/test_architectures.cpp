@@ -1170,6 +1170,51 @@ TEST_CASE("openPangu: plain, sink or MLA attention as OpenPanguDecoderLayer pick
     CHECK(vl.error().field == "architectures");
 }
 
+TEST_CASE("HRM-Text: one cache per recurrence step and layer, in two stacks") {
+    // vLLM hrm_text.py HrmTextAttention.__init__: the L stack's 16 layers run at H_cycles x L_cycles = 6
+    // steps, the H stack's 16 at H_cycles = 2, each step its own PrefillPrefixLMAttention (a
+    // FullAttentionSpec) of num_attention_heads (MHA) x head_dim. The config is HRM-Text-1B's shape, written
+    // (num_hidden_layers 128, the caches' count, is not read).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/sapientinc--HRM-Text-1B-shape-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 32);                   // 2 x num_layers_per_stack 16
+    CHECK(m->count(LayerKind::full_attention) == 128);  // 16 x 2 x 3 + 16 x 2
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 128 * (2 * 12 * 128 * 2));  // 786,432
+    auto pp = at(4096);
+    pp.pp = 2;  // HrmTextForCausalLM raises under pipeline parallelism
+    auto refused = kvcalc::size_model(*m, pp);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "pp");
+    CHECK_FALSE(kvcalc::estimate_weights(*m).ok());
+    // num_key_value_heads is not read (MHA); H_cycles, L_cycles and num_layers_per_stack are required.
+    const std::string head = R"({"architectures": ["HrmTextForCausalLM"], "hidden_size": 256,
+        "num_attention_heads": 4, "num_key_value_heads": 1, "torch_dtype": "bfloat16", )";
+    auto g = kvcalc::read_model_text(head + R"("num_layers_per_stack": 2, "H_cycles": 1, "L_cycles": 2})");
+    REQUIRE(g.ok());
+    CHECK(kvcalc::size_model(*g, at(16))->bytes_per_token == (2 * 2 + 2 * 1) * (2 * 4 * 64 * 2));  // 6,144
+    for (const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+             {R"("num_hidden_layers": 8, "H_cycles": 1, "L_cycles": 2})", "num_layers_per_stack"},
+             {R"("num_layers_per_stack": 2, "L_cycles": 2})", "H_cycles"},
+             {R"("num_layers_per_stack": 2, "H_cycles": 1, "L_cycles": 0})", "L_cycles"},
+             {R"("num_layers_per_stack": 2, "H_cycles": 1, "L_cycles": 2, "sliding_window": 64})",
+              "sliding_window"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+    // Elsewhere num_layers_per_stack is no layer count: an error naming the one that is missing.
+    auto other = kvcalc::read_model_text(R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 256,
+        "num_attention_heads": 4, "num_layers_per_stack": 2})");
+    REQUIRE_FALSE(other.ok());
+    CHECK(other.error().field == "num_hidden_layers");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1182,7 +1227,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 247);
+    CHECK(exact == 248);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
