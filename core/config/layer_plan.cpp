@@ -545,6 +545,14 @@ Result<Sourced> loop_steps(const Fields& f, const char* field, std::uint64_t vll
 // one).
 Result<bool> from_loop_steps(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
     const bool ouro = m.family == "ouro";
+    // OuroDecoderLayer / LoopCoderDecoderLayer: is_causal false builds encoder-only attention, no cache.
+    auto causal = f.flag("is_causal", true);
+    if (!causal) return causal.forward_error();
+    if (!*causal)
+        return f.error(
+            code::unsupported, "is_causal",
+            "false: vLLM's {} then builds encoder-only attention, which keeps no cache for generation",
+            ouro ? "Ouro" : "IQuest-LoopCoder");
     auto base = from_sliding(f, p, layers, m.model_type);
     if (!base) return base;
     for (auto k : p.kinds)

@@ -220,6 +220,7 @@ const contra = [
   ['Ouro without num_key_value_heads', text({ ...ouro, num_key_value_heads: undefined }), err('missing_field', 'num_key_value_heads')],
   ['Ouro with zero loop steps', text({ ...ouro, total_ut_steps: 0 }), err('invalid_value', 'total_ut_steps')],
   ['Ouro with a fractional loop count', text({ ...ouro, total_ut_steps: 2.5 }), err('invalid_value', 'total_ut_steps')],
+  ['Ouro with encoder-only attention', text({ ...ouro, is_causal: false }), err('unsupported_architecture', 'is_causal')],
   ['Ouro with a window on every layer', text({ ...ouro, sliding_window: 64 }), err('unsupported_architecture', 'sliding_window')],
   ['IQuest-LoopCoder with a string loop_num', text({ ...iquest, loop_num: '2' }), err('invalid_value', 'loop_num')],
   ['IQuest-LoopCoder with a zero window', text({ ...iquest, loop_window_size: 0 }), err('invalid_value', 'loop_window_size')],

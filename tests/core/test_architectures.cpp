@@ -1046,6 +1046,9 @@ TEST_CASE("Ouro: a full-attention cache per layer and loop step, the weights onc
     CHECK(win.error().field == "sliding_window");
     auto off = kvcalc::read_model_text(head + R"("use_sliding_window": false, "sliding_window": 64})");
     REQUIRE(off.ok());
+    auto encoder = kvcalc::read_model_text(head + R"("is_causal": false})");  // encoder-only: no cache
+    REQUIRE_FALSE(encoder.ok());
+    CHECK(encoder.error().field == "is_causal");
     auto nokv = kvcalc::read_model_text(R"({"architectures": ["OuroForCausalLM"], "hidden_size": 256,
         "num_hidden_layers": 2, "num_attention_heads": 4})");
     REQUIRE_FALSE(nokv.ok());
