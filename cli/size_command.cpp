@@ -51,6 +51,11 @@ void print_plain(const json& r) {
                       << " B = " << group_thousands(n * per) << " B\n";
             std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>() << "; head size "
                       << g["head_dim"]["source"].get<std::string>() << "\n";
+            if (g.contains("caches_per_layer")) {
+                std::uint64_t c = g["caches_per_layer"].get<std::uint64_t>();
+                std::cout << "      " << n << " caches: " << n / c << " layers x " << c
+                          << " loop steps, one cache each\n";
+            }
             if (g.contains("window"))
                 std::cout << "      keeps at most "
                           << group_thousands(g["window"]["value"].get<std::uint64_t>()) << " tokens ("

@@ -98,7 +98,8 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
     json j;
     j["kind"] = layer_kind_name(g.kind);
     j["name"] = g.name;
-    j["layers"] = g.count;
+    j["layers"] = g.count;  // caches: a looped model's layers times their loop steps
+    if (g.per_layer != 1) j["caches_per_layer"] = g.per_layer;
     if (g.kind == LayerKind::mla) {
         j["latent_dim"] = sourced(g.latent_dim);
         if (g.indexer_bytes.value) j["indexer_bytes"] = sourced(g.indexer_bytes);

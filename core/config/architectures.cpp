@@ -113,14 +113,14 @@ const std::vector<UnmodelledField> unmodelled = {
     {"use_cla", "false", "cross-layer KV sharing (HunYuan)"},
     {"compress_ratios", nullptr,
      "compressed attention with several caches per layer in one packed pool (DeepSeek-V4)"},
-    {"param_sink_number", nullptr, "sink attention"},
+    {"param_sink_number", nullptr, "sink attention", "openpangu"},
     {"interleaved_sliding_window", nullptr, "per-layer windows"},
     {"rswa_window", nullptr, "R-SWA attention"},
     {"swa_num_key_value_heads", nullptr, "sliding layers with their own KV heads (MiMo-V2)", "mimo_v2"},
     {"swa_head_dim", nullptr, "sliding layers with their own head size (MiMo-V2)", "mimo_v2"},
     {"attention_other_setting", nullptr, "another attention geometry for one layer type (Step-3.5)"},
-    {"loop_num", nullptr, "several caches per layer, one per loop"},
-    {"total_ut_steps", nullptr, "several caches per layer, one per loop step"},
+    {"loop_num", nullptr, "several caches per layer, one per loop", "iquest_loopcoder"},
+    {"total_ut_steps", nullptr, "several caches per layer, one per loop step", "ouro"},
     {"conv_L_cache", nullptr, "short-convolution state layers (LFM2)", "lfm2"},
 };
 

@@ -41,7 +41,8 @@ Result<TextModel> find_text_model(const json& root) {
                                "missing layer count in the thinker's text model");
         return TextModel{s, "thinker_config.text_config"};
     }
-    if (top.first_of(layer_aliases)) return TextModel{&root, ""};
+    // HRM-Text counts its layers in num_layers_per_stack (hrm_text.py HrmTextStack).
+    if (top.first_of(layer_aliases) || top.find("num_layers_per_stack")) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
         const json* s = top.find(sub);
         if (!s) continue;
@@ -215,8 +216,17 @@ Result<ModelSpec> read_model(json config) {
     auto arch = check_architecture(root, f, top, model_type, m);
     if (!arch) return arch.forward_error();
 
-    auto layers = f.positive(f.first_of(layer_aliases));
+    // HRM-Text: vLLM builds two stacks (L and H) of num_layers_per_stack decoder layers each (hrm_text.py
+    // HrmTextStack); num_hidden_layers is not read.
+    const char* layer_field = m.family == "hrm_text" ? "num_layers_per_stack" : f.first_of(layer_aliases);
+    if (!layer_field)  // num_layers_per_stack outside HRM-Text
+        return f.error(code::missing_field, "num_hidden_layers",
+                       "missing (num_layers_per_stack counts layers of HRM-Text only)");
+    auto layers = f.positive(layer_field);
     if (!layers) return layers.forward_error();
+    if (m.family == "hrm_text")
+        layers = Sourced{2 * layers->value,
+                         format("2 x {} {} (HRM-Text's L and H stacks)", layers->source, layers->value)};
     if (layers->value > 100000)
         return field_error(code::invalid_value, layers->source,
                            "{} layers is beyond any real model (at most 100000)", layers->value);
@@ -246,9 +256,15 @@ Result<ModelSpec> read_model(json config) {
     if (!attention_free) {
         // Step-3: vLLM step3_text.py Step3TextDecoderLayer builds Step3TextAttention with num_kv_heads=1,
         // whatever num_attention_groups says.
-        auto k = m.family == "step3_text"
-                     ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
-                     : read_kv_heads(f, m.query_heads, model_type, defaults);
+        // HRM-Text: hrm_text.py HrmTextAttention keeps num_attention_heads KV heads (MHA), whatever
+        // num_key_value_heads says.
+        auto k =
+            m.family == "step3_text"
+                ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
+            : m.family == "hrm_text"
+                ? Result<Sourced>(Sourced{m.query_heads.value, format("{} (vLLM's HRM-Text attention is MHA)",
+                                                                      m.query_heads.source)})
+                : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
         if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
             return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,

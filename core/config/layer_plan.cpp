@@ -21,6 +21,10 @@ struct Plan {
     std::vector<bool> second;  // per layer
     std::string second_name;
     Sourced second_kv, second_head_dim;  // a second attention cache's geometry
+    Sourced second_window;               // a second sliding cache's window (IQuest's loop_window_size)
+    // Looped models: caches per layer (one per loop step), per layer; empty when each layer has one.
+    std::vector<std::uint32_t> per_layer;
+    std::uint32_t second_per_layer = 1;
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -516,6 +520,212 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers, const 
                format("{} with no layer pattern: every layer slides", f.path("sliding_window")));
 }
 
+// A looped model's step count: `field` as a positive integer, else vLLM's getattr default.
+Result<Sourced> loop_steps(const Fields& f, const char* field, std::uint64_t vllm_default) {
+    if (!f.find(field)) return Sourced{vllm_default, format("{} {} (vLLM's default)", field, vllm_default)};
+    auto n = f.positive(field);
+    if (!n) return n.forward_error();
+    if (n->value > 1000)
+        return field_error(code::invalid_value, n->source,
+                           "{} loop steps is beyond any real model (at most 1000)", n->value);
+    return *n;
+}
+
+// Looped models run their decoder stack several times, and vLLM registers one attention layer (one cache)
+// per decoder layer and loop step, under the unique index step x num_hidden_layers + layer.
+// - Ouro: vllm/model_executor/models/ouro.py OuroAttention.__init__: total_ut_steps (getattr default 4)
+//   Attention layers per decoder layer, each on the model's cache_config: full attention, all alike.
+// - IQuest-LoopCoder: vllm/model_executor/models/iquest_loopcoder.py LoopCoderAttention.__init__: loop_num
+//   (getattr default 2) Attention layers per decoder layer; the first on the model's cache_config (full
+//   attention; later loops read it again through global_attn), the others on a copy with sliding_window =
+//   loop_window_size (getattr default 64): Attention.get_kv_cache_spec gives each a SlidingWindowSpec.
+// Both keep num_key_value_heads heads of hidden_size / num_attention_heads (build_layer_plan). The first
+// step's attention takes the model's window as every decoder's does (from_sliding); a window there is
+// refused (vLLM asserts max_window_layers == num_hidden_layers, and the loops' windows were not read with
+// one).
+Result<bool> from_loop_steps(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    const bool ouro = m.family == "ouro";
+    // OuroDecoderLayer / LoopCoderDecoderLayer: is_causal false builds encoder-only attention, no cache.
+    auto causal = f.flag("is_causal", true);
+    if (!causal) return causal.forward_error();
+    if (!*causal)
+        return f.error(
+            code::unsupported, "is_causal",
+            "false: vLLM's {} then builds encoder-only attention, which keeps no cache for generation",
+            ouro ? "Ouro" : "IQuest-LoopCoder");
+    auto base = from_sliding(f, p, layers, m.model_type);
+    if (!base) return base;
+    for (auto k : p.kinds)
+        if (k != LayerKind::full_attention)
+            return f.error(
+                code::unsupported, "sliding_window",
+                "({}): a window on {}'s layers is not modelled (vLLM's {} gives every loop step an "
+                "attention of the model's cache_config, and asserts max_window_layers == "
+                "num_hidden_layers)",
+                p.source, ouro ? "Ouro" : "IQuest-LoopCoder", ouro ? "ouro.py" : "iquest_loopcoder.py");
+    auto steps = loop_steps(f, ouro ? "total_ut_steps" : "loop_num", ouro ? 4 : 2);
+    if (!steps) return steps.forward_error();
+    const auto n = static_cast<std::uint32_t>(steps->value);
+    if (ouro) {
+        p.names.assign(layers, "full_attention");
+        p.per_layer.assign(layers, n);
+        p.source =
+            format("{} {}: a full-attention cache per layer and loop step (vLLM ouro.py OuroAttention)",
+                   steps->source, steps->value);
+        return true;
+    }
+    p.names.assign(layers, "full_attention");
+    p.source = format(
+        "{} {}: a full-attention cache per layer (the first loop), and one sliding cache per "
+        "layer for each later loop (vLLM iquest_loopcoder.py LoopCoderAttention)",
+        steps->source, steps->value);
+    if (n < 2) return true;
+    Sourced window{64, "loop_window_size 64 (vLLM's default)"};
+    if (f.find("loop_window_size")) {
+        auto w = f.positive("loop_window_size");
+        if (!w) return w.forward_error();
+        window = *w;
+    }
+    p.second_kind = LayerKind::sliding_window;
+    p.second.assign(layers, true);
+    p.second_name = "loop_sliding_attention";
+    p.second_window = window;
+    p.second_per_layer = n - 1;
+    return true;
+}
+
+// openPangu (vllm/model_executor/models/openpangu.py OpenPanguDecoderLayer.__init__) builds one of three
+// attentions in every layer:
+// - use_mla (qk_nope_head_dim, qk_rope_head_dim, v_head_dim and kv_lora_rank all set): OpenPanguMLAAttention,
+//   a MultiHeadLatentAttentionWrapper when param_sink_number is 0: the MLA latent (the MLA rule below). Its
+//   sink variant (StaticSinkMultiHeadLatentAttentionWrapper), its DSA indexer (index_topk) and MoME
+//   (use_mome: MomeAttention.get_kv_cache_spec, a SlidingWindowMomeSpec of its own) are refused by name;
+// - else param_sink_number > 0: OpenPanguSinkAttention, a StaticSinkAttention whose get_kv_cache_spec
+//   (layers/attention/static_sink_attention.py) is a SinkFullAttentionSpec of num_key_value_heads, K of
+//   qk_rope_dim + qk_nope_dim and V of v_channels, with no window; its SinkFullAttentionManager
+//   (v1/core/single_type_kv_cache_manager.py) takes param_sink_number / block_size blocks of the pool once;
+// - else OpenPanguEmbeddedAttention: an Attention of num_key_value_heads x head_dim (else hidden_size /
+//   num_attention_heads), K and V alike, windowed as any Attention (interleaved_sliding_window is refused).
+struct PanguAttention {
+    bool mla = false, sink = false;
+    Sourced k, v;  // the sink attention's K and V head sizes
+};
+
+Result<PanguAttention> openpangu_attention(const Fields& f, ModelSpec& m) {
+    PanguAttention a;
+    auto mome = f.flag("use_mome", false);
+    if (!mome) return mome.forward_error();
+    if (*mome)
+        return f.error(
+            code::unsupported, "use_mome",
+            "true: MoME attention keeps a convolution cache of its own beside each layer's latent "
+            "(vLLM openpangu.py MomeAttention.get_kv_cache_spec, a SlidingWindowMomeSpec), which kvcalc "
+            "does not model");
+    int present = 0;
+    const char* missing = nullptr;
+    for (const char* n : {"qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "kv_lora_rank"}) {
+        if (f.find(n))
+            ++present;
+        else if (!missing)
+            missing = n;
+    }
+    a.mla = present == 4;
+    if (!a.mla && f.find("kv_lora_rank"))
+        return f.error(
+            code::missing_field, missing,
+            "missing, but kv_lora_rank is set: vLLM's openPangu builds MLA only with all of "
+            "qk_nope_head_dim, qk_rope_head_dim, v_head_dim and kv_lora_rank (OpenPanguDecoderLayer "
+            "use_mla), a plain attention otherwise");
+    std::uint64_t sinks = 0;
+    if (f.find("param_sink_number")) {
+        auto n = f.non_negative("param_sink_number");
+        if (!n) return n.forward_error();
+        sinks = n->value;
+    }
+    auto causal = f.flag("is_causal", true);
+    if (!causal) return causal.forward_error();
+    if (!*causal)
+        return f.error(code::unsupported, "is_causal",
+                       "false: vLLM's openPangu then builds encoder-only attention, which keeps no cache for "
+                       "generation (or refuses it, with sink attention)");
+    if (a.mla) {
+        if (f.find("index_topk"))
+            return f.error(
+                code::unsupported, "index_topk",
+                "set: openPangu's DSA indexer (vLLM openpangu.py PanguIndexer, on dsa_layers) keeps a "
+                "key cache beside the latent, which kvcalc does not model for openPangu");
+        if (sinks > 0)
+            return f.error(
+                code::unsupported, "param_sink_number",
+                "{}: sink tokens on openPangu's MLA layers (vLLM openpangu.py "
+                "StaticSinkMultiHeadLatentAttentionWrapper, a StaticSinkMLAAttention whose cache spec "
+                "was not read) are not modelled",
+                sinks);
+        return a;
+    }
+    if (sinks == 0) return a;
+    a.sink = true;
+    auto rope = f.non_negative("qk_rope_dim");
+    if (!rope) return rope.forward_error();
+    auto nope = f.non_negative("qk_nope_dim");
+    if (!nope) return nope.forward_error();
+    auto v = f.positive("v_channels");
+    if (!v) return v.forward_error();
+    if (rope->value + nope->value == 0)
+        return f.error(code::invalid_value, "qk_rope_dim",
+                       "and qk_nope_dim are both 0: the sink attention's keys "
+                       "would be empty");
+    a.k = {rope->value + nope->value, format("{} {} + {} {} (vLLM's openPangu sink attention)", rope->source,
+                                             rope->value, nope->source, nope->value)};
+    a.v = *v;
+    m.warnings.push_back(
+        {f.path("param_sink_number"),
+         format(
+             "{} sink tokens a layer live in blocks vLLM's SinkFullAttentionManager takes from the pool once "
+             "at start (v1/core/single_type_kv_cache_manager.py; vLLM needs param_sink_number to be a "
+             "multiple "
+             "of the block size), not in any request: not counted here, as the pool's null block is not",
+             sinks)});
+    return a;
+}
+
+// HRM-Text: vllm/model_executor/models/hrm_text.py HrmTextAttention.__init__: the L stack's layers (the first
+// num_layers_per_stack) run at H_cycles x L_cycles recurrence steps, the H stack's at H_cycles, and each step
+// registers its own PrefillPrefixLMAttention (a FullAttentionSpec marked non-causal) under a unique index:
+// one cache per step and layer. H_cycles and L_cycles are read with no default. The steps' attention takes
+// the model's cache_config as any Attention does (from_sliding); a window there is refused.
+Result<bool> from_hrm_stacks(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
+    auto base = from_sliding(f, p, layers, m.model_type);
+    if (!base) return base;
+    for (auto k : p.kinds)
+        if (k != LayerKind::full_attention)
+            return f.error(
+                code::unsupported, "sliding_window",
+                "({}): a window on HRM-Text's layers is not modelled (vLLM's hrm_text.py gives every "
+                "recurrence step an attention of the model's cache_config)",
+                p.source);
+    auto high = f.positive("H_cycles");
+    if (!high) return high.forward_error();
+    auto low = f.positive("L_cycles");
+    if (!low) return low.forward_error();
+    auto steps = mul(high->value, low->value);
+    if (!steps || *steps > 1000)
+        return field_error(code::invalid_value, low->source,
+                           "{} {} x {} {} recurrence steps is beyond any real model (at most 1000)",
+                           high->source, high->value, low->source, low->value);
+    const std::uint64_t per_stack = layers / 2;
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool l_stack = i < per_stack;
+        p.names[i] = l_stack ? "L_stack_attention" : "H_stack_attention";
+        p.per_layer.push_back(static_cast<std::uint32_t>(l_stack ? *steps : high->value));
+    }
+    p.source = format(
+        "{} {}, {} {}: the L stack's layers keep {} caches each, the H stack's {} (vLLM hrm_text.py "
+        "HrmTextAttention)",
+        high->source, high->value, low->source, low->value, *steps, high->value);
+    return true;
+}
+
 Result<StateShape> read_state(const Fields& f, Mixer mixer, const ModelSpec& m) {
     StateShape s;
     auto need = [&](const Fields& src, const char* n) { return src.positive(n); };
@@ -838,6 +1048,20 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     // Step-3: Step3TextAttention caches head_dim, which the decoder layer reads from the config.
     if (m.family == "step3_text" && !f.find("head_dim"))
         return f.error(code::missing_field, "head_dim", "missing (vLLM's Step-3 attention reads it)");
+    // Ouro and IQuest-LoopCoder: the decoder layer reads config.num_key_value_heads and hidden_size with no
+    // default (ouro.py OuroDecoderLayer, iquest_loopcoder.py LoopCoderDecoderLayer).
+    const bool looped = m.family == "ouro" || m.family == "iquest_loopcoder";
+    if (looped)
+        for (const char* need : {"num_key_value_heads", "hidden_size"})
+            if (!f.find(need))
+                return f.error(code::missing_field, need, "missing (vLLM's {} attention reads it)",
+                               m.family == "ouro" ? "Ouro" : "IQuest-LoopCoder");
+    PanguAttention pangu;
+    if (m.family == "openpangu") {
+        auto a = openpangu_attention(f, m);
+        if (!a) return a.forward_error();
+        pangu = *a;
+    }
     if (m.family == "molmo2")
         for (const char* need : {"num_key_value_heads", "head_dim"})
             if (!f.find(need))
@@ -876,8 +1100,19 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
-    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
-             m.family == "step3_text") {
+    else if (m.family == "ouro" || m.family == "iquest_loopcoder")
+        r = from_loop_steps(f, m, p, layers);
+    else if (m.family == "hrm_text")
+        r = from_hrm_stacks(f, m, p, layers);
+    else if (pangu.sink) {
+        // static_sink_attention.py StaticSinkAttention.get_kv_cache_spec: a SinkFullAttentionSpec, no window.
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "sink_attention");
+        p.source =
+            format("{}: openPangu's sink attention on every layer, full (vLLM's SinkFullAttentionSpec)",
+                   f.path("param_sink_number"));
+    } else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
+               m.family == "step3_text") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
         // Step3TextAttention: an Attention with no window on every layer, whatever window fields the config
         // carries.
@@ -933,6 +1168,14 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     if (m.family == "bailing_moe_linear" && !mla && any_full)
         return f.error(code::missing_field, "kv_lora_rank",
                        "missing: Bailing linear's full-attention layers are MLA (vLLM would take 512)");
+    if (mla && pangu.mla)
+        for (auto k : p.kinds)
+            if (k != LayerKind::full_attention)
+                return f.error(
+                    code::unsupported, "sliding_window",
+                    "({}): a window on openPangu's MLA layers is not modelled (vLLM passes it only to "
+                    "the sink variant, StaticSinkMultiHeadLatentAttentionWrapper)",
+                    p.source);
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
@@ -1034,6 +1277,27 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         v_dim = *v;
     }
 
+    if (m.family == "openpangu" && !mla) {
+        // OpenPanguEmbeddedAttention caches K and V of head_dim (v_head_dim is not read); the sink attention
+        // K of qk_rope_dim + qk_nope_dim and V of v_channels.
+        if (pangu.sink) full_hd = pangu.k;
+        v_dim = pangu.sink ? pangu.v : full_hd;
+    }
+    if (looped && m.hidden_size.value < m.query_heads.value)
+        return fail(code::inconsistent, m.hidden_size.source,
+                    "{} {} is smaller than {} {}: no head size is left", m.hidden_size.source,
+                    m.hidden_size.value, m.query_heads.source, m.query_heads.value);
+    if (looped) {
+        // ouro.py OuroAttention, iquest_loopcoder.py LoopCoderAttention: head_dim = hidden_size //
+        // total_num_heads, whatever head_dim says; every loop step's cache has that shape.
+        full_hd = v_dim = {m.hidden_size.value / m.query_heads.value,
+                           format("{} {} / {} {} (vLLM's {} attention does not read head_dim)",
+                                  m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+                                  m.query_heads.value, m.family == "ouro" ? "Ouro" : "IQuest-LoopCoder")};
+        p.second_kv = kv_heads;
+        p.second_head_dim = full_hd;
+    }
+
     // MiMo-V2's sliding layers have their own KV heads, K and V head sizes (mimo_v2.py,
     // MiMoV2FlashDecoderLayer: swa_num_key_value_heads, swa_head_dim, swa_v_head_dim defaulting to
     // swa_head_dim); Attention.get_kv_cache_spec gives a SlidingWindowSpec of that shape.
@@ -1053,6 +1317,9 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         }
     }
 
+    // The full layers' V: their own head size where the config gives one (Gemma 4's global_head_dim), else
+    // v_dim (openPangu's sink attention keeps v_channels whatever its K).
+    const Sourced full_v = full_hd.source != head_dim.source && !pangu.sink ? full_hd : v_dim;
     m.layer_group.reserve(layers);
     for (std::uint64_t i = 0; i < layers; ++i) {
         LayerKind k = p.kinds[i];
@@ -1078,15 +1345,16 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 bool full = k == LayerKind::full_attention;
                 g.kv_heads = !p.kv_heads.empty() ? p.kv_heads[i] : full ? full_kv : swa_kv;
                 g.k_head_dim = full ? full_hd : swa_hd;
-                g.v_head_dim = full && full_hd.source != head_dim.source ? full_hd : full ? v_dim : swa_v;
+                g.v_head_dim = full ? full_v : swa_v;
                 if (k == LayerKind::sliding_window) g.window = window;
                 if (k == LayerKind::chunked_local) g.window = chunk;
             } else if (k == LayerKind::linear_state) {
                 g.state = state;
             }
+            g.per_layer = p.per_layer.empty() ? 1 : p.per_layer[i];
             m.groups.push_back(std::move(g));
         }
-        m.groups[gi].count++;
+        m.groups[gi].count += m.groups[gi].per_layer;
         m.layer_group.push_back(gi);
     }
     if (p.second_kind != LayerKind::no_cache) {
@@ -1098,13 +1366,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         } else {
             g.kv_heads = p.second_kv;
             g.k_head_dim = g.v_head_dim = p.second_head_dim;
+            if (g.kind == LayerKind::sliding_window) g.window = p.second_window;
         }
+        g.per_layer = p.second_per_layer;
         const auto gi = static_cast<std::uint32_t>(m.groups.size());
         m.layer_second_group.assign(layers, ModelSpec::no_second_cache);
         for (std::uint64_t i = 0; i < layers; ++i)
             if (p.second[i]) {
                 m.layer_second_group[i] = gi;
-                ++g.count;
+                g.count += g.per_layer;
             }
         m.groups.push_back(std::move(g));
     }

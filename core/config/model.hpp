@@ -51,8 +51,11 @@ struct StateShape {
 // Layers that share one geometry and kind.
 struct LayerGroup {
     LayerKind kind = LayerKind::full_attention;
-    std::string name;  // as the config names it ("sliding_attention", "M", ...)
-    std::uint32_t count = 0;
+    std::string name;         // as the config names it ("sliding_attention", "M", ...)
+    std::uint32_t count = 0;  // caches: layers x per_layer
+    // Caches each of its layers keeps: a looped model registers one attention per layer and loop step
+    // (Ouro's total_ut_steps, IQuest-LoopCoder's loop_num - 1 sliding ones); else 1.
+    std::uint32_t per_layer = 1;
     Sourced kv_heads;    // attention kinds
     Sourced k_head_dim;  // attention kinds
     Sourced v_head_dim;  // attention kinds (= k_head_dim unless the config differs)

@@ -90,6 +90,11 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
                     "pp {}: vLLM's Zamba2ForCausalLM does not support pipeline parallelism (zamba2.py: no "
                     "SupportsPP)",
                     o.pp);
+    if (o.pp > 1 && m.family == "hrm_text")
+        return fail(
+            code::bad_option, "pp",
+            "pp {}: vLLM's HrmTextForCausalLM does not support pipeline parallelism (hrm_text.py raises)",
+            o.pp);
     if (m.query_heads.value % o.tp != 0)
         return fail(code::bad_option, "tp", "tp {} does not divide {} {} (engines shard query heads evenly)",
                     o.tp, m.query_heads.source, m.query_heads.value);
@@ -108,6 +113,11 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
         }
         if (!is_attention(g.kind) || g.kind == LayerKind::mla) continue;
         std::uint64_t kv = g.kv_heads.value;
+        if (m.family == "openpangu" && g.name == "sink_attention" && o.tp > kv)
+            return fail(code::bad_option, "tp",
+                        "tp {} and {} {}: vLLM's openPangu sink attention does not replicate KV heads "
+                        "(openpangu.py OpenPanguSinkAttention raises below tp KV heads)",
+                        o.tp, g.kv_heads.source, kv);
         bool ok = o.tp <= kv ? kv % o.tp == 0 : o.tp % kv == 0;
         if (!ok)
             return fail(
@@ -354,9 +364,9 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
         s.layers = n;
         s.count.assign(G, 0);
         for (std::uint32_t l = first; l < first + n; ++l) {
-            ++s.count[m.layer_group[l]];
+            s.count[m.layer_group[l]] += m.groups[m.layer_group[l]].per_layer;  // a loop model's steps
             if (!m.layer_second_group.empty() && m.layer_second_group[l] != ModelSpec::no_second_cache)
-                ++s.count[m.layer_second_group[l]];
+                s.count[m.layer_second_group[l]] += m.groups[m.layer_second_group[l]].per_layer;
         }
         s.padding =
             o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);

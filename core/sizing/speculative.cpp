@@ -94,6 +94,12 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
         return fail(code::bad_option, "num_speculative_tokens",
                     "num_speculative_tokens: the model has no {} layer for the {} to copy",
                     layer_kind_name(draft->kind), draft->source);
+    if (m.groups[full].per_layer != 1)
+        return fail(
+            code::bad_option, "num_speculative_tokens",
+            "num_speculative_tokens: the model's {} layers keep one cache per loop step, and kvcalc does "
+            "not know how many the {} layers keep",
+            layer_kind_name(draft->kind), draft->source);
     for (const LayerGroup& g : m.groups) {
         if (g.kind != LayerKind::linear_state) continue;
         bool known = false;

@@ -142,6 +142,18 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
     auto ab = bias_flag({"attention_bias", "bias", "use_bias"}, plain_act);
     auto qb = f.flag("add_qkv_bias", false);
     auto mb = bias_flag({"mlp_bias", "bias", "use_bias"}, plain_act);
+    if (m.family == "openpangu") {
+        // openpangu.py OpenPanguDecoderLayer: attention_bias or bias on QKV and o_proj (qkv_bias, when set,
+        // decides QKV alone: not modelled), mlp_bias alone on the MLP.
+        if (f.find("qkv_bias"))
+            return f.error(code::unsupported, "qkv_bias",
+                           "set: openPangu's QKV bias apart from o_proj's is not modelled in the weights");
+        auto a1 = f.flag("attention_bias", false), a2 = f.flag("bias", false);
+        if (!a1) return a1.forward_error();
+        if (!a2) return a2.forward_error();
+        ab = *a1 || *a2;
+        mb = f.flag("mlp_bias", false);
+    }
     for (auto* r : {&ab, &qb, &mb})
         if (!*r) return r->forward_error();
     L.attn_bias = *ab;
@@ -547,9 +559,25 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     Fields f(*m.text, m.text_path), top(m.root(), "");
     // Layers with two mixers (Falcon-H1's attention and Mamba-2 side by side, Zamba2's shared
     // attention blocks): not modelled here.
-    if (!m.layer_second_group.empty())
+    // IQuest-LoopCoder's second caches are its later loops' sliding attention, on the same weights (below).
+    if (!m.layer_second_group.empty() && m.family != "iquest_loopcoder")
         return fail(code::unsupported, "architectures",
                     "no weights model for layers that keep attention and a Mamba-2 mixer together");
+    // HRM-Text's attention projects a gate beside Q, K and V (hrm_text.py HrmTextAttention.gqkv_proj) and its
+    // norms carry no weight: not read.
+    if (m.family == "hrm_text")
+        return fail(code::unsupported, "architectures",
+                    "no weights model for HRM-Text (its gated gqkv_proj and weightless norms are not read)");
+    // openPangu's sink attention (k_layernorm, sink keys and values) and its MLA variants (sandwich norms,
+    // mHC streams: openpangu.py OpenPanguDecoderLayer) are not read: only its plain attention is estimated.
+    if (m.family == "openpangu")
+        for (const auto& g : m.groups)
+            if (g.kind == LayerKind::mla || g.name == "sink_attention")
+                return fail(
+                    code::unsupported, "architectures",
+                    "no weights model for openPangu's {} layers (sandwich norms, mHC streams and sink "
+                    "parameters are not read)",
+                    g.kind == LayerKind::mla ? "MLA" : "sink-attention");
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
     if (m.family == "plamo2")
         return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");
@@ -671,8 +699,20 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
         bool mlp_layer = true;
         if (pattern) mlp_layer = L.pattern[i] == '-' || L.pattern[i] == 'E';
         mlp_blocks(L, i, mlp_layer, b);
-        std::uint64_t norms = pattern ? 1 : 2;
+        // A looped model's layer has its weights once, whatever its loop steps: Ouro's layer has two more
+        // norms (ouro.py OuroDecoderLayer input_layernorm_2, post_attention_layernorm_2), IQuest's a gate
+        // projection (iquest_loopcoder.py LoopGateProjection: ColumnParallelLinear(head_dim, heads, bias)).
+        std::uint64_t norms = pattern ? 1 : m.family == "ouro" ? 4 : 2;
         push(b, "norms", N(norms) * L.norm_elems * H, Shard::replicated, false);
+        if (m.family == "iquest_loopcoder") {
+            push(b, "attention", N(g.k_head_dim.value) * m.query_heads.value);
+            push(b, "attention", m.query_heads.value, Shard::split, false);
+        }
+        if (m.family == "ouro" &&
+            i + 1 == layers) {  // OuroModel.early_exit_gate: RowParallelLinear(H, 1, bias)
+            push(b, "router", H, Shard::split, false);
+            push(b, "router", 1, Shard::replicated, false);
+        }
         if (b.overflow) return overflow_error();
         for (const auto& blk : b.list)
             if (!add_to(w.parts, blk)) return overflow_error();

@@ -28,6 +28,13 @@ const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', 
 const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
 // Bailing linear: every layer_group_size-th layer MLA, the others a lightning state.
 const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_group_size: 2, kv_lora_rank: 32, qk_rope_head_dim: 16 };
+// Looped models: Ouro keeps total_ut_steps full caches a layer, IQuest-LoopCoder one full and loop_num - 1 sliding ones.
+const ouro = { ...base, architectures: ['OuroForCausalLM'], model_type: 'ouro', total_ut_steps: 3 };
+const iquest = { ...base, architectures: ['IQuestLoopCoderForCausalLM'], model_type: 'iquestloopcoder', loop_num: 3, loop_window_size: 8 };
+// openPangu: sink attention (K qk_rope_dim + qk_nope_dim, V v_channels) when param_sink_number > 0 and no MLA.
+const pangu = { ...base, architectures: ['PanguProMoEV2ForCausalLM'], param_sink_number: 16, qk_rope_dim: 16, qk_nope_dim: 48, v_channels: 32 };
+// HRM-Text: two stacks of num_layers_per_stack layers, a cache per recurrence step (L: H_cycles x L_cycles, H: H_cycles).
+const hrm = { ...base, num_hidden_layers: undefined, architectures: ['HrmTextForCausalLM'], model_type: 'hrm_text', num_layers_per_stack: 2, H_cycles: 1, L_cycles: 2 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -148,6 +155,14 @@ add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
 add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 // Step-3: 1 KV head of head_dim on every layer whatever num_key_value_heads says, 2 x 4 x 1 x 64 x 2 B.
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
+// Ouro: 3 loop steps of full attention in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
+add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
+// IQuest-LoopCoder: a full cache and 2 sliding ones (8 tokens) in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
+add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
+// openPangu's sink attention: 4 layers x 2 KV heads x (64 + 32) x 2 B; the sink blocks are a warning.
+add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
+// HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
+add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -202,6 +217,25 @@ const contra = [
   ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
   ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
   ['Molmo2 without head_dim', text({ architectures: ['Molmo2ForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.head_dim')],
+  ['Ouro without num_key_value_heads', text({ ...ouro, num_key_value_heads: undefined }), err('missing_field', 'num_key_value_heads')],
+  ['Ouro with zero loop steps', text({ ...ouro, total_ut_steps: 0 }), err('invalid_value', 'total_ut_steps')],
+  ['Ouro with a fractional loop count', text({ ...ouro, total_ut_steps: 2.5 }), err('invalid_value', 'total_ut_steps')],
+  ['Ouro with encoder-only attention', text({ ...ouro, is_causal: false }), err('unsupported_architecture', 'is_causal')],
+  ['Ouro with a window on every layer', text({ ...ouro, sliding_window: 64 }), err('unsupported_architecture', 'sliding_window')],
+  ['IQuest-LoopCoder with a string loop_num', text({ ...iquest, loop_num: '2' }), err('invalid_value', 'loop_num')],
+  ['IQuest-LoopCoder with a zero window', text({ ...iquest, loop_window_size: 0 }), err('invalid_value', 'loop_window_size')],
+  ['IQuest-LoopCoder without hidden_size (head_dim is not read)', text({ ...iquest, hidden_size: undefined, head_dim: 64 }), err('missing_field', 'hidden_size')],
+  ['loop_num outside IQuest-LoopCoder', text({ ...base, loop_num: 2 }), err('unsupported_architecture', 'loop_num')],
+  ['openPangu sink attention without v_channels', text({ ...pangu, v_channels: undefined }), err('missing_field', 'v_channels')],
+  ['openPangu sink attention with a negative qk_rope_dim', text({ ...pangu, qk_rope_dim: -16 }), err('invalid_value', 'qk_rope_dim')],
+  ['openPangu with half the MLA fields', text({ ...pangu, kv_lora_rank: 32, qk_rope_head_dim: 16 }), err('missing_field', 'qk_nope_head_dim')],
+  ['openPangu with MoME', text({ ...pangu, use_mome: true }), err('unsupported_architecture', 'use_mome')],
+  ['openPangu with a string param_sink_number', text({ ...pangu, param_sink_number: '16' }), err('invalid_value', 'param_sink_number')],
+  ['param_sink_number outside openPangu', text({ ...base, param_sink_number: 16 }), err('unsupported_architecture', 'param_sink_number')],
+  ['HRM-Text without num_layers_per_stack', text({ ...hrm, num_layers_per_stack: undefined, num_hidden_layers: 4 }), err('missing_field', 'num_layers_per_stack')],
+  ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
+  ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],
+  ['HRM-Text with a negative L_cycles', text({ ...hrm, L_cycles: -1 }), err('invalid_value', 'L_cycles')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

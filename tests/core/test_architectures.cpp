@@ -998,6 +998,226 @@ TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attentio
     CHECK(vl.error().field == "architectures");
 }
 
+TEST_CASE("Ouro: a full-attention cache per layer and loop step, the weights once") {
+    // vLLM ouro.py OuroAttention.__init__: total_ut_steps Attention layers per decoder layer (unique index
+    // ut_step x num_hidden_layers + layer), num_key_value_heads of hidden_size / num_attention_heads, no
+    // window. The config is written from Ouro-1.4B's published fields (24 layers, 4 steps, hidden 2048, 16 /
+    // 16 heads).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/reconstructed/ByteDance--Ouro-1.4B.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 24);
+    REQUIRE(m->groups.size() == 1);
+    CHECK(m->groups[0].per_layer == 4);
+    CHECK(m->count(LayerKind::full_attention) == 96);  // 24 layers x 4 steps
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 786432);  // 2 x 24 x 4 x 16 x 128 x 2
+    CHECK(r->sequence_bytes_vllm == 96ull * (4096 / 16) * 16 * (2 * 16 * 128 * 2));  // 3,221,225,472
+    // tp 8: 2 KV heads a GPU; pp 2: each stage holds 12 layers, their 48 caches.
+    auto o = at(4096);
+    o.tp = 8;
+    CHECK(kvcalc::size_model(*m, o)->kv_bytes_per_gpu == 96ull * 2 * 2 * 128 * 2 * 4096);  // 402,653,184
+    auto p = at(4096);
+    p.pp = 2;
+    CHECK(kvcalc::size_model(*m, p)->bytes_per_token_per_gpu == 48 * 8192);  // 393,216
+    // The weights are shared across the steps: counted once per layer, with Ouro's four norms a layer and
+    // its early-exit gate. 2 x 49,152 x 2,048 (embeddings, lm_head) + 24 x (4 x 2,048^2 + 3 x 2,048 x 5,632
+    // + 4 x 2,048) + 2,048 (final norm) + 2,048 + 1 (gate) = 1,434,652,673.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE(w.ok());
+    CHECK(w->param_count == 1434652673);
+    // The steps come from total_ut_steps, else vLLM's default 4; a window is refused, as are bad counts.
+    const std::string head =
+        R"({"architectures": ["OuroForCausalLM"], "model_type": "ouro", "hidden_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    auto d = kvcalc::read_model_text(head + R"("head_dim": 32})");
+    REQUIRE(d.ok());
+    CHECK(kvcalc::size_model(*d, at(16))->bytes_per_token == 2 * 2 * 4 * 2 * 64 * 2);  // 4,096: head 256 / 4
+    for (const char* bad :
+         {R"("total_ut_steps": 0})", R"("total_ut_steps": "4"})", R"("total_ut_steps": 5000})"}) {
+        auto e = kvcalc::read_model_text(head + bad);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == "total_ut_steps");
+    }
+    auto win = kvcalc::read_model_text(head + R"("sliding_window": 64})");
+    REQUIRE_FALSE(win.ok());
+    CHECK(win.error().field == "sliding_window");
+    auto off = kvcalc::read_model_text(head + R"("use_sliding_window": false, "sliding_window": 64})");
+    REQUIRE(off.ok());
+    auto encoder = kvcalc::read_model_text(head + R"("is_causal": false})");  // encoder-only: no cache
+    REQUIRE_FALSE(encoder.ok());
+    CHECK(encoder.error().field == "is_causal");
+    auto nokv = kvcalc::read_model_text(R"({"architectures": ["OuroForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4})");
+    REQUIRE_FALSE(nokv.ok());
+    CHECK(nokv.error().field == "num_key_value_heads");
+}
+
+TEST_CASE("IQuest-LoopCoder: a full cache and loop_num - 1 sliding ones in every layer") {
+    // vLLM iquest_loopcoder.py LoopCoderAttention.__init__: loop 0 on the model's cache_config (full
+    // attention), loops 1 .. loop_num - 1 on sliding_window = loop_window_size: a SlidingWindowSpec each. The
+    // config is written from IQuest-Coder-V1-40B-Loop's fields (80 layers, 40 / 8 heads of 128, loop_num 2,
+    // loop_window_size 64).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/IQuestLab--IQuest-Coder-V1-40B-Loop-shape-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 80);
+    CHECK(m->count(LayerKind::sliding_window) == 80);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 655360);  // 2 x 80 x 8 x 128 x 2 x 2 caches
+    CHECK(r->sequence_bytes_resident == 80ull * 4096 * 4096 + 80ull * 4096 * 64);  // 1,363,148,800
+    // vLLM: the sliding caches keep min(64 - 1 + 8,192, 4,096) tokens, ceildiv(4,096, 16) + 1 = 257 blocks.
+    CHECK(r->sequence_bytes_vllm == 80ull * 256 * 16 * 4096 + 80ull * 257 * 16 * 4096);  // 2,689,597,440
+    // The weights once per layer, with the gate projection of each (LoopGateProjection: 128 x 40 + 40).
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE(w.ok());
+    // 2 x 76,800 x 5,120 + 80 x (5,120 x (5,120 + 2 x 1,024) + 5,120^2 + 3 x 5,120 x 27,648 + 2 x 5,120
+    // + 128 x 40 + 40) + 5,120
+    CHECK(w->param_count == 2ull * 76800 * 5120 +
+                                80ull * (5120ull * (5120 + 2 * 1024) + 5120ull * 5120 + 3ull * 5120 * 27648 +
+                                         2 * 5120 + 128 * 40 + 40) +
+                                5120);
+    // loop_num 3: two sliding caches a layer; loop_num 1: the full one only.
+    const std::string head = R"({"architectures": ["IQuestLoopCoderForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    auto three = kvcalc::read_model_text(head + R"("loop_num": 3, "loop_window_size": 8})");
+    REQUIRE(three.ok());
+    CHECK(three->count(LayerKind::sliding_window) == 4);                                   // 2 layers x 2
+    CHECK(kvcalc::size_model(*three, at(16))->bytes_per_token == 3 * 2 * 2 * 2 * 64 * 2);  // 3,072
+    auto one = kvcalc::read_model_text(head + R"("loop_num": 1})");
+    REQUIRE(one.ok());
+    CHECK(one->count(LayerKind::sliding_window) == 0);
+    auto bad = kvcalc::read_model_text(head + R"("loop_num": 2, "loop_window_size": -1})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "loop_window_size");
+}
+
+TEST_CASE("openPangu: plain, sink or MLA attention as OpenPanguDecoderLayer picks it") {
+    // openPangu-Embedded-7B-V1.1's published config: OpenPanguEmbeddedAttention, an Attention of 8 KV heads x
+    // 4,096 / 32 on each of 34 layers.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/ascend-tribe--openPangu-Embedded-7B-V1.1.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 139264);  // 2 x 34 x 8 x 128 x 2
+    // bias true puts biases on QKV and o_proj (attention_bias or bias), none on the MLP (mlp_bias only):
+    // 2 x 153,376 x 4,096 + 34 x (2 x 4,096^2 + 2 x 4,096 x 1,024 + 6,144 + 4,096 + 3 x 4,096 x 12,800
+    // + 2 x 4,096) + 4,096 = 8,030,887,936.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE(w.ok());
+    CHECK(w->param_count == 8030887936);
+
+    const std::string head = R"({"architectures": ["PanguProMoEV2ForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2, "torch_dtype": "bfloat16", )";
+    // Sink attention (static_sink_attention.py StaticSinkAttention.get_kv_cache_spec): a
+    // SinkFullAttentionSpec of K qk_rope_dim + qk_nope_dim and V v_channels, no window whatever
+    // sliding_window says.
+    const std::string sink =
+        R"("param_sink_number": 16, "qk_rope_dim": 16, "qk_nope_dim": 48, "v_channels": 32)";
+    auto s = kvcalc::read_model_text(head + sink + R"(, "sliding_window": 64})");
+    REQUIRE(s.ok());
+    CHECK(s->count(LayerKind::full_attention) == 4);
+    CHECK(s->groups[0].k_head_dim.value == 64);
+    CHECK(s->groups[0].v_head_dim.value == 32);
+    auto sr = kvcalc::size_model(*s, at(16));
+    REQUIRE(sr.ok());
+    CHECK(sr->bytes_per_token == 4 * 2 * (64 + 32) * 2);  // 1,536
+    CHECK(has_warning(*sr, "param_sink_number", "SinkFullAttentionManager"));
+    CHECK_FALSE(kvcalc::estimate_weights(*s).ok());  // sink parameters and k_layernorm not read
+    auto tp4 = at(16);
+    tp4.tp = 4;  // 2 KV heads on 4 GPUs: OpenPanguSinkAttention raises rather than replicate
+    auto refused = kvcalc::size_model(*s, tp4);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "tp");
+    auto nov =
+        kvcalc::read_model_text(head + R"("param_sink_number": 16, "qk_rope_dim": 16, "qk_nope_dim": 48})");
+    REQUIRE_FALSE(nov.ok());
+    CHECK(nov.error().field == "v_channels");
+
+    // MLA when all four fields are set (OpenPanguMLAAttention, a MultiHeadLatentAttentionWrapper without
+    // sinks).
+    const std::string mla =
+        R"("kv_lora_rank": 32, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32, "v_head_dim": 32)";
+    auto l = kvcalc::read_model_text(head + mla + "}");
+    REQUIRE(l.ok());
+    CHECK(l->count(LayerKind::mla) == 4);
+    CHECK(kvcalc::size_model(*l, at(16))->bytes_per_token == 4 * (32 + 16) * 2);  // 384
+    auto partial = kvcalc::read_model_text(head + R"("kv_lora_rank": 32, "qk_rope_head_dim": 16})");
+    REQUIRE_FALSE(partial.ok());
+    CHECK(partial.error().field == "qk_nope_head_dim");
+    // Refused by name: sinks on MLA, the DSA indexer, MoME, a window on MLA, encoder-only attention.
+    for (const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+             {mla + R"(, "param_sink_number": 16})", "param_sink_number"},
+             {mla + R"(, "index_topk": 2048})", "index_topk"},
+             {mla + R"(, "use_mome": true, "router_sliding_window": 4})", "use_mome"},
+             {mla + R"(, "sliding_window": 64})", "sliding_window"},
+             {R"("is_causal": false})", "is_causal"},
+             {R"("interleaved_sliding_window": 64})", "interleaved_sliding_window"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+    // The vision wrapper stays refused: vLLM reads its text fields from the wrapper's root config.
+    auto vl =
+        kvcalc::read_model_text(R"({"architectures": ["OpenPanguVLForConditionalGeneration"], "text_config": {
+        "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4}})");
+    REQUIRE_FALSE(vl.ok());
+    CHECK(vl.error().field == "architectures");
+}
+
+TEST_CASE("HRM-Text: one cache per recurrence step and layer, in two stacks") {
+    // vLLM hrm_text.py HrmTextAttention.__init__: the L stack's 16 layers run at H_cycles x L_cycles = 6
+    // steps, the H stack's 16 at H_cycles = 2, each step its own PrefillPrefixLMAttention (a
+    // FullAttentionSpec) of num_attention_heads (MHA) x head_dim. The config is HRM-Text-1B's shape, written
+    // (num_hidden_layers 128, the caches' count, is not read).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/sapientinc--HRM-Text-1B-shape-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 32);                   // 2 x num_layers_per_stack 16
+    CHECK(m->count(LayerKind::full_attention) == 128);  // 16 x 2 x 3 + 16 x 2
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 128 * (2 * 12 * 128 * 2));  // 786,432
+    auto pp = at(4096);
+    pp.pp = 2;  // HrmTextForCausalLM raises under pipeline parallelism
+    auto refused = kvcalc::size_model(*m, pp);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "pp");
+    CHECK_FALSE(kvcalc::estimate_weights(*m).ok());
+    // num_key_value_heads is not read (MHA); H_cycles, L_cycles and num_layers_per_stack are required.
+    const std::string head = R"({"architectures": ["HrmTextForCausalLM"], "hidden_size": 256,
+        "num_attention_heads": 4, "num_key_value_heads": 1, "torch_dtype": "bfloat16", )";
+    auto g = kvcalc::read_model_text(head + R"("num_layers_per_stack": 2, "H_cycles": 1, "L_cycles": 2})");
+    REQUIRE(g.ok());
+    CHECK(kvcalc::size_model(*g, at(16))->bytes_per_token == (2 * 2 + 2 * 1) * (2 * 4 * 64 * 2));  // 6,144
+    for (const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+             {R"("num_hidden_layers": 8, "H_cycles": 1, "L_cycles": 2})", "num_layers_per_stack"},
+             {R"("num_layers_per_stack": 2, "L_cycles": 2})", "H_cycles"},
+             {R"("num_layers_per_stack": 2, "H_cycles": 1, "L_cycles": 0})", "L_cycles"},
+             {R"("num_layers_per_stack": 2, "H_cycles": 1, "L_cycles": 2, "sliding_window": 64})",
+              "sliding_window"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+    // Elsewhere num_layers_per_stack is no layer count: an error naming the one that is missing.
+    auto other = kvcalc::read_model_text(R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 256,
+        "num_attention_heads": 4, "num_layers_per_stack": 2})");
+    REQUIRE_FALSE(other.ok());
+    CHECK(other.error().field == "num_hidden_layers");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1010,7 +1230,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 242);
+    CHECK(exact == 248);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==

@@ -31,15 +31,18 @@ void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, c
     // per GPU never exceeds the whole, apart from replicated heads and the unsplit latent
     if (o.tp == 1 && o.pp == 1) require(r.kv_bytes_per_gpu == r.kv_bytes);
     // Every layer's cache is in one group, and a layer's second cache (Falcon-H1, Zamba2) in
-    // another: the groups count each layer once, plus each second cache once.
+    // another: the groups count each layer once, plus each second cache once; a looped model's
+    // layer once per loop step (per_layer).
     std::uint64_t caches = 0;
     for (const auto& g : m.groups)
         caches += g.count;
-    std::uint64_t seconds = 0;
-    for (std::uint32_t g : m.layer_second_group)
-        seconds += g != kvcalc::ModelSpec::no_second_cache;
-    require(caches == m.num_layers.value + seconds);
     require(m.layer_group.size() == m.num_layers.value);
+    std::uint64_t expected = 0;
+    for (std::uint32_t g : m.layer_group)
+        expected += m.groups[g].per_layer;
+    for (std::uint32_t g : m.layer_second_group)
+        if (g != kvcalc::ModelSpec::no_second_cache) expected += m.groups[g].per_layer;
+    require(caches == expected);
     require(m.layer_second_group.empty() || m.layer_second_group.size() == m.num_layers.value);
     // every report serialises
     const kvcalc::Model model{m, kvcalc::estimate_weights(m)};
