@@ -241,8 +241,14 @@ Result<ModelSpec> read_model(json config) {
         // whatever num_attention_groups says.
         auto k = m.family == "step3_text"
                      ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
-                     : read_kv_heads(f, m.query_heads, model_type, defaults);
+                 : m.family == "step3p5" ? f.positive("num_attention_groups")
+                                         : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
+        // Step-3.5: step3p5.py Step3p5DecoderLayer passes num_kv_heads=num_attention_groups, whatever
+        // num_key_value_heads says, and Step3p5Model.load_weights asserts it is above 1 ("Only support GQA").
+        if (m.family == "step3p5" && k->value < 2)
+            return f.error(code::unsupported, "num_attention_groups",
+                           "1: vLLM's Step-3.5 loads only grouped-query attention (it asserts above 1)");
         if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
             return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,
                         m.query_heads.source, m.query_heads.value);
@@ -291,6 +297,27 @@ Result<ModelSpec> read_model(json config) {
         auto c = cf.positive(cname);
         if (!c) return c.forward_error();
         m.max_context = *c;
+    }
+
+    // Step-3.5: ModelConfig's max length is the least of the length fields the config class has
+    // (_get_and_verify_max_len), and vLLM's Step3p5Config always has max_seq_len (default 4096). Which class
+    // builds Step-3.7's text_config (the wrapper's remote config) was not read: there, no default.
+    if (m.family == "step3p5" && !f.find("max_seq_len")) {
+        if (m.text_path.empty()) {
+            const Sourced dflt{4096, "max_seq_len 4096 (default of Step3p5Config (vLLM))"};
+            if (!m.max_context.value || m.max_context.value > dflt.value) m.max_context = dflt;
+        } else if (m.max_context.value) {
+            m.max_context = {};
+            m.warnings.push_back(
+                {f.path("max_seq_len"),
+                 "missing: vLLM's max length is the least of max_position_embeddings and max_seq_len, and "
+                 "which default the wrapper's text config class gives max_seq_len was not read; give a "
+                 "context"});
+        }
+    } else if (m.family == "step3p5" && m.max_context.source != f.path("max_seq_len")) {
+        auto s = f.positive("max_seq_len");
+        if (!s) return s.forward_error();
+        if (!m.max_context.value || s->value < m.max_context.value) m.max_context = *s;
     }
 
     auto plan = build_layer_plan(f, m, kv, hd);

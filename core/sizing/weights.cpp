@@ -553,6 +553,12 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
     if (m.family == "plamo2")
         return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");
+    // Step-3.5's experts (moe_num_experts on the moe_layers_enum layers, step3p5.py FusedMoEBlock) and its
+    // layers of another query-head count (attention_other_setting) are not read by this estimate.
+    if (m.family == "step3p5")
+        return fail(
+            code::unsupported, "architectures",
+            "no weights model for Step-3.5 (moe_num_experts on moe_layers_enum layers, per-layer heads)");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;

@@ -28,6 +28,11 @@ const omni = { architectures: ['Qwen2_5OmniModel'], model_type: 'qwen2_5_omni', 
 const plamo2 = { ...base, architectures: ['Plamo2ForCausalLM'], model_type: 'plamo2', hidden_size_per_head: 64, mamba_num_heads: 8, mamba_d_state: 16, mamba_d_conv: 4, mamba_step: 2 };
 // Bailing linear: every layer_group_size-th layer MLA, the others a lightning state.
 const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_group_size: 2, kv_lora_rank: 32, qk_rope_head_dim: 16 };
+// Step-3.5: num_attention_groups KV heads; layer_types 'sliding_attention' slide by sliding_window, and the
+// layers of attention_other_setting.attention_type take its geometry.
+const step35 = { ...base, architectures: ['Step3p5ForCausalLM'], model_type: 'step3p5', num_key_value_heads: undefined,
+  num_attention_groups: 2, sliding_window: 16, layer_types: ['full_attention', 'sliding_attention', 'sliding_attention', 'full_attention'],
+  attention_other_setting: { attention_type: 'sliding_attention', num_attention_heads: 8, num_attention_groups: 4, head_dim: 32 } };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -148,6 +153,8 @@ add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
 add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 // Step-3: 1 KV head of head_dim on every layer whatever num_key_value_heads says, 2 x 4 x 1 x 64 x 2 B.
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
+// Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
+add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -202,6 +209,13 @@ const contra = [
   ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
   ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
   ['Molmo2 without head_dim', text({ architectures: ['Molmo2ForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.head_dim')],
+  ['Step-3.5 without num_attention_groups', text({ ...step35, num_attention_groups: undefined }), err('missing_field', 'num_attention_groups')],
+  ['Step-3.5 with one KV group', text({ ...step35, num_attention_groups: 1 }), err('unsupported_architecture', 'num_attention_groups')],
+  ['Step-3.5 other setting without attention_type', text({ ...step35, attention_other_setting: { num_attention_heads: 8 } }), err('missing_field', 'attention_other_setting.attention_type')],
+  ['Step-3.5 other setting without head_dim', text({ ...step35, attention_other_setting: { attention_type: 'sliding_attention', num_attention_heads: 8, num_attention_groups: 4 } }), err('missing_field', 'attention_other_setting.head_dim')],
+  ['Step-3.5 other groups not dividing its heads', text({ ...step35, attention_other_setting: { ...step35.attention_other_setting, num_attention_groups: 3 } }), err('inconsistent', 'attention_other_setting.num_attention_groups')],
+  ['Step-3.5 layer_types shorter than the layers', text({ ...step35, layer_types: ['full_attention', 'sliding_attention'] }), err('inconsistent', 'layer_types')],
+  ['Step-3.5 MLA attention', text({ ...step35, att_impl_type: 'MLA' }), err('unsupported_architecture', 'att_impl_type')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

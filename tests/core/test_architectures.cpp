@@ -1,6 +1,7 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
 #include "config/architectures.hpp"
+#include "sizing/speculative.hpp"
 #include "support.hpp"
 
 using namespace kvtest;
@@ -998,6 +999,84 @@ TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attentio
     CHECK(vl.error().field == "architectures");
 }
 
+TEST_CASE("Step-3.5: num_attention_groups KV heads, attention_other_setting's geometry on its layer type") {
+    // vLLM step3p5.py Step3p5DecoderLayer / Step3p5Attention. Step-3.5-Flash's fields, written
+    // (reconstructed/): 45 layers, 12 full ("full_attention" every 4th from 0) and 33 sliding at 512, every
+    // layer 8 KV heads of 128 (the sliding layers' other setting changes their query heads to 96 only).
+    auto read = kvcalc::read_model_text(read_file(std::string(KVCALC_SOURCE_DIR) +
+                                                  "/tests/fixtures/configs/reconstructed/"
+                                                  "stepfun-ai--Step-3.5-Flash-written.json"));
+    REQUIRE(read.ok());
+    const kvcalc::ModelSpec& m = *read;
+    CHECK(m.count(LayerKind::full_attention) == 12);
+    CHECK(m.count(LayerKind::sliding_window) ==
+          33);  // layer_types' 3 MTP entries past layer 45 are not layers
+    CHECK(m.max_context.value == 262144);
+    auto r = kvcalc::size_model(m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 45 * 2 * 8 * 128 * 2);                              // 184,320
+    CHECK(r->sequence_bytes_resident == 12ull * 4096 * 4096 + 33ull * 4096 * 512);  // 270,532,608
+
+    // Another geometry: written so the sliding layers differ (4 KV heads of 64).
+    const std::string head = R"({"architectures": ["Step3p5ForCausalLM"], "model_type": "step3p5",
+        "hidden_size": 4096, "num_hidden_layers": 8, "num_attention_heads": 64, "num_attention_groups": 8,
+        "head_dim": 128, "sliding_window": 512, "torch_dtype": "bfloat16", "max_position_embeddings": 65536, )";
+    const std::string types = R"("layer_types": ["full_attention", "sliding_attention", "sliding_attention",
+        "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention"], )";
+    auto other = kvcalc::read_model_text(
+        head + types +
+        R"("attention_other_setting": {"attention_type": "sliding_attention", "num_attention_heads": 96,
+        "num_attention_groups": 4, "head_dim": 64}})");
+    REQUIRE(other.ok());
+    CHECK(other->max_context.value == 4096);  // the least of 65,536 and Step3p5Config's max_seq_len 4096
+    auto o = kvcalc::size_model(*other, at(4096));
+    REQUIRE(o.ok());
+    CHECK(o->bytes_per_token == 2 * 2 * 8 * 128 * 2 + 6 * 2 * 4 * 64 * 2);  // 8,192 + 6,144 = 14,336
+    // vLLM's pages: full 16 x 4,096 B, sliding 16 x 1,024 B, unified at 65,536 B (sliding block 64); 2 full
+    // layers against 6 sliding, no padding: 2 x 256 blocks x 16 x 4,096 + 6 x (ceildiv(4,096, 64) + 1) x 64 x
+    // 1,024 B.
+    CHECK(o->sequence_bytes_vllm ==
+          2ull * 256 * 16 * 4096 + 6ull * 65 * 64 * 1024);  // 33,554,432 + 25,559,040
+    kvcalc::SizeOptions tp64 = at(4096);
+    tp64.tp = 64;  // 64 query heads split, the sliding layers' 96 not: vLLM asserts
+    auto t = kvcalc::size_model(*other, tp64);
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().field == "tp");
+
+    // Without layer_types, even layers slide; without a window, no layer does.
+    auto even = kvcalc::read_model_text(head + R"("max_seq_len": 8192})");
+    REQUIRE(even.ok());
+    CHECK(even->count(LayerKind::sliding_window) == 4);
+    CHECK(even->max_context.value == 8192);
+    auto nowin = kvcalc::read_model_text(R"({"architectures": ["Step3p5ForCausalLM"], "hidden_size": 4096,
+        "num_hidden_layers": 4, "num_attention_heads": 64, "num_attention_groups": 8, "head_dim": 128})");
+    REQUIRE(nowin.ok());
+    CHECK(nowin->count(LayerKind::full_attention) == 4);
+
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        return bad.ok() ? std::string("(read)") : bad.error().field;
+    };
+    CHECK(field_of(head + types + R"("attention_other_setting": {"num_attention_heads": 96}})") ==
+          "attention_other_setting.attention_type");
+    CHECK(field_of(head + types + R"("attention_other_setting": {"attention_type": "sliding_attention",
+        "num_attention_heads": 96, "head_dim": 64}})") == "attention_other_setting.num_attention_groups");
+    CHECK(field_of(R"({"architectures": ["Step3p5ForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 4,
+        "num_attention_heads": 64, "num_key_value_heads": 8})") == "num_attention_groups");
+    CHECK(field_of(head + R"("layer_types": ["full_attention"]})") == "layer_types");
+    CHECK(field_of(head + R"("att_impl_type": "MLA"})") == "att_impl_type");
+    // Step-3.7 builds Step-3.5 on text_config; without max_seq_len there, no default context.
+    auto wrapped = kvcalc::read_model_text(R"({"architectures": ["Step3p7ForConditionalGeneration"],
+        "text_config": {"model_type": "step3p5", "hidden_size": 4096, "num_hidden_layers": 4,
+        "num_attention_heads": 64, "num_attention_groups": 8, "head_dim": 128, "max_position_embeddings": 65536}})");
+    REQUIRE(wrapped.ok());
+    CHECK(wrapped->max_context.value == 0);
+    // The MTP draft is not modelled: refused, not left out.
+    auto draft = kvcalc::with_speculative_tokens(m, 3, 1);
+    REQUIRE_FALSE(draft.ok());
+    CHECK(draft.error().field == "num_speculative_tokens");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1010,7 +1089,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 242);
+    CHECK(exact == 244);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
