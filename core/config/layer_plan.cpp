@@ -987,8 +987,29 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_plamo2_step(f, p, layers);
     else if (m.family == "step3p5")
         r = from_step3p5(f, m, p, layers, kv_heads, head_dim);
-    else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
-             m.family == "step3_text") {
+    else if (m.family == "longcat_flash") {
+        // vLLM longcat_flash.py FlashDecoderLayer: self_attn is two DeepseekV2MLAAttention (self_attn.0 and
+        // self_attn.1), each an MLA layer with its own cache (MLAAttentionSpec): the second is this layer's
+        // second cache, of the same geometry. FlashModel builds FlashConfig.num_hidden_layers decoder layers
+        // (num_hidden_layers, else num_layers); transformers' LongcatFlashConfig counts the attention
+        // sublayers there instead (2 x num_layers), so a config where the two differ is not guessed at.
+        const json* nh = f.find("num_hidden_layers");
+        const json* nl = f.find("num_layers");
+        if (nh && nl && *nh != *nl)
+            return f.error(
+                code::unsupported, "num_hidden_layers",
+                "{} differs from num_layers {}: vLLM's LongCat-Flash builds num_hidden_layers decoder "
+                "layers (FlashConfig) where transformers' LongcatFlashConfig counts two attention "
+                "sublayers a layer, and which this checkpoint means is not guessed",
+                described(*nh), described(*nl));
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "full_attention");
+        p.second_kind = LayerKind::full_attention;
+        p.second.assign(layers, true);
+        p.second_name = "mla_attention (second)";
+        p.source = "longcat_flash: two MLA attentions, each with its own cache, in every decoder layer";
+    } else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
+               m.family == "step3_text") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
         // Step3TextAttention: an Attention with no window on every layer, whatever window fields the config
         // carries.
@@ -1044,6 +1065,11 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     if (m.family == "bailing_moe_linear" && !mla && any_full)
         return f.error(code::missing_field, "kv_lora_rank",
                        "missing: Bailing linear's full-attention layers are MLA (vLLM would take 512)");
+    // LongCat-Flash's attentions are always MLA (DeepseekV2MLAAttention); FlashConfig's default kv_lora_rank
+    // (512) is not assumed.
+    if (m.family == "longcat_flash" && !mla)
+        return f.error(code::missing_field, "kv_lora_rank",
+                       "missing: LongCat-Flash's attentions are MLA (vLLM's FlashConfig would take 512)");
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
@@ -1208,6 +1234,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         g.name = p.second_name;
         if (g.kind == LayerKind::linear_state) {
             g.state = state;
+        } else if (mla && m.family == "longcat_flash") {  // its second MLA attention
+            g.kind = LayerKind::mla;
+            g.latent_dim = latent;
+            g.mla_k_head_dim = mla_k;
+            g.mla_v_head_dim = mla_v;
+            g.indexer_bytes = indexer;
         } else {
             g.kv_heads = p.second_kv;
             g.k_head_dim = g.v_head_dim = p.second_head_dim;

@@ -545,6 +545,12 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
     Fields f(*m.text, m.text_path), top(m.root(), "");
+    // LongCat-Flash: two MLA attentions, two MLPs and a MoE with zero experts in every layer
+    // (longcat_flash.py FlashDecoderLayer), which this estimate does not read.
+    if (m.family == "longcat_flash")
+        return fail(
+            code::unsupported, "architectures",
+            "no weights model for LongCat-Flash (two attentions and two MLPs beside a MoE in every layer)");
     // Layers with two mixers (Falcon-H1's attention and Mamba-2 side by side, Zamba2's shared
     // attention blocks): not modelled here.
     if (!m.layer_second_group.empty())

@@ -33,6 +33,9 @@ const bailing = { ...base, architectures: ['BailingMoeV2_5ForCausalLM'], layer_g
 const step35 = { ...base, architectures: ['Step3p5ForCausalLM'], model_type: 'step3p5', num_key_value_heads: undefined,
   num_attention_groups: 2, sliding_window: 16, layer_types: ['full_attention', 'sliding_attention', 'sliding_attention', 'full_attention'],
   attention_other_setting: { attention_type: 'sliding_attention', num_attention_heads: 8, num_attention_groups: 4, head_dim: 32 } };
+// LongCat-Flash: num_layers decoder layers, two MLA caches each.
+const longcat = { ...base, num_hidden_layers: undefined, num_layers: 4, architectures: ['LongcatFlashForCausalLM'], model_type: 'longcat_flash',
+  kv_lora_rank: 32, qk_rope_head_dim: 16 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -155,6 +158,8 @@ add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
 add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
+// LongCat-Flash: 4 layers x 2 MLA caches x (32 + 16) x 2 B.
+add('LongCat-Flash with two MLA caches a layer', text(longcat), ok(768, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -216,6 +221,8 @@ const contra = [
   ['Step-3.5 other groups not dividing its heads', text({ ...step35, attention_other_setting: { ...step35.attention_other_setting, num_attention_groups: 3 } }), err('inconsistent', 'attention_other_setting.num_attention_groups')],
   ['Step-3.5 layer_types shorter than the layers', text({ ...step35, layer_types: ['full_attention', 'sliding_attention'] }), err('inconsistent', 'layer_types')],
   ['Step-3.5 MLA attention', text({ ...step35, att_impl_type: 'MLA' }), err('unsupported_architecture', 'att_impl_type')],
+  ['LongCat-Flash without kv_lora_rank', text({ ...longcat, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
+  ['LongCat-Flash num_hidden_layers other than num_layers', text({ ...longcat, num_hidden_layers: 8 }), err('unsupported_architecture', 'num_hidden_layers')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

@@ -1077,6 +1077,50 @@ TEST_CASE("Step-3.5: num_attention_groups KV heads, attention_other_setting's ge
     CHECK(draft.error().field == "num_speculative_tokens");
 }
 
+TEST_CASE("LongCat-Flash: two MLA caches in every decoder layer") {
+    // vLLM longcat_flash.py FlashDecoderLayer: self_attn.0 and self_attn.1, each a DeepseekV2MLAAttention
+    // with its own MLAAttentionSpec. LongCat-Flash-Chat's fields, written (reconstructed/): 28 layers
+    // (num_layers), latent 512 + 64.
+    auto read = kvcalc::read_model_text(read_file(std::string(KVCALC_SOURCE_DIR) +
+                                                  "/tests/fixtures/configs/reconstructed/"
+                                                  "meituan-longcat--LongCat-Flash-Chat-written.json"));
+    REQUIRE(read.ok());
+    const kvcalc::ModelSpec& m = *read;
+    CHECK(m.num_layers.value == 28);
+    CHECK(m.count(LayerKind::mla) == 56);  // 28 layers, two caches each
+    auto r = kvcalc::size_model(m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 28 * (512 + 64) * 2);          // 64,512
+    CHECK(r->sequence_bytes_vllm == 2ull * 28 * 256 * 16 * 1152);  // 264,241,152: one kind, no padding
+    // Pipeline stages split the decoder layers, both caches of a layer on one stage: 14 x 2 x 1,152 B a
+    // token.
+    kvcalc::SizeOptions pp2 = at(4096);
+    pp2.pp = 2;
+    pp2.tp = 8;
+    auto s = kvcalc::size_model(m, pp2);
+    REQUIRE(s.ok());
+    CHECK(s->kv_bytes_per_gpu == 14ull * 2 * 1152 * 4096);  // 132,120,576 (the latent is not split by tp)
+
+    const std::string head = R"({"architectures": ["LongcatFlashForCausalLM"], "model_type": "longcat_flash",
+        "hidden_size": 6144, "num_attention_heads": 64, "max_position_embeddings": 131072, )";
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        return bad.ok() ? std::string("(read)") : bad.error().field;
+    };
+    // transformers' LongcatFlashConfig counts 56 sublayers in num_hidden_layers; vLLM builds that many
+    // layers.
+    CHECK(field_of(head + R"("num_layers": 28, "num_hidden_layers": 56, "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64})") == "num_hidden_layers");
+    CHECK(field_of(head + R"("num_layers": 28, "num_hidden_layers": 28, "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64})") == "(read)");
+    CHECK(field_of(head + R"("num_layers": 28})") == "kv_lora_rank");
+    CHECK(field_of(head + R"("num_layers": 28, "kv_lora_rank": 512})") == "qk_rope_head_dim");
+    // The MTP draft (longcat_flash_mtp.py) is not modelled: refused, not left out.
+    auto draft = kvcalc::with_speculative_tokens(m, 1, 1);
+    REQUIRE_FALSE(draft.ok());
+    CHECK(draft.error().field == "num_speculative_tokens");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1089,7 +1133,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 244);
+    CHECK(exact == 245);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
