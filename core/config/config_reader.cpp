@@ -109,6 +109,25 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
         return fail(code::unsupported, "architectures", "{} is not sized by kvcalc: {}", arch,
                     family_of(*known).caches);
     if (known) m.family = known->family;
+    // The Step vision wrappers: vLLM's step3_vl.py, step_vl.py and step3p7.py build
+    // init_vllm_registered_model(hf_config=config.text_config), the architecture text_config.architectures
+    // names.
+    if (m.family == "step3_vl") {
+        const json* ta = member(f.object(), "architectures");
+        if (!ta || !ta->is_array() || ta->empty() || !(*ta)[0].is_string())
+            return fail(
+                code::missing_field, f.path("architectures"),
+                "{}: missing: vLLM's {} builds the text model it names, and kvcalc does not guess one",
+                f.path("architectures"), arch);
+        const std::string name = (*ta)[0].get<std::string>();
+        const Architecture* inner = find_architecture(name);
+        if (!inner || inner->text_config[0] != '\0' || family_of(*inner).support == Support::refused)
+            return fail(code::unsupported, f.path("architectures"),
+                        "{}: {} is not a text model kvcalc sizes{}{}", f.path("architectures"), name,
+                        inner ? ": " : "",
+                        inner ? (inner->text_config[0] ? "a wrapper" : family_of(*inner).caches) : "");
+        m.family = inner->family;
+    }
     std::string fields, whys;
     for (const UnmodelledField& u : unmodelled_fields()) {
         if (u.read_by && m.family == u.read_by) continue;

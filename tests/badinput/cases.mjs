@@ -158,6 +158,8 @@ add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
 add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
+// Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule (the base's 2,048 B).
+add('StepVL through its text_config.architectures', text({ architectures: ['StepVLForConditionalGeneration'], text_config: { ...base, architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3' } }), ok(2048, null));
 // LongCat-Flash: 4 layers x 2 MLA caches x (32 + 16) x 2 B.
 add('LongCat-Flash with two MLA caches a layer', text(longcat), ok(768, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
@@ -223,6 +225,7 @@ const contra = [
   ['Step-3.5 MLA attention', text({ ...step35, att_impl_type: 'MLA' }), err('unsupported_architecture', 'att_impl_type')],
   ['LongCat-Flash without kv_lora_rank', text({ ...longcat, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
   ['LongCat-Flash num_hidden_layers other than num_layers', text({ ...longcat, num_hidden_layers: 8 }), err('unsupported_architecture', 'num_hidden_layers')],
+  ['Step3-VL without text_config.architectures', text({ architectures: ['Step3VLForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.architectures')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

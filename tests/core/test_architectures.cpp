@@ -991,12 +991,39 @@ TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attentio
     auto bad = kvcalc::read_model_text(head + R"("num_key_value_heads": 8})");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().field == "head_dim");
-    // The vision wrappers stay refused: which text model they build was not read.
-    auto vl =
-        kvcalc::read_model_text(R"({"architectures": ["Step3VLForConditionalGeneration"], "text_config": {
-        "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64, "head_dim": 256}})");
-    REQUIRE_FALSE(vl.ok());
-    CHECK(vl.error().field == "architectures");
+    // The vision wrapper: step3_vl.py builds the text model text_config.architectures names, here Step-3's.
+    const std::string text = R"("hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64,
+        "num_attention_groups": 8, "head_dim": 256, "torch_dtype": "bfloat16")";
+    auto vl = kvcalc::read_model_text(
+        R"({"architectures": ["Step3VLForConditionalGeneration"], "model_type": "step3_vl", "text_config": {
+        "architectures": ["Step3TextForCausalLM"], "model_type": "step3_text", )" +
+        text + "}}");
+    REQUIRE(vl.ok());
+    CHECK(vl->family == "step3_text");
+    auto vr = kvcalc::size_model(*vl, at(16));
+    REQUIRE(vr.ok());
+    CHECK(vr->bytes_per_token == 2 * 61 * 1 * 256 * 2);  // 62,464, as the text model alone
+    // Without text_config.architectures, or naming a wrapper, it is refused.
+    auto none = kvcalc::read_model_text(
+        R"({"architectures": ["Step3VLForConditionalGeneration"], "text_config": {)" + text + "}}");
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "text_config.architectures");
+    CHECK(none.error().code == "missing_field");
+    auto nested =
+        kvcalc::read_model_text(R"({"architectures": ["StepVLForConditionalGeneration"], "text_config": {
+        "architectures": ["Step3VLForConditionalGeneration"], )" +
+                                text + "}}");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().field == "text_config.architectures");
+    // Step3-VL-10B (StepVLForConditionalGeneration, step_vl.py): a Qwen3 text model, sized by Qwen3's rule.
+    auto qwen =
+        kvcalc::read_model_text(R"({"architectures": ["StepVLForConditionalGeneration"], "text_config": {
+        "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 4096, "num_hidden_layers": 36,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "torch_dtype": "bfloat16"}})");
+    REQUIRE(qwen.ok());
+    auto qr = kvcalc::size_model(*qwen, at(16));
+    REQUIRE(qr.ok());
+    CHECK(qr->bytes_per_token == 2 * 36 * 8 * 128 * 2);  // 147,456
 }
 
 TEST_CASE("Step-3.5: num_attention_groups KV heads, attention_other_setting's geometry on its layer type") {
@@ -1067,9 +1094,10 @@ TEST_CASE("Step-3.5: num_attention_groups KV heads, attention_other_setting's ge
     CHECK(field_of(head + R"("att_impl_type": "MLA"})") == "att_impl_type");
     // Step-3.7 builds Step-3.5 on text_config; without max_seq_len there, no default context.
     auto wrapped = kvcalc::read_model_text(R"({"architectures": ["Step3p7ForConditionalGeneration"],
-        "text_config": {"model_type": "step3p5", "hidden_size": 4096, "num_hidden_layers": 4,
+        "text_config": {"architectures": ["Step3p5ForCausalLM"], "model_type": "step3p5", "hidden_size": 4096, "num_hidden_layers": 4,
         "num_attention_heads": 64, "num_attention_groups": 8, "head_dim": 128, "max_position_embeddings": 65536}})");
     REQUIRE(wrapped.ok());
+    CHECK(wrapped->family == "step3p5");  // step3p7.py builds the architecture text_config names
     CHECK(wrapped->max_context.value == 0);
     // The MTP draft is not modelled: refused, not left out.
     auto draft = kvcalc::with_speculative_tokens(m, 3, 1);
@@ -1133,7 +1161,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 245);
+    CHECK(exact == 247);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
