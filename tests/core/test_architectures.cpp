@@ -742,8 +742,8 @@ TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full a
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
           "attn_type_list[1]");
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
-    // MiniMax-VL-01 stays refused: its wrapper class is not IsHybrid, so how vLLM pages its states was not
-    // read.
+    // MiniMax-VL-01 stays refused: vLLM removed it (registry.py _PREVIOUSLY_SUPPORTED_MODELS, last v0.23.0), and
+    // its wrapper class was not IsHybrid, so how vLLM paged its states was not read.
     auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
         "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
         "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
