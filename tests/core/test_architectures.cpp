@@ -742,8 +742,8 @@ TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full a
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
           "attn_type_list[1]");
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
-    // MiniMax-VL-01 stays refused: vLLM removed it (registry.py _PREVIOUSLY_SUPPORTED_MODELS, last v0.23.0), and
-    // its wrapper class was not IsHybrid, so how vLLM paged its states was not read.
+    // MiniMax-VL-01 stays refused: vLLM removed it (registry.py _PREVIOUSLY_SUPPORTED_MODELS, last v0.23.0),
+    // and its wrapper class was not IsHybrid, so how vLLM paged its states was not read.
     auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
         "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
         "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
@@ -1099,10 +1099,22 @@ TEST_CASE("Step-3.5: num_attention_groups KV heads, attention_other_setting's ge
     REQUIRE(wrapped.ok());
     CHECK(wrapped->family == "step3p5");  // step3p7.py builds the architecture text_config names
     CHECK(wrapped->max_context.value == 0);
-    // The MTP draft is not modelled: refused, not left out.
+    // The MTP draft (step3p5_mtp.py): num_nextn_predict_layers 3 Step3p5DecoderLayers at layers 45 to 47,
+    // typed by layer_types there (all "sliding_attention" here): 36 sliding layers, 48 x 4,096 B a token.
     auto draft = kvcalc::with_speculative_tokens(m, 3, 1);
-    REQUIRE_FALSE(draft.ok());
-    CHECK(draft.error().field == "num_speculative_tokens");
+    REQUIRE(draft.ok());
+    CHECK(draft->count(LayerKind::sliding_window) == 36);
+    CHECK(draft->count(LayerKind::full_attention) == 12);
+    auto d = kvcalc::size_model(*draft, at(4096));
+    REQUIRE(d.ok());
+    CHECK(d->bytes_per_token == 48 * 2 * 8 * 128 * 2);                              // 196,608
+    CHECK(d->sequence_bytes_resident == 12ull * 4096 * 4096 + 36ull * 4096 * 512);  // 276,824,064
+    // layer_types without the draft's entries: refused, as vLLM's draft layers would index past it.
+    auto short_types = kvcalc::read_model_text(head + types + R"("num_nextn_predict_layers": 1})");
+    REQUIRE(short_types.ok());
+    auto none = kvcalc::with_speculative_tokens(*short_types, 1, 1);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "num_speculative_tokens");
 }
 
 TEST_CASE("LongCat-Flash: two MLA caches in every decoder layer") {
