@@ -18,9 +18,9 @@ struct MtpDraft {
     std::uint64_t default_layers;
     LayerKind kind;
     const char* source;
-    // The draft layer i (after the model's num_hidden_layers) takes the type layer_types names for it, and
-    // the geometry of the model's layers of that type (Step-3.5), rather than one kind's.
-    bool by_layer_types = false;
+    // "layer_types" when the draft layer i (after the model's num_hidden_layers) takes the type that field
+    // names for it, and the geometry of the model's layers of that type (Step-3.5), rather than `kind`'s.
+    const char* typed_by = nullptr;
 };
 const MtpDraft mtp_drafts[] = {
     // vllm/model_executor/models/qwen3_next_mtp.py, Qwen3NextMultiTokenPredictor.__init__:
@@ -39,16 +39,17 @@ const MtpDraft mtp_drafts[] = {
     // vllm/model_executor/models/step3p5_mtp.py, Step3p5AMultiTokenPredictor.__init__: num_mtp_layers =
     // config.num_nextn_predict_layers (Step3p5Config default 0), each a Step3p5DecoderLayer at layer index
     // num_hidden_layers + k, so its attention reads layer_types at that index (step3p5.py).
-    {"step3p5", "num_nextn_predict_layers", 0, LayerKind::full_attention, "vLLM's step3p5_mtp draft", true},
+    {"step3p5", "num_nextn_predict_layers", 0, LayerKind::full_attention, "vLLM's step3p5_mtp draft",
+     "layer_types"},
 };
 
 // Step-3.5's draft layers: the model's group of the type layer_types names at num_hidden_layers + k (as
 // step3p5.py names and shapes a layer by its type), or an error.
 Result<std::vector<std::uint32_t>> draft_groups_by_type(const ModelSpec& m, std::uint64_t n,
-                                                        const char* source) {
+                                                        const char* field, const char* source) {
     const std::uint64_t base = m.num_layers.value;
-    const std::string at = m.text_path.empty() ? "layer_types" : m.text_path + ".layer_types";
-    const json* types = m.text ? member(*m.text, "layer_types") : nullptr;
+    const std::string at = m.text_path.empty() ? field : m.text_path + "." + field;
+    const json* types = m.text ? member(*m.text, field) : nullptr;
     if (!types || !types->is_array() || types->size() < base + n)
         return fail(code::bad_option, "num_speculative_tokens",
                     "num_speculative_tokens: {} reads {} entries {} to {}, which the config does not have",
@@ -119,11 +120,11 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
                     draft->source);
     }
     std::vector<std::uint32_t> typed;
-    if (draft->by_layer_types) {
+    if (draft->typed_by) {
         if (layers.value == 0)
             return fail(code::bad_option, "num_speculative_tokens",
                         "num_speculative_tokens: {} is 0: {} has no layer", at, draft->source);
-        auto g = draft_groups_by_type(m, layers.value, draft->source);
+        auto g = draft_groups_by_type(m, layers.value, draft->typed_by, draft->source);
         if (!g) return g.forward_error();
         typed = std::move(g.value());
     }
