@@ -117,6 +117,25 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
             if (fam.support == Support::refused && model_type == fam.name)
                 return fail(code::unsupported, "model_type", "model_type {} is not sized by kvcalc: {}",
                             model_type, fam.caches);
+    // The Step vision wrappers: vLLM's step3_vl.py, step_vl.py and step3p7.py build
+    // init_vllm_registered_model(hf_config=config.text_config), the architecture text_config.architectures
+    // names.
+    if (m.family == "step3_vl") {
+        const json* ta = member(f.object(), "architectures");
+        if (!ta || !ta->is_array() || ta->empty() || !(*ta)[0].is_string())
+            return fail(
+                code::missing_field, f.path("architectures"),
+                "{}: missing: vLLM's {} builds the text model it names, and kvcalc does not guess one",
+                f.path("architectures"), arch);
+        const std::string name = (*ta)[0].get<std::string>();
+        const Architecture* inner = find_architecture(name);
+        if (!inner || inner->text_config[0] != '\0' || family_of(*inner).support == Support::refused)
+            return fail(code::unsupported, f.path("architectures"),
+                        "{}: {} is not a text model kvcalc sizes{}{}", f.path("architectures"), name,
+                        inner ? ": " : "",
+                        inner ? (inner->text_config[0] ? "a wrapper" : family_of(*inner).caches) : "");
+        m.family = inner->family;
+    }
     std::string fields, whys;
     for (const UnmodelledField& u : unmodelled_fields()) {
         if (u.read_by && m.family == u.read_by) continue;
@@ -264,8 +283,14 @@ Result<ModelSpec> read_model(json config) {
             : m.family == "hrm_text"
                 ? Result<Sourced>(Sourced{m.query_heads.value, format("{} (vLLM's HRM-Text attention is MHA)",
                                                                       m.query_heads.source)})
-                : read_kv_heads(f, m.query_heads, model_type, defaults);
+            : m.family == "step3p5" ? f.positive("num_attention_groups")
+                                    : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
+        // Step-3.5: step3p5.py Step3p5DecoderLayer passes num_kv_heads=num_attention_groups, whatever
+        // num_key_value_heads says, and Step3p5Model.load_weights asserts it is above 1 ("Only support GQA").
+        if (m.family == "step3p5" && k->value < 2)
+            return f.error(code::unsupported, "num_attention_groups",
+                           "1: vLLM's Step-3.5 loads only grouped-query attention (it asserts above 1)");
         if (k->value > m.query_heads.value || m.query_heads.value % k->value != 0)
             return fail(code::inconsistent, k->source, "{} {} does not divide {} {}", k->source, k->value,
                         m.query_heads.source, m.query_heads.value);
@@ -314,6 +339,27 @@ Result<ModelSpec> read_model(json config) {
         auto c = cf.positive(cname);
         if (!c) return c.forward_error();
         m.max_context = *c;
+    }
+
+    // Step-3.5: ModelConfig's max length is the least of the length fields the config class has
+    // (_get_and_verify_max_len), and vLLM's Step3p5Config always has max_seq_len (default 4096). Which class
+    // builds Step-3.7's text_config (the wrapper's remote config) was not read: there, no default.
+    if (m.family == "step3p5" && !f.find("max_seq_len")) {
+        if (m.text_path.empty()) {
+            const Sourced dflt{4096, "max_seq_len 4096 (default of Step3p5Config (vLLM))"};
+            if (!m.max_context.value || m.max_context.value > dflt.value) m.max_context = dflt;
+        } else if (m.max_context.value) {
+            m.max_context = {};
+            m.warnings.push_back(
+                {f.path("max_seq_len"),
+                 "missing: vLLM's max length is the least of max_position_embeddings and max_seq_len, and "
+                 "which default the wrapper's text config class gives max_seq_len was not read; give a "
+                 "context"});
+        }
+    } else if (m.family == "step3p5" && m.max_context.source != f.path("max_seq_len")) {
+        auto s = f.positive("max_seq_len");
+        if (!s) return s.forward_error();
+        if (!m.max_context.value || s->value < m.max_context.value) m.max_context = *s;
     }
 
     auto plan = build_layer_plan(f, m, kv, hd);

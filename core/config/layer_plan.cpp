@@ -15,6 +15,8 @@ struct Plan {
     std::string source;              // which field decided the kinds
     bool kda_layers = false;         // linear_attn_config's linear layers
     std::vector<Sourced> kv_heads;   // per layer, where the config sets them (block_configs), else empty
+    std::vector<Sourced> head_dims;  // per layer, where the config sets them (Step-3.5), else empty
+    std::vector<Sourced> q_heads;    // per layer, where they differ from the model's (Step-3.5), else empty
     // A second cache on some layers: Falcon-H1's Mamba-2 state beside every layer's attention
     // (second_kind linear_state), Zamba2's shared-attention KV on its hybrid layers (full_attention).
     LayerKind second_kind = LayerKind::no_cache;
@@ -272,6 +274,113 @@ Result<bool> from_block_configs(const Fields& f, const Sourced& query_heads, Pla
              format("{} {} / {} {}", query_heads.source, query_heads.value, group->source, group->value)});
     }
     p.source = field;
+    return true;
+}
+
+// Step-3.5 (Step3p5ForCausalLM, and Step-3.7's text model): vllm/model_executor/models/step3p5.py.
+// Step3p5DecoderLayer.__init__ (att_impl_type "GQA", else vLLM raises) builds Step3p5Attention with
+// num_attention_heads, num_kv_heads = num_attention_groups and head_dim (else hidden_size // heads); a layer
+// whose layer_types[i] is attention_other_setting["attention_type"] takes that dict's num_attention_heads,
+// num_attention_groups and head_dim instead (each where set, read with [] so each key must be there).
+// Step3p5Attention.__init__: the layer slides by sliding_window when one is set and layer_types[i] is
+// "sliding_attention" (without layer_types: i % 2 == 0), and passes per_layer_sliding_window to its Attention
+// (a SlidingWindowSpec); every other layer is full attention. layer_types may list the MTP layers after the
+// model's (vLLM indexes it by layer), so it needs at least num_hidden_layers entries.
+Result<bool> from_step3p5(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers,
+                          const Sourced& kv_heads, const Sourced& head_dim) {
+    auto impl = f.text("att_impl_type");
+    if (!impl) return impl.forward_error();
+    if (!impl->empty() && *impl != "GQA")
+        return f.error(
+            code::unsupported, "att_impl_type",
+            "\"{}\": vLLM's Step3p5DecoderLayer builds only \"GQA\" attention (it raises otherwise)", *impl);
+    const json* types = f.find("layer_types");
+    const std::string tf = f.path("layer_types");
+    if (types && !types->is_array())
+        return field_error(code::invalid_value, tf, "must be an array of strings, got {}", described(*types));
+    if (types && !types->empty() && types->size() < layers)
+        return field_error(code::inconsistent, tf,
+                           "has {} entries but the model has {} layers (vLLM reads one per layer)",
+                           types->size(), layers);
+    const bool listed = types && !types->empty();
+    const json* win = f.find("sliding_window");
+    // The other geometry, read as Step3p5DecoderLayer reads it.
+    const json* other = f.find("attention_other_setting");
+    const std::string of = f.path("attention_other_setting");
+    std::string other_type;
+    Sourced oq = m.query_heads, okv = kv_heads, ohd = head_dim;
+    if (other && !(other->is_object() && other->empty()) && listed) {
+        if (!other->is_object())
+            return field_error(code::invalid_value, of, "must be an object, got {}", described(*other));
+        Fields af(*other, of);
+        const json* at = member(*other, "attention_type");
+        if (!at)
+            return field_error(
+                code::missing_field, af.path("attention_type"),
+                "missing (vLLM's Step3p5DecoderLayer reads it to pick the layers it applies to)");
+        if (!at->is_string())
+            return field_error(code::invalid_value, af.path("attention_type"), "must be a string, got {}",
+                               described(*at));
+        other_type = at->get<std::string>();
+        bool applies = false;  // vLLM reads the keys below only for a layer of that type
+        for (std::uint64_t i = 0; i < layers; ++i)
+            applies |= (*types)[i] == other_type;
+        for (const char* key : {"num_attention_heads", "num_attention_groups", "head_dim"})
+            if (applies && !member(*other, key))
+                return field_error(code::missing_field, af.path(key),
+                                   "missing (vLLM's Step3p5DecoderLayer reads it for the {} layers)",
+                                   other_type);
+        // A null value keeps the model's own (vLLM: `x if x else config.x`).
+        if (af.find("num_attention_heads")) {
+            auto v = af.positive("num_attention_heads");
+            if (!v) return v.forward_error();
+            oq = *v;
+        }
+        if (af.find("num_attention_groups")) {
+            auto v = af.positive("num_attention_groups");
+            if (!v) return v.forward_error();
+            okv = *v;
+        }
+        if (af.find("head_dim")) {
+            auto v = af.positive("head_dim");
+            if (!v) return v.forward_error();
+            ohd = *v;
+        } else if (!f.find("head_dim")) {
+            // Step3p5Attention: head_dim or hidden_size // its own heads.
+            if (!m.hidden_size.value || m.hidden_size.value % oq.value != 0)
+                return f.error(code::missing_field, "head_dim",
+                               "missing, and hidden_size / {} {} gives no whole head size", oq.source,
+                               oq.value);
+            ohd = {m.hidden_size.value / oq.value,
+                   format("{} {} / {} {}", m.hidden_size.source, m.hidden_size.value, oq.source, oq.value)};
+        }
+        if (okv.value > oq.value || oq.value % okv.value != 0)
+            return fail(code::inconsistent, okv.source, "{} {} does not divide {} {}", okv.source, okv.value,
+                        oq.source, oq.value);
+    }
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        std::string name;
+        if (listed) {
+            const json& t = (*types)[i];
+            if (!t.is_string())
+                return field_error(code::invalid_value, format("{}[{}]", tf, i), "must be a string, got {}",
+                                   described(t));
+            name = t.get<std::string>();
+        } else {
+            name = i % 2 == 0 ? "sliding_attention" : "full_attention";
+        }
+        const bool slides = win && name == "sliding_attention";
+        p.kinds.push_back(slides ? LayerKind::sliding_window : LayerKind::full_attention);
+        const bool own = !other_type.empty() && name == other_type;
+        // A layer the config calls sliding keeps full attention when there is no window: named apart.
+        p.names.push_back(!slides && name == "sliding_attention" ? "sliding_attention (no window)" : name);
+        p.kv_heads.push_back(own ? okv : kv_heads);
+        p.head_dims.push_back(own ? ohd : head_dim);
+        p.q_heads.push_back(own ? oq : m.query_heads);
+    }
+    p.source = listed ? format("{} (\"sliding_attention\" slides when sliding_window is set){}", tf,
+                               other_type.empty() ? "" : format("; {} layers take {}", other_type, of))
+                      : format("no {}: even layers slide when sliding_window is set (vLLM step3p5.py)", tf);
     return true;
 }
 
@@ -1111,6 +1220,29 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.source =
             format("{}: openPangu's sink attention on every layer, full (vLLM's SinkFullAttentionSpec)",
                    f.path("param_sink_number"));
+    } else if (m.family == "step3p5")
+        r = from_step3p5(f, m, p, layers, kv_heads, head_dim);
+    else if (m.family == "longcat_flash") {
+        // vLLM longcat_flash.py FlashDecoderLayer: self_attn is two DeepseekV2MLAAttention (self_attn.0 and
+        // self_attn.1), each an MLA layer with its own cache (MLAAttentionSpec): the second is this layer's
+        // second cache, of the same geometry. FlashModel builds FlashConfig.num_hidden_layers decoder layers
+        // (num_hidden_layers, else num_layers); transformers' LongcatFlashConfig counts the attention
+        // sublayers there instead (2 x num_layers), so a config where the two differ is not guessed at.
+        const json* nh = f.find("num_hidden_layers");
+        const json* nl = f.find("num_layers");
+        if (nh && nl && *nh != *nl)
+            return f.error(
+                code::unsupported, "num_hidden_layers",
+                "{} differs from num_layers {}: vLLM's LongCat-Flash builds num_hidden_layers decoder "
+                "layers (FlashConfig) where transformers' LongcatFlashConfig counts two attention "
+                "sublayers a layer, and which this checkpoint means is not guessed",
+                described(*nh), described(*nl));
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "full_attention");
+        p.second_kind = LayerKind::full_attention;
+        p.second.assign(layers, true);
+        p.second_name = "mla_attention (second)";
+        p.source = "longcat_flash: two MLA attentions, each with its own cache, in every decoder layer";
     } else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
                m.family == "step3_text") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
@@ -1176,6 +1308,11 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                     "({}): a window on openPangu's MLA layers is not modelled (vLLM passes it only to "
                     "the sink variant, StaticSinkMultiHeadLatentAttentionWrapper)",
                     p.source);
+    // LongCat-Flash's attentions are always MLA (DeepseekV2MLAAttention); FlashConfig's default kv_lora_rank
+    // (512) is not assumed.
+    if (m.family == "longcat_flash" && !mla)
+        return f.error(code::missing_field, "kv_lora_rank",
+                       "missing: LongCat-Flash's attentions are MLA (vLLM's FlashConfig would take 512)");
     if (mla) {
         auto rank = f.positive("kv_lora_rank");
         if (!rank) return rank.forward_error();
@@ -1346,6 +1483,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 g.kv_heads = !p.kv_heads.empty() ? p.kv_heads[i] : full ? full_kv : swa_kv;
                 g.k_head_dim = full ? full_hd : swa_hd;
                 g.v_head_dim = full ? full_v : swa_v;
+                if (!p.head_dims.empty()) g.k_head_dim = g.v_head_dim = p.head_dims[i];
+                if (!p.q_heads.empty()) g.query_heads = p.q_heads[i];
                 if (k == LayerKind::sliding_window) g.window = window;
                 if (k == LayerKind::chunked_local) g.window = chunk;
             } else if (k == LayerKind::linear_state) {
@@ -1363,6 +1502,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         g.name = p.second_name;
         if (g.kind == LayerKind::linear_state) {
             g.state = state;
+        } else if (mla && m.family == "longcat_flash") {  // its second MLA attention
+            g.kind = LayerKind::mla;
+            g.latent_dim = latent;
+            g.mla_k_head_dim = mla_k;
+            g.mla_v_head_dim = mla_v;
+            g.indexer_bytes = indexer;
         } else {
             g.kv_heads = p.second_kv;
             g.k_head_dim = g.v_head_dim = p.second_head_dim;

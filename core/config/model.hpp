@@ -65,6 +65,7 @@ struct LayerGroup {
     Sourced mla_k_head_dim, mla_v_head_dim;
     Sourced indexer_bytes;  // mla: bytes per token of a sparse-attention indexer's keys (DeepSeek-V3.2), or 0
     Sourced window;         // sliding_window / chunked_local: tokens kept
+    Sourced query_heads;    // attention kinds whose query heads are not the model's (Step-3.5), else 0
     StateShape state;       // linear_state
 };
 

@@ -112,6 +112,11 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
                             g.state.mixer, g.state.ssm_heads, g.state.conv_channels);
         }
         if (!is_attention(g.kind) || g.kind == LayerKind::mla) continue;
+        // Step-3.5's layers of another geometry: step3p5.py Step3p5Attention asserts tp divides their heads.
+        if (g.query_heads.value % o.tp != 0)
+            return fail(code::bad_option, "tp",
+                        "tp {} does not divide the {} layers' {} {} (vLLM asserts it)", o.tp, g.name,
+                        g.query_heads.source, g.query_heads.value);
         std::uint64_t kv = g.kv_heads.value;
         if (m.family == "openpangu" && g.name == "sink_attention" && o.tp > kv)
             return fail(code::bad_option, "tp",

@@ -18,6 +18,9 @@ struct MtpDraft {
     std::uint64_t default_layers;
     LayerKind kind;
     const char* source;
+    // "layer_types" when the draft layer i (after the model's num_hidden_layers) takes the type that field
+    // names for it, and the geometry of the model's layers of that type (Step-3.5), rather than `kind`'s.
+    const char* typed_by = nullptr;
 };
 const MtpDraft mtp_drafts[] = {
     // vllm/model_executor/models/qwen3_next_mtp.py, Qwen3NextMultiTokenPredictor.__init__:
@@ -33,7 +36,44 @@ const MtpDraft mtp_drafts[] = {
     // num_mtp_layers = config.num_nextn_predict_layers, each a DeepSeekMultiTokenPredictorLayer
     // whose mtp_block is a DeepseekV2DecoderLayer (MLA, as the model's layers).
     {"deepseek_v3", "num_nextn_predict_layers", 0, LayerKind::mla, "vLLM's deepseek_mtp draft"},
+    // vllm/model_executor/models/step3p5_mtp.py, Step3p5AMultiTokenPredictor.__init__: num_mtp_layers =
+    // config.num_nextn_predict_layers (Step3p5Config default 0), each a Step3p5DecoderLayer at layer index
+    // num_hidden_layers + k, so its attention reads layer_types at that index (step3p5.py).
+    {"step3p5", "num_nextn_predict_layers", 0, LayerKind::full_attention, "vLLM's step3p5_mtp draft",
+     "layer_types"},
 };
+
+// Step-3.5's draft layers: the model's group of the type layer_types names at num_hidden_layers + k (as
+// step3p5.py names and shapes a layer by its type), or an error.
+Result<std::vector<std::uint32_t>> draft_groups_by_type(const ModelSpec& m, std::uint64_t n,
+                                                        const char* field, const char* source) {
+    const std::uint64_t base = m.num_layers.value;
+    const std::string at = m.text_path.empty() ? field : m.text_path + "." + field;
+    const json* types = m.text ? member(*m.text, field) : nullptr;
+    if (!types || !types->is_array() || types->size() < base + n)
+        return fail(code::bad_option, "num_speculative_tokens",
+                    "num_speculative_tokens: {} reads {} entries {} to {}, which the config does not have",
+                    source, at, base, base + n - 1);
+    std::vector<std::uint32_t> out;
+    for (std::uint64_t k = 0; k < n; ++k) {
+        const json& t = (*types)[base + k];
+        if (!t.is_string())
+            return fail(code::invalid_value, format("{}[{}]", at, base + k),
+                        "{}[{}]: must be a string, got {}", at, base + k, described(t));
+        std::string name = t.get<std::string>();
+        std::uint32_t found = static_cast<std::uint32_t>(m.groups.size());
+        for (std::size_t g = 0; g < m.groups.size(); ++g)
+            if (m.groups[g].name == name || m.groups[g].name == name + " (no window)")
+                found = static_cast<std::uint32_t>(g);
+        if (found == m.groups.size())
+            return fail(
+                code::bad_option, "num_speculative_tokens",
+                "num_speculative_tokens: the {} layer {} is a {} layer, and the model has none to copy",
+                source, base + k, name);
+        out.push_back(found);
+    }
+    return out;
+}
 
 // The state mixers whose conv state vLLM lengthens by the draft tokens:
 // vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator
@@ -79,9 +119,18 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
         return fail(code::missing_field, at, "{}: missing: {} has as many layers as it says", at,
                     draft->source);
     }
+    std::vector<std::uint32_t> typed;
+    if (draft->typed_by) {
+        if (layers.value == 0)
+            return fail(code::bad_option, "num_speculative_tokens",
+                        "num_speculative_tokens: {} is 0: {} has no layer", at, draft->source);
+        auto g = draft_groups_by_type(m, layers.value, draft->typed_by, draft->source);
+        if (!g) return g.forward_error();
+        typed = std::move(g.value());
+    }
     // The draft's layers have the geometry of the model's layers of their kind.
     std::size_t full = m.groups.size();
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
+    for (std::size_t i = 0; i < m.groups.size() && typed.empty(); ++i) {
         if (m.groups[i].kind != draft->kind) continue;
         if (full != m.groups.size())
             return fail(code::bad_option, "num_speculative_tokens",
@@ -90,7 +139,7 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
                         layer_kind_name(draft->kind), draft->source);
         full = i;
     }
-    if (full == m.groups.size())
+    if (full == m.groups.size() && typed.empty())
         return fail(code::bad_option, "num_speculative_tokens",
                     "num_speculative_tokens: the model has no {} layer for the {} to copy",
                     layer_kind_name(draft->kind), draft->source);
@@ -117,9 +166,13 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
     v.warnings.erase(
         std::remove_if(v.warnings.begin(), v.warnings.end(), [&](const Warning& w) { return w.field == at; }),
         v.warnings.end());
-    LayerGroup& fg = v.groups[full];
-    fg.count += static_cast<std::uint32_t>(layers.value);
-    v.layer_group.insert(v.layer_group.end(), layers.value, static_cast<std::uint32_t>(full));
+    if (typed.empty()) typed.assign(layers.value, static_cast<std::uint32_t>(full));
+    for (std::uint32_t g : typed) {
+        ++v.groups[g].count;
+        v.layer_group.push_back(g);
+    }
+    if (!v.layer_second_group.empty())  // a draft layer keeps one cache
+        v.layer_second_group.insert(v.layer_second_group.end(), layers.value, ModelSpec::no_second_cache);
     v.num_layers.value += layers.value;
     v.num_layers.source = format("{} {} + {} draft layer{} ({}: {})", m.num_layers.source, m.num_layers.value,
                                  layers.value, layers.value == 1 ? "" : "s", draft->source, layers.source);

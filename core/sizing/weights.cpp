@@ -557,6 +557,12 @@ Result<std::uint64_t> block_bytes(const ParamBlock& b, const WeightDtype& d, std
 
 Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& weight_dtype) {
     Fields f(*m.text, m.text_path), top(m.root(), "");
+    // LongCat-Flash: two MLA attentions, two MLPs and a MoE with zero experts in every layer
+    // (longcat_flash.py FlashDecoderLayer), which this estimate does not read.
+    if (m.family == "longcat_flash")
+        return fail(
+            code::unsupported, "architectures",
+            "no weights model for LongCat-Flash (two attentions and two MLPs beside a MoE in every layer)");
     // Layers with two mixers (Falcon-H1's attention and Mamba-2 side by side, Zamba2's shared
     // attention blocks): not modelled here.
     // IQuest-LoopCoder's second caches are its later loops' sliding attention, on the same weights (below).
@@ -581,6 +587,12 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
     if (m.family == "plamo2")
         return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");
+    // Step-3.5's experts (moe_num_experts on the moe_layers_enum layers, step3p5.py FusedMoEBlock) and its
+    // layers of another query-head count (attention_other_setting) are not read by this estimate.
+    if (m.family == "step3p5")
+        return fail(
+            code::unsupported, "architectures",
+            "no weights model for Step-3.5 (moe_num_experts on moe_layers_enum layers, per-layer heads)");
     auto layout = read_layout(m, f, top);
     if (!layout) return layout.forward_error();
     const Layout& L = *layout;

@@ -35,6 +35,14 @@ const iquest = { ...base, architectures: ['IQuestLoopCoderForCausalLM'], model_t
 const pangu = { ...base, architectures: ['PanguProMoEV2ForCausalLM'], param_sink_number: 16, qk_rope_dim: 16, qk_nope_dim: 48, v_channels: 32 };
 // HRM-Text: two stacks of num_layers_per_stack layers, a cache per recurrence step (L: H_cycles x L_cycles, H: H_cycles).
 const hrm = { ...base, num_hidden_layers: undefined, architectures: ['HrmTextForCausalLM'], model_type: 'hrm_text', num_layers_per_stack: 2, H_cycles: 1, L_cycles: 2 };
+// Step-3.5: num_attention_groups KV heads; layer_types 'sliding_attention' slide by sliding_window, and the
+// layers of attention_other_setting.attention_type take its geometry.
+const step35 = { ...base, architectures: ['Step3p5ForCausalLM'], model_type: 'step3p5', num_key_value_heads: undefined,
+  num_attention_groups: 2, sliding_window: 16, layer_types: ['full_attention', 'sliding_attention', 'sliding_attention', 'full_attention'],
+  attention_other_setting: { attention_type: 'sliding_attention', num_attention_heads: 8, num_attention_groups: 4, head_dim: 32 } };
+// LongCat-Flash: num_layers decoder layers, two MLA caches each.
+const longcat = { ...base, num_hidden_layers: undefined, num_layers: 4, architectures: ['LongcatFlashForCausalLM'], model_type: 'longcat_flash',
+  kv_lora_rank: 32, qk_rope_head_dim: 16 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
 const withField = (k, raw) => {
@@ -163,6 +171,12 @@ add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
 // HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
 add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
+// Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
+add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
+// Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule (the base's 2,048 B).
+add('StepVL through its text_config.architectures', text({ architectures: ['StepVLForConditionalGeneration'], text_config: { ...base, architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3' } }), ok(2048, null));
+// LongCat-Flash: 4 layers x 2 MLA caches x (32 + 16) x 2 B.
+add('LongCat-Flash with two MLA caches a layer', text(longcat), ok(768, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
 add('Molmo with null num_key_value_heads', text({ ...molmo, num_key_value_heads: null }), ok(4096, null));
 add('sliding_window null', withField('sliding_window', 'null'), ok(2048));
@@ -236,6 +250,16 @@ const contra = [
   ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
   ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],
   ['HRM-Text with a negative L_cycles', text({ ...hrm, L_cycles: -1 }), err('invalid_value', 'L_cycles')],
+  ['Step-3.5 without num_attention_groups', text({ ...step35, num_attention_groups: undefined }), err('missing_field', 'num_attention_groups')],
+  ['Step-3.5 with one KV group', text({ ...step35, num_attention_groups: 1 }), err('unsupported_architecture', 'num_attention_groups')],
+  ['Step-3.5 other setting without attention_type', text({ ...step35, attention_other_setting: { num_attention_heads: 8 } }), err('missing_field', 'attention_other_setting.attention_type')],
+  ['Step-3.5 other setting without head_dim', text({ ...step35, attention_other_setting: { attention_type: 'sliding_attention', num_attention_heads: 8, num_attention_groups: 4 } }), err('missing_field', 'attention_other_setting.head_dim')],
+  ['Step-3.5 other groups not dividing its heads', text({ ...step35, attention_other_setting: { ...step35.attention_other_setting, num_attention_groups: 3 } }), err('inconsistent', 'attention_other_setting.num_attention_groups')],
+  ['Step-3.5 layer_types shorter than the layers', text({ ...step35, layer_types: ['full_attention', 'sliding_attention'] }), err('inconsistent', 'layer_types')],
+  ['Step-3.5 MLA attention', text({ ...step35, att_impl_type: 'MLA' }), err('unsupported_architecture', 'att_impl_type')],
+  ['LongCat-Flash without kv_lora_rank', text({ ...longcat, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
+  ['LongCat-Flash num_hidden_layers other than num_layers', text({ ...longcat, num_hidden_layers: 8 }), err('unsupported_architecture', 'num_hidden_layers')],
+  ['Step3-VL without text_config.architectures', text({ architectures: ['Step3VLForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.architectures')],
   ['Step-3 without head_dim', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text' }), err('missing_field', 'head_dim')],
   ['Molmo head_dim other than hidden_size / heads', text({ ...molmo, head_dim: 32 }), err('unsupported_architecture', 'head_dim')],
   ['Chameleon head_dim other than hidden_size / heads', text({ ...base, architectures: ['ChameleonForConditionalGeneration'], model_type: 'chameleon', head_dim: 128 }), err('unsupported_architecture', 'head_dim')],

@@ -1,6 +1,7 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
 #include "config/architectures.hpp"
+#include "sizing/speculative.hpp"
 #include "support.hpp"
 
 using namespace kvtest;
@@ -741,8 +742,8 @@ TEST_CASE("MiniMax-Text-01 / M1: lightning linear-attention states beside full a
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 2, 0, 1, 0, 0, 0, 1]})") ==
           "attn_type_list[1]");
     CHECK(field_of(head + R"("head_dim": 64, "attn_type_list": [0, 1]})") == "attn_type_list");
-    // MiniMax-VL-01 stays refused: its wrapper class is not IsHybrid, so how vLLM pages its states was not
-    // read.
+    // MiniMax-VL-01 stays refused: vLLM removed it (registry.py _PREVIOUSLY_SUPPORTED_MODELS, last v0.23.0),
+    // and its wrapper class was not IsHybrid, so how vLLM paged its states was not read.
     auto vl = kvcalc::read_model_text(R"({"architectures": ["MiniMaxVL01ForConditionalGeneration"],
         "text_config": {"model_type": "minimax", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
         "head_dim": 64, "layer_types": ["linear_attention", "full_attention"]}})");
@@ -990,12 +991,174 @@ TEST_CASE("Step-3: one KV head of head_dim on every layer, whatever num_attentio
     auto bad = kvcalc::read_model_text(head + R"("num_key_value_heads": 8})");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().field == "head_dim");
-    // The vision wrappers stay refused: which text model they build was not read.
-    auto vl =
-        kvcalc::read_model_text(R"({"architectures": ["Step3VLForConditionalGeneration"], "text_config": {
-        "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64, "head_dim": 256}})");
-    REQUIRE_FALSE(vl.ok());
-    CHECK(vl.error().field == "architectures");
+    // The vision wrapper: step3_vl.py builds the text model text_config.architectures names, here Step-3's.
+    const std::string text = R"("hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 64,
+        "num_attention_groups": 8, "head_dim": 256, "torch_dtype": "bfloat16")";
+    auto vl = kvcalc::read_model_text(
+        R"({"architectures": ["Step3VLForConditionalGeneration"], "model_type": "step3_vl", "text_config": {
+        "architectures": ["Step3TextForCausalLM"], "model_type": "step3_text", )" +
+        text + "}}");
+    REQUIRE(vl.ok());
+    CHECK(vl->family == "step3_text");
+    auto vr = kvcalc::size_model(*vl, at(16));
+    REQUIRE(vr.ok());
+    CHECK(vr->bytes_per_token == 2 * 61 * 1 * 256 * 2);  // 62,464, as the text model alone
+    // Without text_config.architectures, or naming a wrapper, it is refused.
+    auto none = kvcalc::read_model_text(
+        R"({"architectures": ["Step3VLForConditionalGeneration"], "text_config": {)" + text + "}}");
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "text_config.architectures");
+    CHECK(none.error().code == "missing_field");
+    auto nested =
+        kvcalc::read_model_text(R"({"architectures": ["StepVLForConditionalGeneration"], "text_config": {
+        "architectures": ["Step3VLForConditionalGeneration"], )" +
+                                text + "}}");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().field == "text_config.architectures");
+    // Step3-VL-10B (StepVLForConditionalGeneration, step_vl.py): a Qwen3 text model, sized by Qwen3's rule.
+    auto qwen =
+        kvcalc::read_model_text(R"({"architectures": ["StepVLForConditionalGeneration"], "text_config": {
+        "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 4096, "num_hidden_layers": 36,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "torch_dtype": "bfloat16"}})");
+    REQUIRE(qwen.ok());
+    auto qr = kvcalc::size_model(*qwen, at(16));
+    REQUIRE(qr.ok());
+    CHECK(qr->bytes_per_token == 2 * 36 * 8 * 128 * 2);  // 147,456
+}
+
+TEST_CASE("Step-3.5: num_attention_groups KV heads, attention_other_setting's geometry on its layer type") {
+    // vLLM step3p5.py Step3p5DecoderLayer / Step3p5Attention. Step-3.5-Flash's fields, written
+    // (reconstructed/): 45 layers, 12 full ("full_attention" every 4th from 0) and 33 sliding at 512, every
+    // layer 8 KV heads of 128 (the sliding layers' other setting changes their query heads to 96 only).
+    auto read = kvcalc::read_model_text(read_file(std::string(KVCALC_SOURCE_DIR) +
+                                                  "/tests/fixtures/configs/reconstructed/"
+                                                  "stepfun-ai--Step-3.5-Flash-written.json"));
+    REQUIRE(read.ok());
+    const kvcalc::ModelSpec& m = *read;
+    CHECK(m.count(LayerKind::full_attention) == 12);
+    CHECK(m.count(LayerKind::sliding_window) ==
+          33);  // layer_types' 3 MTP entries past layer 45 are not layers
+    CHECK(m.max_context.value == 262144);
+    auto r = kvcalc::size_model(m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 45 * 2 * 8 * 128 * 2);                              // 184,320
+    CHECK(r->sequence_bytes_resident == 12ull * 4096 * 4096 + 33ull * 4096 * 512);  // 270,532,608
+
+    // Another geometry: written so the sliding layers differ (4 KV heads of 64).
+    const std::string head = R"({"architectures": ["Step3p5ForCausalLM"], "model_type": "step3p5",
+        "hidden_size": 4096, "num_hidden_layers": 8, "num_attention_heads": 64, "num_attention_groups": 8,
+        "head_dim": 128, "sliding_window": 512, "torch_dtype": "bfloat16", "max_position_embeddings": 65536, )";
+    const std::string types = R"("layer_types": ["full_attention", "sliding_attention", "sliding_attention",
+        "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention"], )";
+    auto other = kvcalc::read_model_text(
+        head + types +
+        R"("attention_other_setting": {"attention_type": "sliding_attention", "num_attention_heads": 96,
+        "num_attention_groups": 4, "head_dim": 64}})");
+    REQUIRE(other.ok());
+    CHECK(other->max_context.value == 4096);  // the least of 65,536 and Step3p5Config's max_seq_len 4096
+    auto o = kvcalc::size_model(*other, at(4096));
+    REQUIRE(o.ok());
+    CHECK(o->bytes_per_token == 2 * 2 * 8 * 128 * 2 + 6 * 2 * 4 * 64 * 2);  // 8,192 + 6,144 = 14,336
+    // vLLM's pages: full 16 x 4,096 B, sliding 16 x 1,024 B, unified at 65,536 B (sliding block 64); 2 full
+    // layers against 6 sliding, no padding: 2 x 256 blocks x 16 x 4,096 + 6 x (ceildiv(4,096, 64) + 1) x 64 x
+    // 1,024 B.
+    CHECK(o->sequence_bytes_vllm ==
+          2ull * 256 * 16 * 4096 + 6ull * 65 * 64 * 1024);  // 33,554,432 + 25,559,040
+    kvcalc::SizeOptions tp64 = at(4096);
+    tp64.tp = 64;  // 64 query heads split, the sliding layers' 96 not: vLLM asserts
+    auto t = kvcalc::size_model(*other, tp64);
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().field == "tp");
+
+    // Without layer_types, even layers slide; without a window, no layer does.
+    auto even = kvcalc::read_model_text(head + R"("max_seq_len": 8192})");
+    REQUIRE(even.ok());
+    CHECK(even->count(LayerKind::sliding_window) == 4);
+    CHECK(even->max_context.value == 8192);
+    auto nowin = kvcalc::read_model_text(R"({"architectures": ["Step3p5ForCausalLM"], "hidden_size": 4096,
+        "num_hidden_layers": 4, "num_attention_heads": 64, "num_attention_groups": 8, "head_dim": 128})");
+    REQUIRE(nowin.ok());
+    CHECK(nowin->count(LayerKind::full_attention) == 4);
+
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        return bad.ok() ? std::string("(read)") : bad.error().field;
+    };
+    CHECK(field_of(head + types + R"("attention_other_setting": {"num_attention_heads": 96}})") ==
+          "attention_other_setting.attention_type");
+    CHECK(field_of(head + types + R"("attention_other_setting": {"attention_type": "sliding_attention",
+        "num_attention_heads": 96, "head_dim": 64}})") == "attention_other_setting.num_attention_groups");
+    CHECK(field_of(R"({"architectures": ["Step3p5ForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 4,
+        "num_attention_heads": 64, "num_key_value_heads": 8})") == "num_attention_groups");
+    CHECK(field_of(head + R"("layer_types": ["full_attention"]})") == "layer_types");
+    CHECK(field_of(head + R"("att_impl_type": "MLA"})") == "att_impl_type");
+    // Step-3.7 builds Step-3.5 on text_config; without max_seq_len there, no default context.
+    auto wrapped = kvcalc::read_model_text(R"({"architectures": ["Step3p7ForConditionalGeneration"],
+        "text_config": {"architectures": ["Step3p5ForCausalLM"], "model_type": "step3p5", "hidden_size": 4096, "num_hidden_layers": 4,
+        "num_attention_heads": 64, "num_attention_groups": 8, "head_dim": 128, "max_position_embeddings": 65536}})");
+    REQUIRE(wrapped.ok());
+    CHECK(wrapped->family == "step3p5");  // step3p7.py builds the architecture text_config names
+    CHECK(wrapped->max_context.value == 0);
+    // The MTP draft (step3p5_mtp.py): num_nextn_predict_layers 3 Step3p5DecoderLayers at layers 45 to 47,
+    // typed by layer_types there (all "sliding_attention" here): 36 sliding layers, 48 x 4,096 B a token.
+    auto draft = kvcalc::with_speculative_tokens(m, 3, 1);
+    REQUIRE(draft.ok());
+    CHECK(draft->count(LayerKind::sliding_window) == 36);
+    CHECK(draft->count(LayerKind::full_attention) == 12);
+    auto d = kvcalc::size_model(*draft, at(4096));
+    REQUIRE(d.ok());
+    CHECK(d->bytes_per_token == 48 * 2 * 8 * 128 * 2);                              // 196,608
+    CHECK(d->sequence_bytes_resident == 12ull * 4096 * 4096 + 36ull * 4096 * 512);  // 276,824,064
+    // layer_types without the draft's entries: refused, as vLLM's draft layers would index past it.
+    auto short_types = kvcalc::read_model_text(head + types + R"("num_nextn_predict_layers": 1})");
+    REQUIRE(short_types.ok());
+    auto none = kvcalc::with_speculative_tokens(*short_types, 1, 1);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "num_speculative_tokens");
+}
+
+TEST_CASE("LongCat-Flash: two MLA caches in every decoder layer") {
+    // vLLM longcat_flash.py FlashDecoderLayer: self_attn.0 and self_attn.1, each a DeepseekV2MLAAttention
+    // with its own MLAAttentionSpec. LongCat-Flash-Chat's fields, written (reconstructed/): 28 layers
+    // (num_layers), latent 512 + 64.
+    auto read = kvcalc::read_model_text(read_file(std::string(KVCALC_SOURCE_DIR) +
+                                                  "/tests/fixtures/configs/reconstructed/"
+                                                  "meituan-longcat--LongCat-Flash-Chat-written.json"));
+    REQUIRE(read.ok());
+    const kvcalc::ModelSpec& m = *read;
+    CHECK(m.num_layers.value == 28);
+    CHECK(m.count(LayerKind::mla) == 56);  // 28 layers, two caches each
+    auto r = kvcalc::size_model(m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 2 * 28 * (512 + 64) * 2);          // 64,512
+    CHECK(r->sequence_bytes_vllm == 2ull * 28 * 256 * 16 * 1152);  // 264,241,152: one kind, no padding
+    // Pipeline stages split the decoder layers, both caches of a layer on one stage: 14 x 2 x 1,152 B a
+    // token.
+    kvcalc::SizeOptions pp2 = at(4096);
+    pp2.pp = 2;
+    pp2.tp = 8;
+    auto s = kvcalc::size_model(m, pp2);
+    REQUIRE(s.ok());
+    CHECK(s->kv_bytes_per_gpu == 14ull * 2 * 1152 * 4096);  // 132,120,576 (the latent is not split by tp)
+
+    const std::string head = R"({"architectures": ["LongcatFlashForCausalLM"], "model_type": "longcat_flash",
+        "hidden_size": 6144, "num_attention_heads": 64, "max_position_embeddings": 131072, )";
+    auto field_of = [](const std::string& text) {
+        auto bad = kvcalc::read_model_text(text);
+        return bad.ok() ? std::string("(read)") : bad.error().field;
+    };
+    // transformers' LongcatFlashConfig counts 56 sublayers in num_hidden_layers; vLLM builds that many
+    // layers.
+    CHECK(field_of(head + R"("num_layers": 28, "num_hidden_layers": 56, "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64})") == "num_hidden_layers");
+    CHECK(field_of(head + R"("num_layers": 28, "num_hidden_layers": 28, "kv_lora_rank": 512,
+        "qk_rope_head_dim": 64})") == "(read)");
+    CHECK(field_of(head + R"("num_layers": 28})") == "kv_lora_rank");
+    CHECK(field_of(head + R"("num_layers": 28, "kv_lora_rank": 512})") == "qk_rope_head_dim");
+    // The MTP draft (longcat_flash_mtp.py) is not modelled: refused, not left out.
+    auto draft = kvcalc::with_speculative_tokens(m, 1, 1);
+    REQUIRE_FALSE(draft.ok());
+    CHECK(draft.error().field == "num_speculative_tokens");
 }
 
 TEST_CASE("Ouro: a full-attention cache per layer and loop step, the weights once") {
@@ -1230,7 +1393,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 248);
+    CHECK(exact == 253);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==

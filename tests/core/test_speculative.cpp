@@ -120,7 +120,8 @@ TEST_CASE("speculative: bad input is refused by name, and 0 changes nothing") {
     CHECK(e["message"] ==
           "num_speculative_tokens: kvcalc models the KV cache of vLLM's MTP drafts of qwen3_next, "
           "qwen3_5_text, "
-          "qwen3_5_moe_text, deepseek_v3 models only; a draft for this llama model (its own MTP layers or a "
+          "qwen3_5_moe_text, deepseek_v3, step3p5 models only; a draft for this llama model (its own MTP "
+          "layers or a "
           "separate draft model) is not modelled");
     e = error_of(next, {{"num_speculative_tokens", 1025}});
     CHECK(e["field"] == "num_speculative_tokens");
