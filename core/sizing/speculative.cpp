@@ -143,12 +143,14 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
         return fail(code::bad_option, "num_speculative_tokens",
                     "num_speculative_tokens: the model has no {} layer for the {} to copy",
                     layer_kind_name(draft->kind), draft->source);
-    if (m.groups[full].per_layer != 1)
-        return fail(
-            code::bad_option, "num_speculative_tokens",
-            "num_speculative_tokens: the model's {} layers keep one cache per loop step, and kvcalc does "
-            "not know how many the {} layers keep",
-            layer_kind_name(draft->kind), draft->source);
+    if (typed.empty()) typed.assign(layers.value, static_cast<std::uint32_t>(full));
+    for (std::uint32_t g : typed)
+        if (m.groups[g].per_layer != 1)
+            return fail(
+                code::bad_option, "num_speculative_tokens",
+                "num_speculative_tokens: the model's {} layers keep one cache per loop step, and kvcalc "
+                "does not know how many the {} layers keep",
+                layer_kind_name(m.groups[g].kind), draft->source);
     for (const LayerGroup& g : m.groups) {
         if (g.kind != LayerKind::linear_state) continue;
         bool known = false;
@@ -166,7 +168,6 @@ Result<ModelSpec> with_speculative_tokens(const ModelSpec& m, std::uint64_t toke
     v.warnings.erase(
         std::remove_if(v.warnings.begin(), v.warnings.end(), [&](const Warning& w) { return w.field == at; }),
         v.warnings.end());
-    if (typed.empty()) typed.assign(layers.value, static_cast<std::uint32_t>(full));
     for (std::uint32_t g : typed) {
         ++v.groups[g].count;
         v.layer_group.push_back(g);
