@@ -114,7 +114,7 @@ const std::vector<UnmodelledField> unmodelled = {
     {"compress_ratios", nullptr,
      "compressed attention with several caches per layer in one packed pool (DeepSeek-V4)"},
     {"param_sink_number", nullptr, "sink attention", "openpangu"},
-    {"interleaved_sliding_window", nullptr, "per-layer windows"},
+    {"interleaved_sliding_window", nullptr, "per-layer windows", "plamo3"},
     {"rswa_window", nullptr, "R-SWA attention"},
     {"swa_num_key_value_heads", nullptr, "sliding layers with their own KV heads (MiMo-V2)", "mimo_v2"},
     {"swa_head_dim", nullptr, "sliding layers with their own head size (MiMo-V2)", "mimo_v2"},

@@ -177,6 +177,62 @@ Result<bool> from_plamo2_step(const Fields& f, Plan& p, std::uint64_t layers) {
     return true;
 }
 
+// PLaMo3: vLLM plamo3.py Plamo3AttentionMixer passes per_layer_sliding_window=
+// config.interleaved_sliding_window[layer_idx], a list the remote Plamo3Config (pfnet/plamo-3-*,
+// configuration_plamo3.py, every version read) derives: layer i is full attention (None) when
+// (i + 1) % sliding_window_pattern == 0 (is_full_attn), else it slides by window_size. With both kinds,
+// layer_types is interleaved and vLLM leaves cache_config.sliding_window unset, so the full layers stay full.
+// The versions give window_size different defaults (128, 2048) and read a legacy sliding_window
+// differently (one takes it as the window, another leaves it an attribute), so both fields are required and
+// a sliding_window other than window_size is refused; with sliding_window_pattern 1 every layer is full and
+// vLLM then reads the model-wide sliding_window, which the versions give differently (window_size, none).
+Result<bool> from_plamo3_pattern(const Fields& f, Plan& p, std::uint64_t layers) {
+    for (const char* need : {"window_size", "sliding_window_pattern"})
+        if (!f.find(need))
+            return f.error(code::missing_field, need,
+                           "missing (the remote Plamo3Config derives each layer's window from window_size "
+                           "and sliding_window_pattern, and its versions default them differently)");
+    auto w = f.positive("window_size");
+    if (!w) return w.forward_error();
+    auto pat = f.positive("sliding_window_pattern");
+    if (!pat) return pat.forward_error();
+    if (pat->value == 1)
+        return f.error(code::unsupported, "sliding_window_pattern",
+                       "1 makes every layer full attention, where vLLM then reads the model-wide "
+                       "sliding_window, which the versions of the remote Plamo3Config give differently "
+                       "(window_size, or none); kvcalc does not guess");
+    if (const json* sw = f.find("sliding_window");
+        sw && !sw->is_null() && !(sw->is_number_integer() && *sw == w->value))
+        return f.error(code::unsupported, "sliding_window",
+                       "{} beside {} {}: one version of the remote Plamo3Config takes sliding_window as the "
+                       "window, another leaves it to vLLM; kvcalc does not guess",
+                       described(*sw), w->source, w->value);
+    const json* given = f.find("interleaved_sliding_window");
+    if (given && (!given->is_array() || given->size() != layers))
+        return f.error(code::inconsistent, "interleaved_sliding_window",
+                       "must be an array of {} entries (one a layer, null for full attention), got {}",
+                       layers, described(*given));
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool full = (i + 1) % pat->value == 0;
+        if (given) {
+            const json& g = (*given)[i];
+            if (full ? !g.is_null() : !(g.is_number_integer() && g == w->value))
+                return field_error(code::inconsistent,
+                                   format("{}[{}]", f.path("interleaved_sliding_window"), i),
+                                   "is {} where {} {} and {} {} give {} (the remote Plamo3Config derives it)",
+                                   described(g), w->source, w->value, pat->source, pat->value,
+                                   full ? std::string("null") : format("{}", w->value));
+        }
+        p.kinds.push_back(full ? LayerKind::full_attention : LayerKind::sliding_window);
+        p.names.push_back(full ? "full_attention" : "sliding_attention");
+    }
+    p.source = format(
+        "{} {}: full attention where (i + 1) % {} == 0, else a window (Plamo3Config's "
+        "interleaved_sliding_window, read by vLLM plamo3.py)",
+        pat->source, pat->value, pat->value);
+    return true;
+}
+
 // Bailing linear (BailingMoeV2_5): vLLM bailing_moe_linear.py BailingMoeV25Model, decoder_attention_types
 // from is_linear_layer: with layer_group_size (getattr default 1) > 0, layer i is a linear-attention layer
 // (BailingMoELinearAttention, a lightning state) unless (i + 1) % layer_group_size == 0, where it is MLA
@@ -1175,6 +1231,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         for (const char* need : {"num_key_value_heads", "head_dim"})
             if (!f.find(need))
                 return f.error(code::missing_field, need, "missing (vLLM's Molmo2 text model reads it)");
+    // PLaMo3: plamo3.py Plamo3AttentionMixer reads config.num_key_value_heads and config.head_dim; the remote
+    // Plamo3Config's defaults are not taken.
+    if (m.family == "plamo3")
+        for (const char* need : {"num_key_value_heads", "head_dim"})
+            if (!f.find(need))
+                return f.error(code::missing_field, need, "missing (vLLM's PLaMo3 attention reads it)");
     if (m.family == "qwen_omni_thinker") {
         auto use = f.flag("use_sliding_window", false);
         if (!use) return use.forward_error();
@@ -1209,6 +1271,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_mimo_pattern(f, p, layers);
     else if (m.family == "plamo2")
         r = from_plamo2_step(f, p, layers);
+    else if (m.family == "plamo3")
+        r = from_plamo3_pattern(f, p, layers);
     else if (m.family == "ouro" || m.family == "iquest_loopcoder")
         r = from_loop_steps(f, m, p, layers);
     else if (m.family == "hrm_text")
@@ -1357,7 +1421,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
     if (any_sliding) {
         // MiMo-V2's sliding layers take sliding_window_size (mimo_v2.py MiMoV2FlashDecoderLayer).
-        auto w = f.positive(m.family == "mimo_v2" ? "sliding_window_size" : "sliding_window");
+        // PLaMo3's take window_size (the remote Plamo3Config's interleaved_sliding_window).
+        auto w = f.positive(m.family == "mimo_v2"  ? "sliding_window_size"
+                            : m.family == "plamo3" ? "window_size"
+                                                   : "sliding_window");
         if (!w) return w.forward_error();
         window = *w;
     }

@@ -587,6 +587,13 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
     if (m.family == "plamo2")
         return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");
+    // PLaMo3: four norms a layer, q/k norms, and tie_word_embeddings defaulting to true in the remote
+    // Plamo3Config (plamo3.py Plamo3DecoderLayer, Plamo3ForCausalLM): not read by this estimate.
+    if (m.family == "plamo3")
+        return fail(
+            code::unsupported, "architectures",
+            "no weights model for PLaMo3 (its remote config's tie_word_embeddings default and four norms "
+            "a layer are not read)");
     // Step-3.5's experts (moe_num_experts on the moe_layers_enum layers, step3p5.py FusedMoEBlock) and its
     // layers of another query-head count (attention_other_setting) are not read by this estimate.
     if (m.family == "step3p5")

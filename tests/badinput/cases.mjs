@@ -35,6 +35,9 @@ const iquest = { ...base, architectures: ['IQuestLoopCoderForCausalLM'], model_t
 const pangu = { ...base, architectures: ['PanguProMoEV2ForCausalLM'], param_sink_number: 16, qk_rope_dim: 16, qk_nope_dim: 48, v_channels: 32 };
 // HRM-Text: two stacks of num_layers_per_stack layers, a cache per recurrence step (L: H_cycles x L_cycles, H: H_cycles).
 const hrm = { ...base, num_hidden_layers: undefined, architectures: ['HrmTextForCausalLM'], model_type: 'hrm_text', num_layers_per_stack: 2, H_cycles: 1, L_cycles: 2 };
+// PLaMo3: full attention where (i + 1) % sliding_window_pattern == 0, else a window of window_size (the
+// remote Plamo3Config's interleaved_sliding_window).
+const plamo3 = { ...base, architectures: ['Plamo3ForCausalLM'], model_type: 'plamo3', head_dim: 64, window_size: 8, sliding_window_pattern: 2 };
 // Step-3.5: num_attention_groups KV heads; layer_types 'sliding_attention' slide by sliding_window, and the
 // layers of attention_other_setting.attention_type take its geometry.
 const step35 = { ...base, architectures: ['Step3p5ForCausalLM'], model_type: 'step3p5', num_key_value_heads: undefined,
@@ -171,6 +174,8 @@ add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
 // HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
 add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
+// PLaMo3: 4 layers x 2 x 2 KV heads x 64 x 2 B (layers 1 and 3 full, 0 and 2 slide by 8).
+add('PLaMo3 with its derived per-layer windows', text(plamo3), ok(2048, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
 add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
 // Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule (the base's 2,048 B).
@@ -250,6 +255,13 @@ const contra = [
   ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
   ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],
   ['HRM-Text with a negative L_cycles', text({ ...hrm, L_cycles: -1 }), err('invalid_value', 'L_cycles')],
+  ['PLaMo3 without window_size', text({ ...plamo3, window_size: undefined }), err('missing_field', 'window_size')],
+  ['PLaMo3 without sliding_window_pattern', text({ ...plamo3, sliding_window_pattern: undefined }), err('missing_field', 'sliding_window_pattern')],
+  ['PLaMo3 without head_dim', text({ ...plamo3, head_dim: undefined }), err('missing_field', 'head_dim')],
+  ['PLaMo3 with a string window_size', text({ ...plamo3, window_size: '8' }), err('invalid_value', 'window_size')],
+  ['PLaMo3 with sliding_window_pattern 1', text({ ...plamo3, sliding_window_pattern: 1 }), err('unsupported_architecture', 'sliding_window_pattern')],
+  ['PLaMo3 with a sliding_window other than window_size', text({ ...plamo3, sliding_window: 16 }), err('unsupported_architecture', 'sliding_window')],
+  ['PLaMo3 with an interleaved_sliding_window that contradicts its pattern', text({ ...plamo3, interleaved_sliding_window: [8, 8, 8, null] }), err('inconsistent', 'interleaved_sliding_window[1]')],
   ['Step-3.5 without num_attention_groups', text({ ...step35, num_attention_groups: undefined }), err('missing_field', 'num_attention_groups')],
   ['Step-3.5 with one KV group', text({ ...step35, num_attention_groups: 1 }), err('unsupported_architecture', 'num_attention_groups')],
   ['Step-3.5 other setting without attention_type', text({ ...step35, attention_other_setting: { num_attention_heads: 8 } }), err('missing_field', 'attention_other_setting.attention_type')],

@@ -935,6 +935,61 @@ TEST_CASE("PLaMo2: Mamba-2 layers from mamba_step, attention of hidden_size_per_
     CHECK(nohs.error().field == "hidden_size_per_head");
 }
 
+TEST_CASE("PLaMo3: full attention every sliding_window_pattern-th layer, window_size elsewhere") {
+    // vLLM plamo3.py Plamo3AttentionMixer: per_layer_sliding_window=config.interleaved_sliding_window[i],
+    // which the remote Plamo3Config derives: None (full) where (i + 1) % sliding_window_pattern == 0, else
+    // window_size. The config is the remote Plamo3Config's defaults, written (32 layers, 4 KV heads of 128,
+    // window 128, pattern 8).
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/pfnet--Plamo3Config-defaults-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 4);  // layers 7, 15, 23, 31
+    CHECK(m->count(LayerKind::sliding_window) == 28);
+    CHECK(m->groups[m->layer_group[7]].kind == LayerKind::full_attention);
+    CHECK(m->groups[m->layer_group[0]].kind == LayerKind::sliding_window);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 32 * (2 * 4 * 128 * 2));  // 65,536
+    // resident: 4 full layers x 2,048 B x 4,096 + 28 sliding layers x 2,048 B x min(4,096, 128)
+    CHECK(r->sequence_bytes_resident == 4 * 2048 * 4096 + 28 * 2048 * 128);  // 40,894,464
+    CHECK_FALSE(kvcalc::estimate_weights(*m).ok());
+    const std::string head = R"({"architectures": ["Plamo3ForCausalLM"], "model_type": "plamo3",
+        "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64,
+        "num_hidden_layers": 4, "torch_dtype": "bfloat16", )";
+    // Pattern 2 on 4 layers: layers 1 and 3 full, 0 and 2 slide by 8; the list may be given if it agrees.
+    auto two = kvcalc::read_model_text(head + R"("window_size": 8, "sliding_window_pattern": 2,
+        "interleaved_sliding_window": [8, null, 8, null], "sliding_window": 8})");
+    REQUIRE(two.ok());
+    CHECK(two->count(LayerKind::full_attention) == 2);
+    auto r2 = kvcalc::size_model(*two, at(64));
+    REQUIRE(r2.ok());
+    CHECK(r2->sequence_bytes_resident == 2 * (2 * 2 * 64 * 2) * 64 + 2 * (2 * 2 * 64 * 2) * 8);  // 40,960
+    // Bad input and what the config's versions read differently: refused, naming the field.
+    for (
+        const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+            {R"("sliding_window_pattern": 2})", "window_size"},
+            {R"("window_size": 8})", "sliding_window_pattern"},
+            {R"("window_size": 0, "sliding_window_pattern": 2})", "window_size"},
+            {R"("window_size": 8, "sliding_window_pattern": 1})", "sliding_window_pattern"},
+            {R"("window_size": 8, "sliding_window_pattern": 2, "sliding_window": 16})", "sliding_window"},
+            {R"("window_size": 8, "sliding_window_pattern": 2, "interleaved_sliding_window": [8, 8, 8, null]})",
+             "interleaved_sliding_window[1]"},
+            {R"("window_size": 8, "sliding_window_pattern": 2, "interleaved_sliding_window": [8, null]})",
+             "interleaved_sliding_window"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+    auto nohd = kvcalc::read_model_text(R"({"architectures": ["Plamo3ForCausalLM"], "hidden_size": 256,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "num_hidden_layers": 4, "window_size": 8,
+        "sliding_window_pattern": 2})");
+    REQUIRE_FALSE(nohd.ok());
+    CHECK(nohd.error().field == "head_dim");
+}
+
 TEST_CASE("Bailing linear: lightning states beside MLA layers, every layer_group_size-th layer MLA") {
     // vLLM bailing_moe_linear.py: is_linear_layer(i, layer_group_size) = (i + 1) % layer_group_size != 0; the
     // others BailingMoeV25MLAAttention (one latent of kv_lora_rank + qk_rope_head_dim); the linear layers a
@@ -1393,7 +1448,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 253);
+    CHECK(exact == 254);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
