@@ -174,6 +174,8 @@ add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
 // HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
 add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
+// Cosmos3: vLLM's Qwen3-VL text model on text_config (the base's 2,048 B).
+add('Cosmos3 through its text_config', text({ architectures: ['Cosmos3ForConditionalGeneration'], model_type: 'cosmos3_omni', text_config: { ...base, model_type: 'qwen3_vl_text' } }), ok(2048, null));
 // PLaMo3: 4 layers x 2 x 2 KV heads x 64 x 2 B (layers 1 and 3 full, 0 and 2 slide by 8).
 add('PLaMo3 with its derived per-layer windows', text(plamo3), ok(2048, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
@@ -255,6 +257,7 @@ const contra = [
   ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
   ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],
   ['HRM-Text with a negative L_cycles', text({ ...hrm, L_cycles: -1 }), err('invalid_value', 'L_cycles')],
+  ['Cosmos3 without its text_config', text({ architectures: ['Cosmos3ForConditionalGeneration'], model_type: 'cosmos3_omni' }), err('missing_field', 'num_hidden_layers')],
   ['PLaMo3 without window_size', text({ ...plamo3, window_size: undefined }), err('missing_field', 'window_size')],
   ['PLaMo3 without sliding_window_pattern', text({ ...plamo3, sliding_window_pattern: undefined }), err('missing_field', 'sliding_window_pattern')],
   ['PLaMo3 without head_dim', text({ ...plamo3, head_dim: undefined }), err('missing_field', 'head_dim')],

@@ -935,6 +935,27 @@ TEST_CASE("PLaMo2: Mamba-2 layers from mamba_step, attention of hidden_size_per_
     CHECK(nohs.error().field == "hidden_size_per_head");
 }
 
+TEST_CASE("Cosmos3: the understanding tower, read as vLLM's Qwen3-VL text model") {
+    // vLLM cosmos3.py: Cosmos3ForConditionalGeneration is a Qwen3VLForConditionalGeneration (its weights
+    // mapper drops the generation tower), on Cosmos3Config, a Qwen3VLConfig: text_config's
+    // num_key_value_heads x head_dim on every layer, full attention. The config is Cosmos3-Nano's published
+    // shape, written.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/reconstructed/nvidia--Cosmos3-Nano-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "text_config");
+    CHECK(m->count(LayerKind::full_attention) == 36);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 36 * (2 * 8 * 128 * 2));  // 147,456
+    // Without its text model there is nothing to size: an error naming the layer count.
+    auto bare = kvcalc::read_model_text(
+        R"({"architectures": ["Cosmos3ForConditionalGeneration"], "model_type": "cosmos3_omni"})");
+    REQUIRE_FALSE(bare.ok());
+    CHECK(bare.error().field == "num_hidden_layers");
+}
+
 TEST_CASE("PLaMo3: full attention every sliding_window_pattern-th layer, window_size elsewhere") {
     // vLLM plamo3.py Plamo3AttentionMixer: per_layer_sliding_window=config.interleaved_sliding_window[i],
     // which the remote Plamo3Config derives: None (full) where (i + 1) % sliding_window_pattern == 0, else
@@ -1448,7 +1469,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 254);
+    CHECK(exact == 255);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
