@@ -41,6 +41,30 @@ Result<TextModel> find_text_model(const json& root) {
                                "missing layer count in the thinker's text model");
         return TextModel{s, "thinker_config.text_config"};
     }
+    // Moondream3 (HfMoondream, Moondream3ForCausalLM): vLLM's Moondream3Config
+    // (transformers_utils/configs/moondream3.py) builds the text model from config.json's config.text, and
+    // moondream3.py Moondream3ForCausalLM reads hf_config.config otherwise; the root has no text fields. Its
+    // class defaults (24 layers of 32 heads) are not taken: a config without them is an error.
+    if (const json* a = top.find("architectures"); a && a->is_array() && !a->empty() && (*a)[0].is_string()) {
+        const Architecture* arch = find_architecture((*a)[0].get<std::string>());
+        if (arch && std::string_view(arch->family) == "moondream3") {
+            const json* c = top.find("config");
+            const json* t = c && c->is_object() ? member(*c, "text") : nullptr;
+            if (c && !c->is_object())
+                return field_error(code::invalid_value, "config", "must be an object, got {}", described(*c));
+            if (!t)
+                return field_error(code::missing_field, "config.text",
+                                   "missing: vLLM's Moondream3 builds its text model from it");
+            if (!t->is_object())
+                return field_error(code::invalid_value, "config.text", "must be an object, got {}",
+                                   described(*t));
+            if (!member(*t, "n_layers"))
+                return field_error(
+                    code::missing_field, "config.text.n_layers",
+                    "missing (vLLM's Moondream3TextConfig reads it; its default 24 is not taken)");
+            return TextModel{t, "config.text"};
+        }
+    }
     // HRM-Text counts its layers in num_layers_per_stack (hrm_text.py HrmTextStack).
     if (top.first_of(layer_aliases) || top.find("num_layers_per_stack")) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
@@ -254,7 +278,17 @@ Result<ModelSpec> read_model(json config) {
     // Mamba models have no attention: no heads to read.
     const bool attention_free =
         model_type == "mamba" || model_type == "falcon_mamba" || model_type == "mamba2";
-    const char* qname = f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
+    // Moondream3TextConfig reads n_heads, n_kv_heads and dim (moondream3.py Moondream3Attention: head_dim =
+    // dim // n_heads), with defaults (32, 32, 2048) kvcalc does not take.
+    const bool moondream = m.family == "moondream3";
+    if (moondream)
+        for (const char* need : {"n_heads", "n_kv_heads", "dim"})
+            if (!f.find(need))
+                return f.error(
+                    code::missing_field, need,
+                    "missing (vLLM's Moondream3 attention reads it; its class default is not taken)");
+    const char* qname =
+        moondream ? "n_heads" : f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
     if (!qname && !attention_free)
         return f.error(code::missing_field, "num_attention_heads",
                        "missing (also looked for n_head, num_heads, n_heads)");
@@ -264,7 +298,7 @@ Result<ModelSpec> read_model(json config) {
         m.query_heads = *qh;
     }
 
-    const char* hname = f.first_of({"hidden_size", "n_embd", "d_model"});
+    const char* hname = moondream ? "dim" : f.first_of({"hidden_size", "n_embd", "d_model"});
     if (hname) {
         auto h = f.positive(hname);
         if (!h) return h.forward_error();
@@ -284,6 +318,7 @@ Result<ModelSpec> read_model(json config) {
                 ? Result<Sourced>(Sourced{m.query_heads.value, format("{} (vLLM's HRM-Text attention is MHA)",
                                                                       m.query_heads.source)})
             : m.family == "step3p5" ? f.positive("num_attention_groups")
+            : moondream             ? f.positive("n_kv_heads")
                                     : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
         // Step-3.5: step3p5.py Step3p5DecoderLayer passes num_kv_heads=num_attention_groups, whatever
@@ -296,8 +331,18 @@ Result<ModelSpec> read_model(json config) {
                         m.query_heads.source, m.query_heads.value);
         // PLaMo2: plamo2.py Plamo2AttentionMixer keeps hidden_size_per_head per head, and Plamo2ForCausalLM
         // sets config.head_dim to it for the page sizes (ModelConfig.get_head_size).
-        auto h = m.family == "plamo2" ? f.positive("hidden_size_per_head")
-                                      : read_head_dim(f, m.query_heads, m.hidden_size);
+        // Moondream3: dim / n_heads whatever head_dim says (Moondream3Attention); a dim n_heads does not
+        // divide is not floored.
+        if (moondream && m.hidden_size.value % m.query_heads.value != 0)
+            return fail(code::inconsistent, m.hidden_size.source, "{} {} is not divisible by {} {}",
+                        m.hidden_size.source, m.hidden_size.value, m.query_heads.source, m.query_heads.value);
+        auto h =
+            m.family == "plamo2" ? f.positive("hidden_size_per_head")
+            : moondream
+                ? Result<Sourced>(Sourced{m.hidden_size.value / m.query_heads.value,
+                                          format("{} {} / {} {}", m.hidden_size.source, m.hidden_size.value,
+                                                 m.query_heads.source, m.query_heads.value)})
+                : read_head_dim(f, m.query_heads, m.hidden_size);
         if (!h) return h.forward_error();
         kv = *k;
         hd = *h;
@@ -333,6 +378,8 @@ Result<ModelSpec> read_model(json config) {
     const char* cname =
         f.first_of({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length",
                     "model_max_length", "max_seq_len", "max_seq_length", "max_target_positions", "seq_len"});
+    // Moondream3TextConfig sets max_position_embeddings to max_context.
+    if (moondream) cname = f.find("max_context") ? "max_context" : nullptr;
     if (!cname) cname = top.first_of({"max_position_embeddings", "model_max_length"});
     if (cname) {
         const Fields& cf = f.find(cname) ? f : top;

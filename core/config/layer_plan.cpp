@@ -1308,10 +1308,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second_name = "mla_attention (second)";
         p.source = "longcat_flash: two MLA attentions, each with its own cache, in every decoder layer";
     } else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
-               m.family == "step3_text") {
+               m.family == "step3_text" || m.family == "moondream3") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
-        // Step3TextAttention: an Attention with no window on every layer, whatever window fields the config
-        // carries.
+        // Step3TextAttention, moondream3.py Moondream3Attention: an Attention with no window on every layer,
+        // whatever window fields the config carries.
         p.kinds.assign(layers, LayerKind::full_attention);
         p.names.assign(layers, "full_attention");
         p.source = format("{}: full attention on every layer (vLLM's attention takes no window)", m.family);

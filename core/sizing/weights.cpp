@@ -587,6 +587,12 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // PLaMo2's Mamba mixer has its own projections (plamo2.py Plamo2MambaMixer: bcdt_proj, dt_proj, norms).
     if (m.family == "plamo2")
         return fail(code::unsupported, "architectures", "no weights model for PLaMo2's Mamba mixer");
+    // Moondream3: tau attention parameters, biased LayerNorms and projections, MoE from moe.start_layer
+    // (moondream3.py Moondream3Attention, Moondream3TextMoE): not read by this estimate.
+    if (m.family == "moondream3")
+        return fail(
+            code::unsupported, "architectures",
+            "no weights model for Moondream3 (tau attention parameters, its MoE from moe.start_layer)");
     // PLaMo3: four norms a layer, q/k norms, and tie_word_embeddings defaulting to true in the remote
     // Plamo3Config (plamo3.py Plamo3DecoderLayer, Plamo3ForCausalLM): not read by this estimate.
     if (m.family == "plamo3")

@@ -174,6 +174,9 @@ add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
 // HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
 add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
+// Moondream3: its text model under config.text, n_kv_heads x dim / n_heads on n_layers: 4 x 2 x 2 x 64 x 2 B.
+const moondream = { architectures: ['HfMoondream'], model_type: 'moondream3', torch_dtype: 'bfloat16', config: { text: { n_layers: 4, n_heads: 4, n_kv_heads: 2, dim: 256, max_context: 4096 } } };
+add('Moondream3 through config.text', text(moondream), ok(2048, null));
 // Cosmos3: vLLM's Qwen3-VL text model on text_config (the base's 2,048 B).
 add('Cosmos3 through its text_config', text({ architectures: ['Cosmos3ForConditionalGeneration'], model_type: 'cosmos3_omni', text_config: { ...base, model_type: 'qwen3_vl_text' } }), ok(2048, null));
 // PLaMo3: 4 layers x 2 x 2 KV heads x 64 x 2 B (layers 1 and 3 full, 0 and 2 slide by 8).
@@ -257,6 +260,9 @@ const contra = [
   ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
   ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],
   ['HRM-Text with a negative L_cycles', text({ ...hrm, L_cycles: -1 }), err('invalid_value', 'L_cycles')],
+  ['Moondream3 without config.text', text({ ...moondream, config: {} }), err('missing_field', 'config.text')],
+  ['Moondream3 without n_kv_heads (vLLM\'s default 32 is not taken)', text({ ...moondream, config: { text: { ...moondream.config.text, n_kv_heads: undefined } } }), err('missing_field', 'config.text.n_kv_heads')],
+  ['Moondream3 with a dim its heads do not divide', text({ ...moondream, config: { text: { ...moondream.config.text, dim: 250 } } }), err('inconsistent', 'config.text.dim')],
   ['Cosmos3 without its text_config', text({ architectures: ['Cosmos3ForConditionalGeneration'], model_type: 'cosmos3_omni' }), err('missing_field', 'num_hidden_layers')],
   ['PLaMo3 without window_size', text({ ...plamo3, window_size: undefined }), err('missing_field', 'window_size')],
   ['PLaMo3 without sliding_window_pattern', text({ ...plamo3, sliding_window_pattern: undefined }), err('missing_field', 'sliding_window_pattern')],

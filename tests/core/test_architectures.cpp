@@ -935,6 +935,46 @@ TEST_CASE("PLaMo2: Mamba-2 layers from mamba_step, attention of hidden_size_per_
     CHECK(nohs.error().field == "hidden_size_per_head");
 }
 
+TEST_CASE("Moondream3: its own text decoder, read from config.text") {
+    // vLLM moondream3.py: Moondream3ForCausalLM builds Moondream3TextModel on Moondream3Config.text_config,
+    // which transformers_utils/configs/moondream3.py builds from config.json's config.text;
+    // Moondream3Attention is an Attention of n_kv_heads x (dim // n_heads), no window, on each of n_layers.
+    // The config is Moondream 3 Preview's shape, written.
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/moondream--moondream3-preview-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "config.text");
+    CHECK(m->count(LayerKind::full_attention) == 24);
+    CHECK(m->max_context.value == 4096);  // config.text.max_context
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 24 * (2 * 32 * (2048 / 32) * 2));  // 196,608
+    CHECK_FALSE(kvcalc::estimate_weights(*m).ok());
+    // Moondream3ForCausalLM (the other name vLLM registers) reads the same; 4 layers, 2 KV heads of 256 / 4.
+    const std::string head = R"({"architectures": ["Moondream3ForCausalLM"], "config": {"text": {)";
+    auto small =
+        kvcalc::read_model_text(head + R"("n_layers": 4, "n_heads": 4, "n_kv_heads": 2, "dim": 256}}})");
+    REQUIRE(small.ok());
+    CHECK(kvcalc::size_model(*small, at(16))->bytes_per_token == 4 * (2 * 2 * 64 * 2));  // 2,048
+    // vLLM's class defaults are not taken: a missing or contradictory field is named.
+    for (const auto& [text, field] : std::vector<std::pair<std::string, std::string>>{
+             {R"({"architectures": ["HfMoondream"], "config": {}})", "config.text"},
+             {R"({"architectures": ["HfMoondream"], "config": {"text": []}})", "config.text"},
+             {head + R"("n_heads": 4, "n_kv_heads": 2, "dim": 256}}})", "config.text.n_layers"},
+             {head + R"("n_layers": 4, "n_heads": 4, "dim": 256}}})", "config.text.n_kv_heads"},
+             {head + R"("n_layers": 4, "n_heads": 4, "n_kv_heads": 2}}})", "config.text.dim"},
+             {head + R"("n_layers": 4, "n_heads": 4, "n_kv_heads": 3, "dim": 256}}})",
+              "config.text.n_kv_heads"},
+             {head + R"("n_layers": 4, "n_heads": 3, "n_kv_heads": 1, "dim": 256}}})", "config.text.dim"}}) {
+        auto e = kvcalc::read_model_text(text);
+        INFO(text);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+}
+
 TEST_CASE("Cosmos3: the understanding tower, read as vLLM's Qwen3-VL text model") {
     // vLLM cosmos3.py: Cosmos3ForConditionalGeneration is a Qwen3VLForConditionalGeneration (its weights
     // mapper drops the generation tower), on Cosmos3Config, a Qwen3VLConfig: text_config's
@@ -1469,7 +1509,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 255);
+    CHECK(exact == 257);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
