@@ -1422,6 +1422,18 @@ TEST_CASE("Unlimited-OCR: R-SWA attention reserved as full attention on every la
     }
 }
 
+TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and what of it was not read") {
+    // vLLM vllm/models/minimax_m3/nvidia/model.py MiniMaxM3SparseAttention (a FullAttentionSpec) and its
+    // MiniMaxM3Indexer's side cache (common/indexer.py MiniMaxM3IndexerCache, an MLAAttentionSpec).
+    for (const char* arch : {"MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"}) {
+        INFO(arch);
+        const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
+        CHECK(f.support == kvcalc::Support::refused);
+        for (const char* says : {"MiniMaxM3IndexerCache", "sparse_attention_freq", "indexer_kv_dtype"})
+            CHECK(std::string(f.caches).find(says) != std::string::npos);
+    }
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
