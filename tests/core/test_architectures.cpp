@@ -1434,6 +1434,31 @@ TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and wh
     }
 }
 
+TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
+    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Whisper, Cohere ASR, FireRedLID
+    // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens;
+    // FireRedASR2 and FunASR are Qwen decoders on the root config; DiffusionGemma's canvas allocation was not
+    // read.
+    for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
+             {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
+             {"WhisperForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"FireRedLIDForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"FireRedASR2ForConditionalGeneration", "Qwen2ForCausalLM"},
+             {"FunASRForConditionalGeneration", "Qwen3Model"},
+             {"DiffusionGemmaForBlockDiffusion", "canvas_length"}}) {
+        INFO(arch);
+        const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
+        CHECK(f.support == kvcalc::Support::refused);
+        CHECK(std::string(f.caches).find(says) != std::string::npos);
+        auto e = kvcalc::read_model_text(R"({"architectures": [")" + arch + R"("], "hidden_size": 256,
+            "num_attention_heads": 4, "num_hidden_layers": 2})");
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == "architectures");
+    }
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
