@@ -115,7 +115,7 @@ const std::vector<UnmodelledField> unmodelled = {
      "compressed attention with several caches per layer in one packed pool (DeepSeek-V4)"},
     {"param_sink_number", nullptr, "sink attention", "openpangu"},
     {"interleaved_sliding_window", nullptr, "per-layer windows", "plamo3"},
-    {"rswa_window", nullptr, "R-SWA attention"},
+    {"rswa_window", nullptr, "R-SWA attention", "unlimited_ocr"},
     {"swa_num_key_value_heads", nullptr, "sliding layers with their own KV heads (MiMo-V2)", "mimo_v2"},
     {"swa_head_dim", nullptr, "sliding layers with their own head size (MiMo-V2)", "mimo_v2"},
     {"attention_other_setting", nullptr, "another attention geometry for one layer type (Step-3.5)",

@@ -1183,6 +1183,51 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
                               "as vLLM allocates it"});
 }
 
+// Unlimited-OCR (vLLM unlimited_ocr.py UnlimitedOCRForCausalLM, a DeepseekOCRForCausalLM on language_config):
+// DeepseekV2DecoderLayer takes the plain DeepseekAttention when qk_nope_head_dim and qk_rope_head_dim are
+// both 0 (use_mha; DeepseekV2Config would default them to 128 and 64, so both must be in the config),
+// whatever kv_lora_rank says. DeepseekAttention caches config.num_key_value_heads (read with no default) of
+// hidden_size / num_attention_heads, a head_dim field unread.
+// UnlimitedOCRForCausalLMConfig.verify_and_update_model_config (vLLM models/config.py) sets
+// hf_config.rswa_window to 128 when absent, so every layer is an RSWAAttention
+// (layers/attention/rswa_attention.py), whose get_kv_cache_spec returns an RSWASpec with no sliding window:
+// a FullAttentionSpec subclass that keeps FullAttentionSpec.max_memory_usage_bytes (kv_cache_interface.py),
+// so vLLM reserves and counts full attention over max_model_len, whatever sliding_window the text config
+// carries.
+Result<bool> unlimited_ocr_attention(const Fields& f, ModelSpec& m, const Sourced& head_dim) {
+    for (const char* need : {"qk_nope_head_dim", "qk_rope_head_dim"}) {
+        if (!f.find(need))
+            return f.error(code::missing_field, need,
+                           "missing: vLLM's DeepseekV2Config would take its MLA default, and kvcalc does not "
+                           "guess which attention Unlimited-OCR's checkpoint means");
+        auto v = f.non_negative(need);
+        if (!v) return v.forward_error();
+        if (v->value != 0)
+            return f.error(code::unsupported, need,
+                           "is {}: Unlimited-OCR's DeepseekV2DecoderLayer then builds MLA attention, which "
+                           "kvcalc does not model for it (vLLM takes the plain DeepseekAttention only when "
+                           "qk_nope_head_dim and qk_rope_head_dim are both 0)",
+                           v->value);
+    }
+    if (!f.find("num_key_value_heads"))
+        return f.error(code::missing_field, "num_key_value_heads",
+                       "missing (vLLM's DeepseekAttention reads it with no default)");
+    if (f.find("head_dim") && head_dim.value * m.query_heads.value != m.hidden_size.value)
+        return f.error(code::unsupported, "head_dim",
+                       "{} is not {} {} / {} {}: vLLM's DeepseekAttention uses the latter, its page sizes "
+                       "(ModelConfig.get_head_size) the former, which kvcalc does not model",
+                       head_dim.value, m.hidden_size.source, m.hidden_size.value, m.query_heads.source,
+                       m.query_heads.value);
+    m.warnings.push_back(
+        {"rswa_window",
+         "R-SWA (rswa_window, 128 unless the config sets it): vLLM reserves and counts full attention over "
+         "max_model_len for every layer (RSWASpec is a FullAttentionSpec), as this figure does; at run time "
+         "its RSWAManager frees the blocks of generated tokens that fall behind the window, so a request "
+         "that "
+         "generates more than rswa_window tokens holds less than this"});
+    return true;
+}
+
 }  // namespace
 
 Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_heads,
@@ -1248,6 +1293,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 "build it through Qwen2 / Qwen3 / Qwen3-MoE decoders whose window rules kvcalc does "
                 "not read here)");
     }
+    if (m.family == "unlimited_ocr") {
+        auto u = unlimited_ocr_attention(f, m, head_dim);
+        if (!u) return u.forward_error();
+    }
     if (mt == "mamba" || mt == "falcon_mamba" || mt == "mamba2") {
         p.kinds.assign(layers, LayerKind::linear_state);
         p.names.assign(layers, "mamba");
@@ -1307,6 +1356,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second.assign(layers, true);
         p.second_name = "mla_attention (second)";
         p.source = "longcat_flash: two MLA attentions, each with its own cache, in every decoder layer";
+    } else if (m.family == "unlimited_ocr") {
+        // RSWAAttention on every layer, an RSWASpec without a window (unlimited_ocr_attention above).
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "rswa_attention");
+        p.source =
+            "unlimited_ocr: R-SWA attention on every layer, reserved as full attention (vLLM's RSWASpec)";
     } else if (m.family == "chameleon" || m.family == "molmo" || m.family == "molmo2" ||
                m.family == "step3_text" || m.family == "moondream3") {
         // chameleon.py ChameleonAttention, molmo.py MolmoAttention, molmo2.py Molmo2Attention, step3_text.py
@@ -1355,7 +1410,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
     Sourced latent, mla_k, mla_v, indexer;
     // MiniCPM3 compresses its projections through kv_lora_rank, but vLLM caches a plain Attention (below).
-    bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3";
+    // Unlimited-OCR's DeepseekAttention ignores kv_lora_rank (unlimited_ocr_attention).
+    bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3" && m.family != "unlimited_ocr";
     // Bailing linear's full layers are always MLA (BailingMoeV25MLAAttention); vLLM falls back on getattr
     // defaults for kv_lora_rank (512) and qk_rope_head_dim (64) there, which kvcalc asks to see instead.
     bool any_full = false;

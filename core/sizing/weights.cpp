@@ -574,6 +574,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (m.family == "hrm_text")
         return fail(code::unsupported, "architectures",
                     "no weights model for HRM-Text (its gated gqkv_proj and weightless norms are not read)");
+    // Unlimited-OCR: its DeepEncoder vision tower (SAM-ViT-B + CLIP-L, unlimited_ocr.py) is not read.
+    if (m.family == "unlimited_ocr")
+        return fail(code::unsupported, "architectures",
+                    "no weights model for Unlimited-OCR (its DeepEncoder vision tower, SAM-ViT-B and CLIP-L, "
+                    "is not read)");
     // openPangu's sink attention (k_layernorm, sink keys and values) and its MLA variants (sandwich norms,
     // mHC streams: openpangu.py OpenPanguDecoderLayer) are not read: only its plain attention is estimated.
     if (m.family == "openpangu")

@@ -44,6 +44,8 @@ const step35 = { ...base, architectures: ['Step3p5ForCausalLM'], model_type: 'st
   num_attention_groups: 2, sliding_window: 16, layer_types: ['full_attention', 'sliding_attention', 'sliding_attention', 'full_attention'],
   attention_other_setting: { attention_type: 'sliding_attention', num_attention_heads: 8, num_attention_groups: 4, head_dim: 32 } };
 // LongCat-Flash: num_layers decoder layers, two MLA caches each.
+// Unlimited-OCR: language_config read as DeepseekAttention (qk_nope_head_dim and qk_rope_head_dim 0), R-SWA reserved as full.
+const uocr = { architectures: ['UnlimitedOCRForCausalLM'], model_type: 'unlimited-ocr', language_config: { ...base, qk_nope_head_dim: 0, qk_rope_head_dim: 0, kv_lora_rank: null, sliding_window_size: 128 } };
 const longcat = { ...base, num_hidden_layers: undefined, num_layers: 4, architectures: ['LongcatFlashForCausalLM'], model_type: 'longcat_flash',
   kv_lora_rank: 32, qk_rope_head_dim: 16 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
@@ -172,6 +174,8 @@ add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
 add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 // openPangu's sink attention: 4 layers x 2 KV heads x (64 + 32) x 2 B; the sink blocks are a warning.
 add('openPangu with sink attention', text(pangu), ok(1536, 'param_sink_number'));
+// Unlimited-OCR: 4 layers x 2 KV heads x 64 x 2 x 2 B, every layer full (RSWASpec); the gap-block freeing is a warning.
+add('Unlimited-OCR with R-SWA attention', text(uocr), ok(2048, 'rswa_window'));
 // HRM-Text: (2 x 2 + 2 x 1) caches x 2 x 4 heads (MHA) x 64 x 2 B.
 add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
 // Moondream3: its text model under config.text, n_kv_heads x dim / n_heads on n_layers: 4 x 2 x 2 x 64 x 2 B.
@@ -256,6 +260,10 @@ const contra = [
   ['openPangu with MoME', text({ ...pangu, use_mome: true }), err('unsupported_architecture', 'use_mome')],
   ['openPangu with a string param_sink_number', text({ ...pangu, param_sink_number: '16' }), err('invalid_value', 'param_sink_number')],
   ['param_sink_number outside openPangu', text({ ...base, param_sink_number: 16 }), err('unsupported_architecture', 'param_sink_number')],
+  ['Unlimited-OCR without qk_rope_head_dim', text({ ...uocr, language_config: { ...uocr.language_config, qk_rope_head_dim: undefined } }), err('missing_field', 'language_config.qk_rope_head_dim')],
+  ['Unlimited-OCR with MLA head dims', text({ ...uocr, language_config: { ...uocr.language_config, qk_nope_head_dim: 128, qk_rope_head_dim: 64 } }), err('unsupported_architecture', 'language_config.qk_nope_head_dim')],
+  ['Unlimited-OCR without num_key_value_heads', text({ ...uocr, language_config: { ...uocr.language_config, num_key_value_heads: undefined } }), err('missing_field', 'language_config.num_key_value_heads')],
+  ['Unlimited-OCR with a string qk_nope_head_dim', text({ ...uocr, language_config: { ...uocr.language_config, qk_nope_head_dim: '0' } }), err('invalid_value', 'language_config.qk_nope_head_dim')],
   ['HRM-Text without num_layers_per_stack', text({ ...hrm, num_layers_per_stack: undefined, num_hidden_layers: 4 }), err('missing_field', 'num_layers_per_stack')],
   ['num_layers_per_stack outside HRM-Text', text({ ...base, num_hidden_layers: undefined, num_layers_per_stack: 2 }), err('missing_field', 'num_hidden_layers')],
   ['HRM-Text without H_cycles', text({ ...hrm, H_cycles: undefined }), err('missing_field', 'H_cycles')],

@@ -1497,6 +1497,84 @@ TEST_CASE("HRM-Text: one cache per recurrence step and layer, in two stacks") {
     CHECK(other.error().field == "num_hidden_layers");
 }
 
+TEST_CASE("Unlimited-OCR: R-SWA attention reserved as full attention on every layer") {
+    // vLLM deepseek_v2.py DeepseekV2DecoderLayer takes DeepseekAttention (use_mha: qk_nope_head_dim and
+    // qk_rope_head_dim both 0): num_key_value_heads 10 of hidden_size 1280 / 10 heads = 128. With rswa_window
+    // (UnlimitedOCRForCausalLMConfig's default 128) it is an RSWAAttention whose RSWASpec keeps
+    // FullAttentionSpec.max_memory_usage_bytes: every layer full over the context, whatever sliding_window
+    // says.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/reconstructed/baidu--Unlimited-OCR-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->count(LayerKind::full_attention) == 12);
+    auto r = kvcalc::size_model(*m, at(4096));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 12 * (2 * 10 * 128 * 2));                         // 61,440
+    CHECK(r->sequence_bytes_vllm == 12 * (4096 / 16) * 16 * (2 * 10 * 128 * 2));  // 251,658,240
+    bool warned = false;
+    for (const auto& w : m->warnings)
+        warned |= w.field == "rswa_window";
+    CHECK(warned);  // at run time RSWAManager frees generated tokens' blocks behind the window
+    CHECK_FALSE(kvcalc::estimate_weights(*m).ok());  // the DeepEncoder vision tower is not read
+    // kv_lora_rank is not read on the MHA path; a window in the text config does not slide the cache.
+    const std::string head = R"({"architectures": ["UnlimitedOCRForCausalLM"], "language_config": {
+        "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2, "torch_dtype": "bfloat16", )";
+    auto g = kvcalc::read_model_text(head + R"("num_key_value_heads": 2, "qk_nope_head_dim": 0,
+        "qk_rope_head_dim": 0, "kv_lora_rank": 512, "sliding_window": 128}, "rswa_window": 64})");
+    REQUIRE(g.ok());
+    CHECK(kvcalc::size_model(*g, at(4096))->bytes_per_token == 2 * (2 * 2 * 64 * 2));  // 1,024
+    for (const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+             {R"("num_key_value_heads": 2, "qk_rope_head_dim": 0}})", "qk_nope_head_dim"},
+             {R"("num_key_value_heads": 2, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64}})",
+              "qk_nope_head_dim"},
+             {R"("qk_nope_head_dim": 0, "qk_rope_head_dim": 0}})", "num_key_value_heads"},
+             {R"("num_key_value_heads": 2, "qk_nope_head_dim": 0, "qk_rope_head_dim": 0, "head_dim": 32}})",
+              "head_dim"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field.find(field) != std::string::npos);
+    }
+}
+
+TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and what of it was not read") {
+    // vLLM vllm/models/minimax_m3/nvidia/model.py MiniMaxM3SparseAttention (a FullAttentionSpec) and its
+    // MiniMaxM3Indexer's side cache (common/indexer.py MiniMaxM3IndexerCache, an MLAAttentionSpec).
+    for (const char* arch : {"MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"}) {
+        INFO(arch);
+        const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
+        CHECK(f.support == kvcalc::Support::refused);
+        for (const char* says : {"MiniMaxM3IndexerCache", "sparse_attention_freq", "indexer_kv_dtype"})
+            CHECK(std::string(f.caches).find(says) != std::string::npos);
+    }
+}
+
+TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
+    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Whisper, Cohere ASR, FireRedLID
+    // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens;
+    // FireRedASR2 and FunASR are Qwen decoders on the root config; DiffusionGemma's canvas allocation was not
+    // read.
+    for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
+             {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
+             {"WhisperForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"FireRedLIDForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
+             {"FireRedASR2ForConditionalGeneration", "Qwen2ForCausalLM"},
+             {"FunASRForConditionalGeneration", "Qwen3Model"},
+             {"DiffusionGemmaForBlockDiffusion", "canvas_length"}}) {
+        INFO(arch);
+        const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
+        CHECK(f.support == kvcalc::Support::refused);
+        CHECK(std::string(f.caches).find(says) != std::string::npos);
+        auto e = kvcalc::read_model_text(R"({"architectures": [")" + arch + R"("], "hidden_size": 256,
+            "num_attention_heads": 4, "num_hidden_layers": 2})");
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == "architectures");
+    }
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1509,7 +1587,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 257);
+    CHECK(exact == 258);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
