@@ -16,6 +16,15 @@ struct TextModel {
 constexpr std::initializer_list<const char*> layer_aliases = {"num_hidden_layers", "n_layer", "num_layers",
                                                               "n_layers"};
 
+// The nested object v found at path, or the error naming it: missing (and why the model needs it), or
+// not an object.
+Result<const json*> nested_object(const json* v, const char* path, const char* needed) {
+    if (!v) return field_error(code::missing_field, path, "missing: {}", needed);
+    if (!v->is_object())
+        return field_error(code::invalid_value, path, "must be an object, got {}", described(*v));
+    return v;
+}
+
 Result<TextModel> find_text_model(const json& root) {
     if (!root.is_object())
         return fail(code::invalid_value, "", "the config must be a JSON object, got {}", described(root));
@@ -29,13 +38,10 @@ Result<TextModel> find_text_model(const json& root) {
             return field_error(code::invalid_value, "thinker_config", "must be an object, got {}",
                                described(*t));
         Fields tf(*t, "thinker_config");
-        const json* s = tf.find("text_config");
-        if (!s)
-            return field_error(code::missing_field, "thinker_config.text_config",
-                               "missing: the thinker's text model is what vLLM serves");
-        if (!s->is_object())
-            return field_error(code::invalid_value, "thinker_config.text_config", "must be an object, got {}",
-                               described(*s));
+        auto text = nested_object(tf.find("text_config"), "thinker_config.text_config",
+                                  "the thinker's text model is what vLLM serves");
+        if (!text) return text.forward_error();
+        const json* s = *text;
         if (!Fields(*s, "thinker_config.text_config").first_of(layer_aliases))
             return field_error(code::missing_field, "thinker_config.text_config.num_hidden_layers",
                                "missing layer count in the thinker's text model");
@@ -49,15 +55,12 @@ Result<TextModel> find_text_model(const json& root) {
         const Architecture* arch = find_architecture((*a)[0].get<std::string>());
         if (arch && std::string_view(arch->family) == "moondream3") {
             const json* c = top.find("config");
-            const json* t = c && c->is_object() ? member(*c, "text") : nullptr;
             if (c && !c->is_object())
                 return field_error(code::invalid_value, "config", "must be an object, got {}", described(*c));
-            if (!t)
-                return field_error(code::missing_field, "config.text",
-                                   "missing: vLLM's Moondream3 builds its text model from it");
-            if (!t->is_object())
-                return field_error(code::invalid_value, "config.text", "must be an object, got {}",
-                                   described(*t));
+            auto text = nested_object(c ? member(*c, "text") : nullptr, "config.text",
+                                      "vLLM's Moondream3 builds its text model from it");
+            if (!text) return text.forward_error();
+            const json* t = *text;
             if (!member(*t, "n_layers"))
                 return field_error(
                     code::missing_field, "config.text.n_layers",

@@ -609,6 +609,17 @@ Result<bool> from_chunked(const Fields& f, Plan& p, std::uint64_t layers) {
     return true;
 }
 
+// The plan's layers all full attention, or an error naming sliding_window: a window on `whose` (whose
+// layers) is not modelled, for the reason `why` (what vLLM does with it).
+Result<bool> refuse_windows(const Fields& f, const Plan& p, const std::string& whose,
+                            const std::string& why) {
+    for (auto k : p.kinds)
+        if (k != LayerKind::full_attention)
+            return f.error(code::unsupported, "sliding_window", "({}): a window on {} is not modelled ({})",
+                           p.source, whose, why);
+    return true;
+}
+
 // Qwen2-style use_sliding_window + max_window_layers, Gemma 3 sliding_window_pattern,
 // Gemma 2 alternation (cache_implementation "hybrid"), or a model-wide window (Mistral).
 Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers, const std::string& model_type) {
@@ -720,14 +731,11 @@ Result<bool> from_loop_steps(const Fields& f, const ModelSpec& m, Plan& p, std::
             ouro ? "Ouro" : "IQuest-LoopCoder");
     auto base = from_sliding(f, p, layers, m.model_type);
     if (!base) return base;
-    for (auto k : p.kinds)
-        if (k != LayerKind::full_attention)
-            return f.error(
-                code::unsupported, "sliding_window",
-                "({}): a window on {}'s layers is not modelled (vLLM's {} gives every loop step an "
-                "attention of the model's cache_config, and asserts max_window_layers == "
-                "num_hidden_layers)",
-                p.source, ouro ? "Ouro" : "IQuest-LoopCoder", ouro ? "ouro.py" : "iquest_loopcoder.py");
+    auto full = refuse_windows(f, p, format("{}'s layers", ouro ? "Ouro" : "IQuest-LoopCoder"),
+                               format("vLLM's {} gives every loop step an attention of the model's "
+                                      "cache_config, and asserts max_window_layers == num_hidden_layers",
+                                      ouro ? "ouro.py" : "iquest_loopcoder.py"));
+    if (!full) return full;
     auto steps = loop_steps(f, ouro ? "total_ut_steps" : "loop_num", ouro ? 4 : 2);
     if (!steps) return steps.forward_error();
     const auto n = static_cast<std::uint32_t>(steps->value);
@@ -862,13 +870,10 @@ Result<PanguAttention> openpangu_attention(const Fields& f, ModelSpec& m) {
 Result<bool> from_hrm_stacks(const Fields& f, const ModelSpec& m, Plan& p, std::uint64_t layers) {
     auto base = from_sliding(f, p, layers, m.model_type);
     if (!base) return base;
-    for (auto k : p.kinds)
-        if (k != LayerKind::full_attention)
-            return f.error(
-                code::unsupported, "sliding_window",
-                "({}): a window on HRM-Text's layers is not modelled (vLLM's hrm_text.py gives every "
-                "recurrence step an attention of the model's cache_config)",
-                p.source);
+    auto full = refuse_windows(
+        f, p, "HRM-Text's layers",
+        "vLLM's hrm_text.py gives every recurrence step an attention of the model's cache_config");
+    if (!full) return full;
     auto high = f.positive("H_cycles");
     if (!high) return high.forward_error();
     auto low = f.positive("L_cycles");
@@ -1420,14 +1425,12 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     if (m.family == "bailing_moe_linear" && !mla && any_full)
         return f.error(code::missing_field, "kv_lora_rank",
                        "missing: Bailing linear's full-attention layers are MLA (vLLM would take 512)");
-    if (mla && pangu.mla)
-        for (auto k : p.kinds)
-            if (k != LayerKind::full_attention)
-                return f.error(
-                    code::unsupported, "sliding_window",
-                    "({}): a window on openPangu's MLA layers is not modelled (vLLM passes it only to "
-                    "the sink variant, StaticSinkMultiHeadLatentAttentionWrapper)",
-                    p.source);
+    if (mla && pangu.mla) {
+        auto full = refuse_windows(
+            f, p, "openPangu's MLA layers",
+            "vLLM passes it only to the sink variant, StaticSinkMultiHeadLatentAttentionWrapper");
+        if (!full) return full.forward_error();
+    }
     // LongCat-Flash's attentions are always MLA (DeepseekV2MLAAttention); FlashConfig's default kv_lora_rank
     // (512) is not assumed.
     if (m.family == "longcat_flash" && !mla)
