@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, CSP, DIST, ROOT } from './harness.mjs';
+import { CHROMIUM_ARGS, CSP, DIST, ROOT, jumpToEach } from './harness.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { chromium } from 'playwright-core';
 
@@ -66,23 +66,19 @@ async function shiftOf(dir, viewport) {
       }).observe({ type: 'layout-shift', buffered: true });
     });
     await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
-    const live = await page.evaluate(async () => {
-      let n = 0;
-      await customElements.whenDefined('kv-calc');
-      for (const el of document.querySelectorAll('kv-calc')) {
-        el.scrollIntoView({ block: 'center' });
-        await el.updateComplete;
-        if (el.matches(':state(live)')) n += 1;
-      }
-      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-      return n;
-    });
+    const live = await jumpToEach(page);
     assert.deepEqual(errors, []);
     return { shift: await page.evaluate(() => window.__shift), live };
   } finally {
     await page.close();
     await new Promise((ok) => server.close(ok));
   }
+}
+
+// The page's four elements each baked and named for the reservation style sheet.
+function assertBakedAndMarked(html) {
+  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
+  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
 }
 
 const VIEWPORTS = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
@@ -107,8 +103,7 @@ test('kvcalc bake --reserve: every element goes live with a layout shift of at m
   // The style sheet from the page's own origin (the CSP refuses inline styles), each element
   // named for it, its baked fallback kept.
   assert.equal(html.match(/<link rel="stylesheet" href="kvcalc-reserve\.css" data-kvcalc-reserve>\n<\/head>/g).length, 1);
-  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
-  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
+  assertBakedAndMarked(html);
   const css = readFileSync(join(dir, 'kvcalc-reserve.css'), 'utf8');
   assert.match(css, /@media \(scripting: enabled\) and \(min-width: 1280px\) \{\n {2}kv-calc\[data-kvcalc-box="[0-9a-f]{8}-1"\]:not\(:state\(live\)\) \{ min-height: \d+(\.\d+)?px; \}/);
   for (const [name, viewport] of VIEWPORTS) {
@@ -143,8 +138,7 @@ test('kvcalc/docusaurus with reserve (bakeSite\'s reserve): baked, then each fal
   const { default: plugin } = await import(join(DIST, 'docusaurus.mjs'));
   await plugin({}, { reserve: true }).postBuild({ outDir: dir });
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
-  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
+  assertBakedAndMarked(html);
   assert.match(html, /<link rel="stylesheet" href="kvcalc-reserve\.css" data-kvcalc-reserve>\n<\/head>/);
   await assertStill(dir, 'kvcalc/docusaurus');
   // Without a Chromium to measure with, the build fails naming it; the pages stay as baked.
@@ -173,8 +167,7 @@ test('kvcalc/vite with reserve: `vite build` writes the baked page, then each fa
   const { default: kvcalc } = await import(join(DIST, 'vite.mjs'));
   await build({ root: src, configFile: false, logLevel: 'warn', plugins: [kvcalc({ reserve: true })], build: { outDir: out, emptyOutDir: true } });
   const html = readFileSync(join(out, 'index.html'), 'utf8');
-  assert.equal(html.match(/data-kvcalc-baked="/g).length, 4);
-  assert.equal(html.match(/<kv-calc [^>]*data-kvcalc-box="[0-9a-f]{8}-[1-4]">/g).length, 4);
+  assertBakedAndMarked(html);
   assert.ok(existsSync(join(out, 'kvcalc-reserve.css')));
   await assertStill(out, 'kvcalc/vite');
   // A build that writes no page through Vite's HTML step (as VitePress and Astro, which

@@ -106,6 +106,21 @@ export async function bringIntoView(page, selector = 'kv-calc') {
   });
 }
 
+// Jumps to each <kv-calc> of the page in turn (each goes live where it is, in view: the hardest
+// case for layout shift), waits for it to draw, and answers how many went live; then waits two
+// frames, so the last change is painted and its layout-shift entries reported.
+export const jumpToEach = (page) => page.evaluate(async () => {
+  let n = 0;
+  if (document.querySelector('kv-calc')) await customElements.whenDefined('kv-calc');
+  for (const el of document.querySelectorAll('kv-calc')) {
+    el.scrollIntoView({ block: 'center' });
+    await el.updateComplete;
+    if (el.matches(':state(live)')) n += 1;
+  }
+  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  return n;
+});
+
 // Waits until every <kv-calc> on the page (or those matching selector) is defined and has
 // drawn every section (updateComplete), bringing the lazy ones into view.
 export async function waitForWidgets(page, selector = 'kv-calc') {

@@ -8,6 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { jumpToEach } from './harness.mjs';
 import { SITE_PAGES, launch, servedSite } from './site-pages/support.mjs';
 
 const site = servedSite('index.html');
@@ -28,18 +29,7 @@ async function shiftsOf(file, viewport) {
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await page.goto(`${site.base}/${file}`);
-  const live = await page.evaluate(async () => {
-    let n = 0;
-    if (document.querySelector('kv-calc')) await customElements.whenDefined('kv-calc');
-    for (const el of document.querySelectorAll('kv-calc')) {
-      el.scrollIntoView({ block: 'center' });
-      await el.updateComplete;
-      if (el.matches(':state(live)')) n += 1;
-    }
-    // Two frames, so the last change is painted and reported.
-    await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-    return n;
-  });
+  const live = await jumpToEach(page);
   const shifts = await page.evaluate(() => window.__shifts);
   await page.close();
   return { shifts, live };
