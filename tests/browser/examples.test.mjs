@@ -76,9 +76,15 @@ test('an MkDocs site as Debian 12 ships it (1.4.2): the script through the theme
   assert.match(html, /<script type="module" src="kvcalc\/kvcalc.js"><\/script>/);
   assert.ok(html.includes(FALLBACK), 'the fallback is in the built HTML');
   const site = await checkSite(env, out, '/index.html', MKDOCS_CSP);
-  // The mkdocs theme has no dark mode and paints its page white: the element stays light on
-  // it even when the reader's system is dark (the background behind it decides).
-  assert.deepEqual(await underDarkSystem(site.page), { live: LIGHT, reloaded: LIGHT });
-  await assertClean(site);
-  await site.close();
+  try {
+    // MkDocs' search fetches its index and lunr.js after the page loads: let them finish, so
+    // the reload below does not abort them (a failed request the site did not cause).
+    await site.page.waitForLoadState('networkidle');
+    // The mkdocs theme has no dark mode and paints its page white: the element stays light on
+    // it even when the reader's system is dark (the background behind it decides).
+    assert.deepEqual(await underDarkSystem(site.page), { live: LIGHT, reloaded: LIGHT });
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
 });
