@@ -17,6 +17,27 @@ export function formatterFor(el) {
   return f;
 }
 
+// "1234567" -> "1,234,567" with sep ",": digits in threes from the right.
+function groupThousands(digits, sep) {
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += sep + digits.slice(i, i + 3);
+  return out;
+}
+
+// The separator nf puts between groups of three ASCII digits, when that is all it does to a
+// whole number, from one digit to twenty (checked against nf itself); else null, and
+// Intl formats (Indian lakh grouping, a locale that leaves four digits ungrouped, other digits).
+function plainThousands(nf) {
+  const sep = nf.formatToParts(1234567).find((p) => p.type === 'group')?.value;
+  if (!sep) return null;
+  let digits = '';
+  for (let d = 1; d <= 20; d += 1) {
+    digits += String(d % 10);
+    if (nf.format(BigInt(digits)) !== groupThousands(digits, sep)) return null;
+  }
+  return sep;
+}
+
 export class Formatter {
   constructor(lang) {
     // One NumberFormat does both: BigInts carry no fraction, and 1.5 shows the decimal sign.
@@ -31,15 +52,19 @@ export class Formatter {
     this.intFormat = nf;
     const decimal = nf.formatToParts(1.5).find((p) => p.type === 'decimal');
     this.decimal = decimal ? decimal.value : '.';
+    this.group = plainThousands(nf);
   }
 
   get fixed2() {
     return (this.fixed2Format ??= new Intl.NumberFormat(this.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   }
 
-  // 57344 -> "57,344" (en). Accepts Number (a safe integer) or BigInt.
+  // 57344 -> "57,344" (en). Accepts Number (a safe integer) or BigInt. Where the locale
+  // groups plain thousands (this.group), the digits are grouped here: Intl's format of a
+  // BigInt takes microseconds, and a re-render of every view formats hundreds of figures.
   int(n) {
-    return this.intFormat.format(typeof n === 'bigint' ? n : BigInt(n));
+    const v = typeof n === 'bigint' || !Number.isSafeInteger(n) ? BigInt(n) : n;
+    return this.group !== null && v >= 0 ? groupThousands(String(v), this.group) : this.intFormat.format(v);
   }
 
   bytes(n) {
