@@ -103,6 +103,7 @@ import { h, replace } from './element/dom.js';
 import { ATTRIBUTES } from './element/state.js';
 import { loadSections, SECTIONS } from './element/sections.js';
 import { load } from './api.js';
+import { plainEnglish } from './element/plain-english.js';
 
 // How near the viewport a lazy element starts loading: a screen's height ahead, so that on
 // a page read from the top it is drawn before it scrolls into view (#watch checks the same).
@@ -126,8 +127,10 @@ let warmed = false;
 const warmNumbers = (el) => {
   if (warmed) return;
   warmed = true;
+  const lang = el.closest('[lang]')?.getAttribute('lang') || 'en';
+  if (plainEnglish(lang)) return;  // written without Intl (element/format.js)
   try {
-    new Intl.NumberFormat(el.closest('[lang]')?.getAttribute('lang') || 'en').format(1);
+    new Intl.NumberFormat(lang).format(1);
   } catch {
     // the live element falls back to English
   }

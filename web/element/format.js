@@ -2,6 +2,8 @@
 // grouping goes through Intl.NumberFormat on BigInt (exact at any size), and the binary-unit
 // figures are rounded with integer arithmetic, never by float division.
 
+import { plainEnglish } from './plain-english.js';
+
 const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 const cache = new Map();
 
@@ -40,6 +42,13 @@ function plainThousands(nf) {
 
 export class Formatter {
   constructor(lang) {
+    const plain = plainEnglish(lang);
+    if (plain) {
+      this.locale = plain;
+      this.decimal = '.';
+      this.group = ',';
+      return;
+    }
     // One NumberFormat does both: BigInts carry no fraction, and 1.5 shows the decimal sign.
     // (Building an Intl formatter is the slow part of a first render.)
     let nf;
@@ -49,10 +58,15 @@ export class Formatter {
       nf = new Intl.NumberFormat('en');
     }
     this.locale = nf.resolvedOptions().locale;
-    this.intFormat = nf;
+    this.nf = nf;
     const decimal = nf.formatToParts(1.5).find((p) => p.type === 'decimal');
     this.decimal = decimal ? decimal.value : '.';
     this.group = plainThousands(nf);
+  }
+
+  // Intl's formatter, made when first needed (a negative figure in plain English).
+  get intFormat() {
+    return (this.nf ??= new Intl.NumberFormat(this.locale));
   }
 
   get fixed2() {
@@ -117,8 +131,11 @@ export class Formatter {
   }
 
   // A ratio the core already rounded to two decimals (vLLM prints concurrency that way).
+  // Its shortest decimal text has at most two decimals: grouped here where the locale groups
+  // plain thousands, as Intl would write it; else Intl rounds.
   ratio(x) {
-    return `${this.fixed2.format(x)}x`;
+    const m = this.group !== null && /^(\d+)(?:\.(\d{1,2}))?$/.exec(String(x));
+    return m ? `${groupThousands(m[1], this.group)}${this.decimal}${(m[2] ?? '').padEnd(2, '0')}x` : `${this.fixed2.format(x)}x`;
   }
 
   // Context axis labels: 4096 -> "4K", 1048576 -> "1M".
