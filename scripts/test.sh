@@ -63,7 +63,10 @@ if bash scripts/build.sh; then
   # that never comes fails after 10 minutes instead of hanging the run (node --test's timeout
   # bounds a whole file; the longest takes about 4 minutes cold), and the whole layer after 30
   # minutes (a file that timed out can be left waiting on its browser).
-  run "node:test suites" timeout --kill-after=30 1800 node --test --test-concurrency="${KVCALC_TEST_CONCURRENCY:-2}" --test-timeout=600000 "${suites[@]}"
+  # TAP, then the time each file took (tests/time-by-file.mjs).
+  run "node:test suites" timeout --kill-after=30 1800 node --test --test-concurrency="${KVCALC_TEST_CONCURRENCY:-2}" --test-timeout=600000 \
+    --test-reporter=tap --test-reporter-destination=stdout \
+    --test-reporter=./tests/time-by-file.mjs --test-reporter-destination=stdout "${suites[@]}"
 else
   echo "test: build failed"
   failed+=("build")
