@@ -1552,7 +1552,8 @@ TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and wh
 
 TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
     // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Whisper, Cohere ASR, FireRedLID
-    // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens;
+    // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
+    // vLLM's releases set differently (next test);
     // FireRedASR2 and FunASR are Qwen decoders on the root config; DiffusionGemma's canvas allocation was not
     // read.
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
@@ -1572,6 +1573,28 @@ TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with i
             "num_attention_heads": 4, "num_hidden_layers": 2})");
         REQUIRE_FALSE(e.ok());
         CHECK(e.error().field == "architectures");
+    }
+}
+
+TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder length named") {
+    // Read in vLLM: the self (FullAttentionSpec) and cross (CrossAttentionSpec) caches form two groups of
+    // one pool (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size); a request holds
+    // cdiv(max_model_len, 16) + cdiv(max_num_encoder_input_tokens, 16) blocks. That length is
+    // get_encdec_max_encoder_len in releases whose VllmConfig.__post_init__ sets it, max_num_batched_tokens
+    // in the newest config/vllm.py read; each model's own length is named beside it.
+    for (const auto& [arch, own] : std::vector<std::pair<std::string, std::string>>{
+             {"WhisperForConditionalGeneration", "max_source_positions"},
+             {"CohereAsrForConditionalGeneration", "CohereASRProcessingInfo.get_num_audio_tokens"},
+             {"FireRedLIDForConditionalGeneration", "get_num_audio_tokens returns 1"},
+             {"NemotronParseForConditionalGeneration", "get_mm_max_tokens_per_item"}}) {
+        INFO(arch);
+        const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
+        CHECK(f.support == kvcalc::Support::refused);
+        const std::string caches = f.caches;
+        for (const std::string& says :
+             {std::string("_get_kv_cache_groups_uniform_page_size"),
+              std::string("get_encdec_max_encoder_len"), std::string("max_num_batched_tokens"), own})
+            CHECK(caches.find(says) != std::string::npos);
     }
 }
 
