@@ -821,8 +821,8 @@ TEST_CASE("Qwen2.5-Omni / Qwen3-Omni / Qwen3-ASR: the thinker's text model, thin
     CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], )" + thinker + R"("rope_theta": 1e6}}})") ==
           "thinker_config.text_config.sliding_window");
     // The streaming Qwen3-ASR (qwen3_asr_realtime.py Qwen3ASRRealtimeGeneration) is
-    // Qwen3ASRForConditionalGeneration with another prompt processor: the same thinker text model, each audio
-    // segment a new prompt.
+    // Qwen3ASRForConditionalGeneration with another prompt processor and no cache spec of its own: the same
+    // thinker text model.
     auto rt = kvcalc::read_model_text(R"({"architectures": ["Qwen3ASRRealtimeGeneration"], )" + thinker +
                                       R"("use_sliding_window": false}}})");
     REQUIRE(rt.ok());
