@@ -67,6 +67,26 @@ Result<TextModel> find_text_model(const json& root) {
                     "missing (vLLM's Moondream3TextConfig reads it; its default 24 is not taken)");
             return TextModel{t, "config.text"};
         }
+        // Wrappers whose text model vLLM builds on the root config itself, never on a text_config: an error
+        // names the root field rather than reading one that vLLM does not.
+        struct RootText {
+            const char* arch;
+            const char* vllm;
+        };
+        constexpr RootText root_text[] = {
+            {"OpenPanguVLForConditionalGeneration",
+             "openpangu_vl.py OpenPanguVLForConditionalGeneration.__init__ builds PanguEmbeddedForCausalLM "
+             "on the wrapper's own config"},
+            {"FireRedASR2ForConditionalGeneration",
+             "fireredasr2.py FireRedASR2Model.__init__ builds Qwen2ForCausalLM on the root config"},
+        };
+        for (const RootText& r : root_text)
+            if (arch && std::string_view(arch->name) == r.arch && !top.first_of(layer_aliases))
+                return field_error(
+                    code::missing_field, "num_hidden_layers",
+                    "missing at the config's root, where vLLM reads {}'s text model ({}; a text_config "
+                    "is not read)",
+                    r.arch, r.vllm);
     }
     // HRM-Text counts its layers in num_layers_per_stack (hrm_text.py HrmTextStack).
     if (top.first_of(layer_aliases) || top.find("num_layers_per_stack")) return TextModel{&root, ""};

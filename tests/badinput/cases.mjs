@@ -162,6 +162,14 @@ add('Zamba2 with its hybrid layers', text(zamba2), ok(4096, null));
 add('MiniMax with its lightning layers', text(minimax), ok(1024, null));
 // Qwen2.5-Omni: the base's 4 layers in thinker_config.text_config, 2 x 4 x 2 x 64 x 2 B.
 add('Qwen2.5-Omni through its thinker', text(omni), ok(2048, null));
+// Qwen3-ASR realtime (qwen3_asr_realtime.py): Qwen3-ASR's thinker text model, the same 2 x 4 x 2 x 64 x 2 B.
+add('Qwen3-ASR realtime through its thinker', text({ ...omni, architectures: ['Qwen3ASRRealtimeGeneration'], model_type: 'qwen3_asr' }), ok(2048, null));
+// openPangu-VL (openpangu_vl.py): PanguEmbeddedForCausalLM on the wrapper's root fields, the base's 2,048 B.
+const panguVL = { ...base, architectures: ['OpenPanguVLForConditionalGeneration'], model_type: 'openpangu_vl', vision_config: { depth: 2 } };
+add('openPangu-VL through its root fields', text(panguVL), ok(2048, null));
+// FireRedASR2 (fireredasr2.py): Qwen2ForCausalLM on the root config, the base's 2,048 B; the audio encoder keeps no cache.
+const fireRed = { ...base, architectures: ['FireRedASR2ForConditionalGeneration'], model_type: 'qwen2', use_sliding_window: false, audio_encoder_conf: { n_layers_enc: 2, n_head: 4, d_model: 64 } };
+add('FireRedASR2 through its root Qwen2 fields', text(fireRed), ok(2048, null));
 // PLaMo2: layers 1 and 3 are attention, 2 x 2 x 2 x 64 x 2 B; layers 0 and 2 keep a Mamba-2 state.
 add('PLaMo2 with its Mamba layers', text(plamo2), ok(1024, null));
 // Bailing linear: layers 1 and 3 MLA, 2 x (32 + 16) x 2 B; layers 0 and 2 a lightning state.
@@ -234,6 +242,9 @@ const contra = [
   ['DeciLM block_configs shorter than the layers', text({ ...deci, block_configs: deciBlocks.slice(1) }), err('inconsistent', 'block_configs')],
   ['Rnj1 chunked (sliding) layers without a window', text({ ...base, architectures: ['Rnj1ForCausalLM'], model_type: 'rnj1', layer_types: ['chunked_attention', 'chunked_attention', 'chunked_attention', 'full_attention'] }), err('missing_field', 'sliding_window')],
   ['Qwen2.5-Omni without the thinker\'s text_config', text({ ...omni, thinker_config: { audio_config: {} } }), err('missing_field', 'thinker_config.text_config')],
+  ['Qwen3-ASR realtime without the thinker\'s text_config', text({ ...omni, architectures: ['Qwen3ASRRealtimeGeneration'], thinker_config: {} }), err('missing_field', 'thinker_config.text_config')],
+  ['FireRedASR2 with its text fields only under text_config', text({ architectures: ['FireRedASR2ForConditionalGeneration'], model_type: 'qwen2', text_config: base }), err('missing_field', 'num_hidden_layers')],
+  ['openPangu-VL with its text fields only under text_config', text({ architectures: ['OpenPanguVLForConditionalGeneration'], model_type: 'openpangu_vl', text_config: base }), err('missing_field', 'num_hidden_layers')],
   ['Qwen2.5-Omni thinker_config not an object', text({ ...omni, thinker_config: [] }), err('invalid_value', 'thinker_config')],
   ['Qwen2.5-Omni thinker with use_sliding_window true', text({ ...omni, thinker_config: { text_config: { ...base, use_sliding_window: true, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.use_sliding_window')],
   ['Qwen2.5-Omni thinker with a window and no use_sliding_window', text({ ...omni, thinker_config: { text_config: { ...base, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.sliding_window')],

@@ -820,11 +820,16 @@ TEST_CASE("Qwen2.5-Omni / Qwen3-Omni / Qwen3-ASR: the thinker's text model, thin
                    R"("use_sliding_window": true}}})") == "thinker_config.text_config.use_sliding_window");
     CHECK(field_of(R"({"architectures": ["Qwen2_5OmniModel"], )" + thinker + R"("rope_theta": 1e6}}})") ==
           "thinker_config.text_config.sliding_window");
-    // The streaming Qwen3-ASR stays refused.
+    // The streaming Qwen3-ASR (qwen3_asr_realtime.py Qwen3ASRRealtimeGeneration) is
+    // Qwen3ASRForConditionalGeneration with another prompt processor and no cache spec of its own: the same
+    // thinker text model.
     auto rt = kvcalc::read_model_text(R"({"architectures": ["Qwen3ASRRealtimeGeneration"], )" + thinker +
                                       R"("use_sliding_window": false}}})");
-    REQUIRE_FALSE(rt.ok());
-    CHECK(rt.error().field == "architectures");
+    REQUIRE(rt.ok());
+    CHECK(rt->text_path == "thinker_config.text_config");
+    CHECK(kvcalc::size_model(*rt, at(16))->bytes_per_token == 2 * 28 * 4 * (3584 / 28) * 2);  // 57,344
+    CHECK(field_of(R"({"architectures": ["Qwen3ASRRealtimeGeneration"], "thinker_config": {}})") ==
+          "thinker_config.text_config");
 }
 
 TEST_CASE("Aria, Chameleon, Molmo, Molmo2: their own decoders, full attention as vLLM builds it") {
@@ -1444,12 +1449,28 @@ TEST_CASE("openPangu: plain, sink or MLA attention as OpenPanguDecoderLayer pick
         REQUIRE_FALSE(e.ok());
         CHECK(e.error().field == field);
     }
-    // The vision wrapper stays refused: vLLM reads its text fields from the wrapper's root config.
-    auto vl =
+    // The vision wrapper: openpangu_vl.py OpenPanguVLForConditionalGeneration.__init__ builds
+    // PanguEmbeddedForCausalLM on the wrapper's own hf_config, so the text fields are read at the root, as
+    // openPangu-VL-7B's config.json keeps them (the fixture is written from its published fields): 34 layers
+    // of 8 KV heads x 4,096 / 32, as the Embedded model.
+    const std::string vl_file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/FreedomIntelligence--openPangu-VL-7B-written.json";
+    auto vl = kvcalc::read_model_text(read_file(vl_file));
+    REQUIRE(vl.ok());
+    CHECK(vl->text_path.empty());
+    CHECK(vl->max_context.value == 131072);
+    auto vr = kvcalc::size_model(*vl, at(131072, Accounting::vllm));
+    REQUIRE(vr.ok());
+    CHECK(vr->bytes_per_token == 34 * (2 * 8 * (4096 / 32) * 2));         // 139,264
+    CHECK(vr->sequence_bytes_vllm == 34ull * (131072 / 16) * 16 * 4096);  // 18,253,611,008
+    CHECK(kvcalc::estimate_weights(*vl).error().field == "vocab_size");   // not among the fields read
+    // Fields only under a text_config are not where vLLM reads them: the missing root field is named.
+    auto nested =
         kvcalc::read_model_text(R"({"architectures": ["OpenPanguVLForConditionalGeneration"], "text_config": {
         "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4}})");
-    REQUIRE_FALSE(vl.ok());
-    CHECK(vl.error().field == "architectures");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().field == "num_hidden_layers");
 }
 
 TEST_CASE("HRM-Text: one cache per recurrence step and layer, in two stacks") {
@@ -1550,21 +1571,54 @@ TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and wh
     }
 }
 
+TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
+    // vLLM fireredasr2.py FireRedASR2Model.__init__: Qwen2ForCausalLM(vllm_config) on the root config (a
+    // Qwen2Config); the Conformer encoder (audio_encoder_conf) only feeds the prompt. The config vLLM's tests
+    // load (allendou/FireRedASR2-LLM-vllm): 28 layers of 4 KV heads x 3,584 / 28, use_sliding_window false
+    // (sliding_window 131072 not applied), float32 served in 16-bit.
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/allendou--FireRedASR2-LLM-vllm.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->text_path.empty());
+    CHECK(m->count(LayerKind::full_attention) == 28);
+    CHECK(m->layer_plan_source == "use_sliding_window false");
+    auto r = kvcalc::size_model(*m, at(32768, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 28 * (2 * 4 * (3584 / 28) * 2));                   // 57,344
+    CHECK(r->sequence_bytes_vllm == 28ull * (32768 / 16) * 16 * 2 * 4 * 128 * 2);  // 1,879,048,192
+    CHECK(has_warning(*r, "torch_dtype", "16-bit"));
+    // As any Qwen2 decoder: use_sliding_window true slides every layer.
+    auto slid = kvcalc::read_model_text(R"({"architectures": ["FireRedASR2ForConditionalGeneration"],
+        "model_type": "qwen2", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "torch_dtype": "bfloat16", "use_sliding_window": true, "sliding_window": 64})");
+    REQUIRE(slid.ok());
+    CHECK(slid->count(LayerKind::sliding_window) == 2);
+    // vLLM reads the root, never a text_config: fields only there leave the root's layer count missing.
+    auto nested = kvcalc::read_model_text(R"({"architectures": ["FireRedASR2ForConditionalGeneration"],
+        "text_config": {"hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4}})");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().field == "num_hidden_layers");
+}
+
 TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
     // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Whisper, Cohere ASR, FireRedLID
     // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
     // vLLM's releases set differently (next test);
-    // FireRedASR2 and FunASR are Qwen decoders on the root config; DiffusionGemma's canvas allocation was not
-    // read.
+    // FunASR is a Qwen3 decoder on the root config whose published config was not found;
+    // DiffusionGemma's canvas rides the draft-token path, whose reservation was not read; Voxtral Realtime's
+    // causal Whisper encoder keeps a second cache.
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
              {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
              {"WhisperForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"FireRedLIDForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"FireRedASR2ForConditionalGeneration", "Qwen2ForCausalLM"},
              {"FunASRForConditionalGeneration", "Qwen3Model"},
-             {"DiffusionGemmaForBlockDiffusion", "canvas_length"}}) {
+             {"FunASRForConditionalGeneration", "allendou/Fun-ASR-Nano-2512-vllm"},
+             {"DiffusionGemmaForBlockDiffusion", "canvas_length"},
+             {"DiffusionGemmaForBlockDiffusion", "draft tokens"},
+             {"VoxtralRealtimeGeneration", "WhisperCausalAttentionWithBlockPooling"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
         CHECK(f.support == kvcalc::Support::refused);
@@ -1610,7 +1664,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 258);
+    CHECK(exact == 261);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
