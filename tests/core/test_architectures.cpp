@@ -1566,7 +1566,9 @@ TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and wh
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
         CHECK(f.support == kvcalc::Support::refused);
-        for (const char* says : {"MiniMaxM3IndexerCache", "sparse_attention_freq", "indexer_kv_dtype"})
+        for (const char* says :
+             {"MiniMaxM3IndexerCache", "sparse_attention_freq", "indexer_kv_dtype",
+              "own parameter defaults to bf16, common/indexer.py at vllm-project/vllm 0484480"})
             CHECK(std::string(f.caches).find(says) != std::string::npos);
     }
 }

@@ -1,7 +1,9 @@
 // DeepSeek-V4 (DeepseekV4ForCausalLM, model_type deepseek_v4) stays refused by name: vLLM gives
-// each layer several caches of different block sizes in one packed pool, and how it pages and packs
-// them (kv_cache_interface.py, kv_cache_utils.py for V4) is in no vLLM commit kvcalc read. These
-// cases hold the refusal to every way a V4 config can arrive: never a partial figure.
+// each layer several caches of different block sizes in one packed pool. How it pages and packs them
+// was read (kv_cache_interface.py, kv_cache_utils.py at the fork zyongye/vllm 434b1bd) and agrees
+// with a published vLLM line, but kvcalc's layer plan has no packed set of caches per layer and how a
+// released vLLM reports the pool was not read. These cases hold the refusal to every way a V4 config
+// can arrive: never a partial figure.
 #include "config/architectures.hpp"
 #include "support.hpp"
 
@@ -33,19 +35,45 @@ const std::string small_v4 = R"("compress_ratios": [0, 4, 128, 4, 0], "head_dim"
 
 TEST_CASE("DeepSeek-V4's refusal names what vLLM caches and what kvcalc did not read") {
     const std::string reason = v4_reason();
-    // What was read (vLLM's model and cache files), each with the config field it comes from.
+    // What was read: each cache with the vLLM file, class and function that declares it, the commit
+    // it was read at, and how kv_cache_utils.py packs the caches into one pool.
     for (const char* part :
-         {"sliding_window", "584 B a token in fp8_ds_mla, blocks of 64", "compress_ratios",
-          "one 584 B entry per 4 or 128 tokens", "fp32 compressor state (blocks of 4 or 8)",
-          "index_head_dim + index_head_dim / 128 x 4 B per 4 tokens", "576 B", "deepseek_v4_attention.py",
-          "sparse_swa.py", "deepseek_compressor.py"}) {
+         {"deepseek_v4_attention.py 0a291a2", "deepseek_compressor.py 0de10a2", "zyongye/vllm 434b1bd",
+          "bc8282e and bbf906a, predate V4",
+          "DeepseekV4SWACache.get_kv_cache_spec: a SlidingWindowMLASpec, blocks of 64, 584 B a token in "
+          "fp8_ds_mla",
+          "DeepseekV4MLAAttention.get_kv_cache_spec: an MLAAttentionSpec of block_size / ratio entries of "
+          "584 B",
+          "CompressorStateCache: 2 x (1 + (ratio == 4)) x head_dim floats a slot, blocks of 4 or 8",
+          "DeepseekV4IndexerCache.get_kv_cache_spec: an MLAAttentionSpec of block_size / 4 entries of "
+          "index_head_dim + "
+          "index_head_dim / 128 x 4 B",
+          "its own compressor state (2 x 2 x index_head_dim floats a slot, blocks of 4)",
+          "576 B (kv_cache_interface.py _apply_alignment_padding)", "group_and_unify_kv_cache_specs",
+          "a group per (block_size, sliding_window)", "_get_kv_cache_groups_uniform_groups",
+          "_approximate_gcd",
+          "_get_kv_cache_config_deepseek_v4 takes num_blocks = available memory // (the compressed group's "
+          "page sizes "
+          "summed x that count)",
+          "The block size is 256 (sparse_swa.py DeepseekSparseSWABackend.get_preferred_block_size",
+          "'Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend', vllm-project/vllm#51041"}) {
         INFO(part);
         CHECK(reason.find(part) != std::string::npos);
     }
-    // What was not read, by file: the reason a figure would be a guess.
-    CHECK(reason.find("kv_cache_interface.py and kv_cache_utils.py for DeepSeek-V4") != std::string::npos);
-    CHECK(reason.find("the block size it serves V4 with") != std::string::npos);
-    CHECK(reason.find("so kvcalc gives no figure") != std::string::npos);
+    // The packing's arithmetic against a published vLLM line, with the figures written out.
+    CHECK(reason.find(
+              "22 layer tuples x 47,808 B x (118 + 2 x 259 + 4,099 + 2,065) pages = 7,152,076,800 B, the "
+              "'6.66 GiB KV cache is needed' of vllm-project/vllm#44376") != std::string::npos);
+    // What kvcalc lacks, by piece: the reason a figure would be a guess.
+    for (const char* part :
+         {"kvcalc gives no figure yet: its layer plan keeps one cache per layer, not this packed set",
+          "how a released vLLM reports the pool's KV cache size and maximum concurrency was not read",
+          "_report_kv_cache_config and get_max_concurrency_for_kv_cache_config",
+          "num_blocks // groups x the smallest block size",
+          "int(max_concurrency x max_model_len) from another fork"}) {
+        INFO(part);
+        CHECK(reason.find(part) != std::string::npos);
+    }
 }
 
 TEST_CASE("the published DeepSeek-V4-Flash and -Pro configs are refused by the architecture") {
