@@ -79,6 +79,8 @@ Result<TextModel> find_text_model(const json& root) {
              "on the wrapper's own config"},
             {"FireRedASR2ForConditionalGeneration",
              "fireredasr2.py FireRedASR2Model.__init__ builds Qwen2ForCausalLM on the root config"},
+            {"FunASRForConditionalGeneration",
+             "funasr.py FunASRModel.__init__ builds Qwen3Model on the root config"},
         };
         for (const RootText& r : root_text)
             if (arch && std::string_view(arch->name) == r.arch && !top.first_of(layer_aliases))

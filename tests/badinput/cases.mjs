@@ -244,6 +244,7 @@ const contra = [
   ['Qwen2.5-Omni without the thinker\'s text_config', text({ ...omni, thinker_config: { audio_config: {} } }), err('missing_field', 'thinker_config.text_config')],
   ['Qwen3-ASR realtime without the thinker\'s text_config', text({ ...omni, architectures: ['Qwen3ASRRealtimeGeneration'], thinker_config: {} }), err('missing_field', 'thinker_config.text_config')],
   ['FireRedASR2 with its text fields only under text_config', text({ architectures: ['FireRedASR2ForConditionalGeneration'], model_type: 'qwen2', text_config: base }), err('missing_field', 'num_hidden_layers')],
+  ['FunASR with its text fields only under text_config', text({ architectures: ['FunASRForConditionalGeneration'], model_type: 'qwen3', text_config: base }), err('missing_field', 'num_hidden_layers')],
   ['openPangu-VL with its text fields only under text_config', text({ architectures: ['OpenPanguVLForConditionalGeneration'], model_type: 'openpangu_vl', text_config: base }), err('missing_field', 'num_hidden_layers')],
   ['Qwen2.5-Omni thinker_config not an object', text({ ...omni, thinker_config: [] }), err('invalid_value', 'thinker_config')],
   ['Qwen2.5-Omni thinker with use_sliding_window true', text({ ...omni, thinker_config: { text_config: { ...base, use_sliding_window: true, sliding_window: 64 } } }), err('unsupported_architecture', 'thinker_config.text_config.use_sliding_window')],

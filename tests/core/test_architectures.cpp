@@ -1573,6 +1573,28 @@ TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and wh
     }
 }
 
+TEST_CASE("FunASR: the Qwen3 decoder vLLM builds on the root config") {
+    // vLLM funasr.py FunASRModel.__init__: Qwen3Model(vllm_config) on the root config (a Qwen3Config); the
+    // SenseVoice encoder and adaptor only feed the prompt. The written config: Qwen3-0.6B's fields (the LLM
+    // of Fun-ASR-Nano), 28 layers of 8 KV heads x head_dim 128, use_sliding_window false.
+    const std::string file =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/FunAudioLLM--Fun-ASR-Nano-2512-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->text_path.empty());
+    CHECK(m->count(LayerKind::full_attention) == 28);
+    auto r = kvcalc::size_model(*m, at(32768, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 28 * (2 * 8 * 128 * 2));                           // 114,688
+    CHECK(r->sequence_bytes_vllm == 28ull * (32768 / 16) * 16 * 2 * 8 * 128 * 2);  // 3,758,096,384
+    // vLLM reads the root, never a text_config.
+    auto nested = kvcalc::read_model_text(R"({"architectures": ["FunASRForConditionalGeneration"],
+        "text_config": {"hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4}})");
+    REQUIRE_FALSE(nested.ok());
+    CHECK(nested.error().field == "num_hidden_layers");
+}
+
 TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
     // vLLM fireredasr2.py FireRedASR2Model.__init__: Qwen2ForCausalLM(vllm_config) on the root config (a
     // Qwen2Config); the Conformer encoder (audio_encoder_conf) only feeds the prompt. The config vLLM's tests
@@ -1607,7 +1629,6 @@ TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with i
     // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Whisper, Cohere ASR, FireRedLID
     // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
     // vLLM's releases set differently (next test);
-    // FunASR is a Qwen3 decoder on the root config whose published config was not found;
     // DiffusionGemma's canvas rides the draft-token path, whose reservation was not read; Voxtral Realtime's
     // causal Whisper encoder keeps a second cache.
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
@@ -1616,8 +1637,6 @@ TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with i
              {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"FireRedLIDForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"FunASRForConditionalGeneration", "Qwen3Model"},
-             {"FunASRForConditionalGeneration", "allendou/Fun-ASR-Nano-2512-vllm"},
              {"DiffusionGemmaForBlockDiffusion", "canvas_length"},
              {"DiffusionGemmaForBlockDiffusion", "draft tokens"},
              {"VoxtralRealtimeGeneration", "WhisperCausalAttentionWithBlockPooling"}}) {
@@ -1666,7 +1685,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 261);
+    CHECK(exact == 262);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
