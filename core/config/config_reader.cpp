@@ -67,6 +67,9 @@ Result<TextModel> find_text_model(const json& root) {
                     "missing (vLLM's Moondream3TextConfig reads it; its default 24 is not taken)");
             return TextModel{t, "config.text"};
         }
+        // Whisper: the decoder's fields (decoder_layers, ...) are the root's; num_hidden_layers, when
+        // written, is WhisperConfig's encoder count.
+        if (arch && std::string_view(arch->family) == "whisper") return TextModel{&root, ""};
         // Wrappers whose text model vLLM builds on the root config itself, never on a text_config: an error
         // names the root field rather than reading one that vLLM does not.
         struct RootText {
@@ -284,7 +287,19 @@ Result<ModelSpec> read_model(json config) {
 
     // HRM-Text: vLLM builds two stacks (L and H) of num_layers_per_stack decoder layers each (hrm_text.py
     // HrmTextStack); num_hidden_layers is not read.
-    const char* layer_field = m.family == "hrm_text" ? "num_layers_per_stack" : f.first_of(layer_aliases);
+    // Whisper: vLLM's WhisperDecoder builds decoder_layers WhisperDecoderLayers of decoder_attention_heads
+    // heads of d_model // heads (whisper.py WhisperAttention); num_hidden_layers and the encoder's fields are
+    // not the decoder's.
+    const bool whisper = m.family == "whisper";
+    if (whisper)
+        for (const char* need : {"decoder_layers", "decoder_attention_heads", "d_model"})
+            if (!f.find(need))
+                return f.error(code::missing_field, need,
+                               "missing (vLLM's WhisperDecoderLayer reads it; WhisperConfig's default is not "
+                               "taken)");
+    const char* layer_field = m.family == "hrm_text" ? "num_layers_per_stack"
+                              : whisper              ? "decoder_layers"
+                                                     : f.first_of(layer_aliases);
     if (!layer_field)  // num_layers_per_stack outside HRM-Text
         return f.error(code::missing_field, "num_hidden_layers",
                        "missing (num_layers_per_stack counts layers of HRM-Text only)");
@@ -310,8 +325,9 @@ Result<ModelSpec> read_model(json config) {
                 return f.error(
                     code::missing_field, need,
                     "missing (vLLM's Moondream3 attention reads it; its class default is not taken)");
-    const char* qname =
-        moondream ? "n_heads" : f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
+    const char* qname = moondream ? "n_heads"
+                        : whisper ? "decoder_attention_heads"
+                                  : f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
     if (!qname && !attention_free)
         return f.error(code::missing_field, "num_attention_heads",
                        "missing (also looked for n_head, num_heads, n_heads)");
@@ -321,7 +337,9 @@ Result<ModelSpec> read_model(json config) {
         m.query_heads = *qh;
     }
 
-    const char* hname = moondream ? "dim" : f.first_of({"hidden_size", "n_embd", "d_model"});
+    const char* hname = moondream ? "dim"
+                        : whisper ? "d_model"
+                                  : f.first_of({"hidden_size", "n_embd", "d_model"});
     if (hname) {
         auto h = f.positive(hname);
         if (!h) return h.forward_error();
@@ -334,15 +352,15 @@ Result<ModelSpec> read_model(json config) {
         // whatever num_attention_groups says.
         // HRM-Text: hrm_text.py HrmTextAttention keeps num_attention_heads KV heads (MHA), whatever
         // num_key_value_heads says.
-        auto k =
-            m.family == "step3_text"
-                ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
-            : m.family == "hrm_text"
-                ? Result<Sourced>(Sourced{m.query_heads.value, format("{} (vLLM's HRM-Text attention is MHA)",
-                                                                      m.query_heads.source)})
-            : m.family == "step3p5" ? f.positive("num_attention_groups")
-            : moondream             ? f.positive("n_kv_heads")
-                                    : read_kv_heads(f, m.query_heads, model_type, defaults);
+        auto k = m.family == "step3_text"
+                     ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
+                 : m.family == "hrm_text" || whisper
+                     ? Result<Sourced>(Sourced{m.query_heads.value,
+                                               format("{} (vLLM's {} attention is MHA)", m.query_heads.source,
+                                                      whisper ? "Whisper decoder's" : "HRM-Text")})
+                 : m.family == "step3p5" ? f.positive("num_attention_groups")
+                 : moondream             ? f.positive("n_kv_heads")
+                                         : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
         // Step-3.5: step3p5.py Step3p5DecoderLayer passes num_kv_heads=num_attention_groups, whatever
         // num_key_value_heads says, and Step3p5Model.load_weights asserts it is above 1 ("Only support GQA").
@@ -356,12 +374,15 @@ Result<ModelSpec> read_model(json config) {
         // sets config.head_dim to it for the page sizes (ModelConfig.get_head_size).
         // Moondream3: dim / n_heads whatever head_dim says (Moondream3Attention); a dim n_heads does not
         // divide is not floored.
-        if (moondream && m.hidden_size.value % m.query_heads.value != 0)
+        // Whisper: WhisperAttention keeps d_model // heads per head and raises when heads do not divide
+        // d_model.
+        const bool head_from_hidden = moondream || whisper;
+        if (head_from_hidden && m.hidden_size.value % m.query_heads.value != 0)
             return fail(code::inconsistent, m.hidden_size.source, "{} {} is not divisible by {} {}",
                         m.hidden_size.source, m.hidden_size.value, m.query_heads.source, m.query_heads.value);
         auto h =
             m.family == "plamo2" ? f.positive("hidden_size_per_head")
-            : moondream
+            : head_from_hidden
                 ? Result<Sourced>(Sourced{m.hidden_size.value / m.query_heads.value,
                                           format("{} {} / {} {}", m.hidden_size.source, m.hidden_size.value,
                                                  m.query_heads.source, m.query_heads.value)})

@@ -559,6 +559,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     Fields f(*m.text, m.text_path), top(m.root(), "");
     // LongCat-Flash: two MLA attentions, two MLPs and a MoE with zero experts in every layer
     // (longcat_flash.py FlashDecoderLayer), which this estimate does not read.
+    // Whisper: an audio encoder and a decoder with cross-attention (whisper.py), which this estimate does not
+    // read.
+    if (m.family == "whisper")
+        return fail(code::unsupported, "architectures",
+                    "no weights model for Whisper (an audio encoder beside a decoder with cross-attention)");
     if (m.family == "longcat_flash")
         return fail(
             code::unsupported, "architectures",
