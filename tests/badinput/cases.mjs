@@ -185,6 +185,8 @@ add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3Text
 add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
 // Whisper: per token the self-attention only, 2 x 4 x 4 x 64 x 2 B; the cross-attention is per request.
 add('Whisper with its encoder length', text(whisper), ok(4096, null), { maxNumEncoderInputTokens: '1500' });
+// FireRedLID without its decoder fields: vLLM's defaults, 6 layers of 20 heads of 1280 / 20: 6 x 2 x 20 x 64 x 2 B.
+add('FireRedLID on vLLM\'s defaults', text({ architectures: ['FireRedLIDForConditionalGeneration'], torch_dtype: 'float16' }), ok(30720, null), { maxNumEncoderInputTokens: '100' });
 // IQuest-LoopCoder: a full cache and 2 sliding ones (8 tokens) in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
 add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 // openPangu's sink attention: 4 layers x 2 KV heads x (64 + 32) x 2 B; the sink blocks are a warning.
@@ -266,6 +268,8 @@ const contra = [
   ['Whisper without decoder_layers', text({ ...whisper, decoder_layers: undefined }), err('missing_field', 'decoder_layers')],
   ['Whisper without decoder_attention_heads', text({ ...whisper, decoder_attention_heads: undefined }), err('missing_field', 'decoder_attention_heads')],
   ['Whisper without d_model', text({ ...whisper, d_model: undefined }), err('missing_field', 'd_model')],
+  ['FireRedLID with n_head not dividing d_model', text({ architectures: ['FireRedLIDForConditionalGeneration'], n_head: 3, d_model: 256 }), err('inconsistent', 'd_model')],
+  ['FireRedLID with n_layers_lid_dec zero', text({ architectures: ['FireRedLIDForConditionalGeneration'], n_layers_lid_dec: 0 }), err('invalid_value', 'n_layers_lid_dec')],
   ['Whisper with heads not dividing d_model', text({ ...whisper, d_model: 250 }), err('inconsistent', 'd_model')],
   ['Ouro without num_key_value_heads', text({ ...ouro, num_key_value_heads: undefined }), err('missing_field', 'num_key_value_heads')],
   ['Ouro with zero loop steps', text({ ...ouro, total_ut_steps: 0 }), err('invalid_value', 'total_ut_steps')],

@@ -1602,7 +1602,7 @@ TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
 }
 
 TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
-    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Cohere ASR, FireRedLID
+    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Cohere ASR
     // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
     // vLLM's releases set differently (next test);
     // FunASR is a Qwen3 decoder on the root config whose published config was not found;
@@ -1611,7 +1611,6 @@ TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with i
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
              {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
              {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"FireRedLIDForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"FunASRForConditionalGeneration", "Qwen3Model"},
              {"FunASRForConditionalGeneration", "allendou/Fun-ASR-Nano-2512-vllm"},
@@ -1642,9 +1641,11 @@ TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder lengt
              {"NemotronParseForConditionalGeneration", "get_mm_max_tokens_per_item"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
-        // Whisper is sized under max_num_encoder_input_tokens (next test); the other three stay refused.
-        CHECK(f.support == (arch == "WhisperForConditionalGeneration" ? kvcalc::Support::exact
-                                                                      : kvcalc::Support::refused));
+        // Whisper and FireRedLID are sized under max_num_encoder_input_tokens (next tests); the others stay
+        // refused.
+        const bool sized =
+            arch == "WhisperForConditionalGeneration" || arch == "FireRedLIDForConditionalGeneration";
+        CHECK(f.support == (sized ? kvcalc::Support::exact : kvcalc::Support::refused));
         const std::string caches = f.caches;
         for (const std::string& says :
              {std::string("_get_kv_cache_groups_uniform_page_size"),
@@ -1748,6 +1749,43 @@ TEST_CASE("Whisper: self-attention per token, cross-attention over max_num_encod
     CHECK(w.error().field == "architectures");
 }
 
+TEST_CASE("FireRedLID: its decoder's fields or vLLM's defaults, the cross-attention as Whisper's") {
+    // vLLM fireredlid.py FireRedLIDDecoder: getattr(config, "n_layers_lid_dec", 6) layers of n_head (20)
+    // heads of d_model (1280) / n_head, a self-attention and a CrossAttention each. A config written with
+    // none of the three (vLLM's defaults apply) and a context given: 6 x 2 x 20 x 64 x 2 = 30,720 B a token.
+    auto m = kvcalc::read_model_text(R"({"architectures": ["FireRedLIDForConditionalGeneration"],
+        "torch_dtype": "float16"})");
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 6);
+    CHECK(m->num_layers.source.find("default") != std::string::npos);
+    REQUIRE(m->groups.size() == 2);
+    CHECK(m->groups[1].cross_attention);
+    kvcalc::SizeOptions o;
+    o.context = 16;
+    o.accounting = kvcalc::Accounting::vllm;
+    auto none = kvcalc::size_model(*m, o);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "max_num_encoder_input_tokens");
+    o.encoder_tokens = 100;
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 30720);
+    // Pages of 2 x 16 x 20 x 64 x 2 = 81,920 B: self cdiv(16, 16) = 1 block, cross cdiv(100, 16) = 7, in 6
+    // layers: (1 + 7) x 81,920 x 6 = 3,932,160 B.
+    CHECK(r->sequence_bytes_vllm == 3932160);
+    // Its own fields when written: 2 layers of 4 heads of 256 / 4 = 64: 2 x 2 x 4 x 64 x 2 = 2,048 B a token.
+    auto own = kvcalc::read_model_text(R"({"architectures": ["FireRedLIDForConditionalGeneration"],
+        "n_layers_lid_dec": 2, "n_head": 4, "d_model": 256, "torch_dtype": "float16"})");
+    REQUIRE(own.ok());
+    auto ro = kvcalc::size_model(*own, o);
+    REQUIRE(ro.ok());
+    CHECK(ro->bytes_per_token == 2048);
+    auto bad = kvcalc::read_model_text(R"({"architectures": ["FireRedLIDForConditionalGeneration"],
+        "n_head": 3, "d_model": 256})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "d_model");
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -1760,7 +1798,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 262);
+    CHECK(exact == 263);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
