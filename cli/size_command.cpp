@@ -48,7 +48,13 @@ void print_plain(const json& r) {
             else
                 std::cout << "(" << k << " + " << v << ") K+V head sizes";
             std::cout << " x " << r["kv_dtype_bits"].get<unsigned>() / 8.0
-                      << " B = " << group_thousands(n * per) << " B\n";
+                      << " B = " << group_thousands(n * per) << " B"
+                      << (g.contains("cross_attention") ? " per encoder token, not in the total" : "")
+                      << "\n";
+            if (g.contains("cross_attention"))
+                std::cout
+                    << "      cross-attention: holds " << group_thousands(u("max_num_encoder_input_tokens"))
+                    << " encoder tokens a request (max_num_encoder_input_tokens), whatever the context\n";
             std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>() << "; head size "
                       << g["head_dim"]["source"].get<std::string>() << "\n";
             if (g.contains("caches_per_layer")) {

@@ -61,6 +61,10 @@ const std::vector<OptionSpec> table = {
      "vLLM's Mamba state for prefix caching on a hybrid model: none (one state block per request, without "
      "prefix caching) or align (two, what prefix caching uses for gated-delta-net models)",
      size_check_table, &Options::mamba_cache_mode},
+    {"max_num_encoder_input_tokens", OptionType::count, "N", "none: required for an encoder-decoder",
+     "vLLM's encoder tokens a request's cross-attention caches (scheduler_config."
+     "max_num_encoder_input_tokens): an encoder-decoder (Whisper) reserves them in every decoder layer",
+     size_check_table, &Options::max_num_encoder_input_tokens},
     {"shared_prefix", OptionType::count_or_zero, "N", "0",
      "tokens of a prefix every sequence of the batch shares, stored once", size_command,
      &Options::shared_prefix},

@@ -22,7 +22,7 @@ const char* command_name(Command c);
 struct Options {
     std::optional<std::uint64_t> context, batch, tp, pp, block_size, max_num_batched_tokens, shared_prefix,
         max_context, pool_tokens, concurrency, gpu_count, gpu_memory, activation_peak, non_torch,
-        num_speculative_tokens;
+        num_speculative_tokens, max_num_encoder_input_tokens;
     std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format,
         verdict_from, mamba_cache_mode;
     std::optional<Fraction> gpu_memory_utilization, mem_fraction_static;

@@ -100,6 +100,7 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
     j["name"] = g.name;
     j["layers"] = g.count;  // caches: a looped model's layers times their loop steps
     if (g.per_layer != 1) j["caches_per_layer"] = g.per_layer;
+    if (g.cross_attention) j["cross_attention"] = true;  // holds the encoder's tokens, not the context's
     if (g.kind == LayerKind::mla) {
         j["latent_dim"] = sourced(g.latent_dim);
         if (g.indexer_bytes.value) j["indexer_bytes"] = sourced(g.indexer_bytes);
@@ -156,6 +157,7 @@ json size_report(const Model& model, const SizeResult& r) {
     j["max_num_batched_tokens"] = r.max_num_batched_tokens;
     j["shared_prefix"] = r.shared_prefix;
     j["num_speculative_tokens"] = r.speculative_tokens;
+    if (r.encoder_tokens) j["max_num_encoder_input_tokens"] = r.encoder_tokens;
     j["mamba_cache_mode"] = r.mamba_align ? "align" : "none";
     j["sequence_bytes_naive"] = r.sequence_bytes_naive;
     j["sequence_bytes_resident"] = r.sequence_bytes_resident;
@@ -199,6 +201,7 @@ SizeOptions size_options(const Options& o) {
     if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
     if (o.shared_prefix) s.shared_prefix = *o.shared_prefix;
     if (o.num_speculative_tokens) s.speculative_tokens = *o.num_speculative_tokens;
+    s.encoder_tokens = o.max_num_encoder_input_tokens;
     s.mamba_align = o.mamba_cache_mode && *o.mamba_cache_mode == "align";
     if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
     if (o.accounting)

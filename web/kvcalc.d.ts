@@ -50,6 +50,11 @@ export interface SizeOptions {
   numSpeculativeTokens?: number;
   /** vLLM's Mamba state mode: `align` (prefix caching on a hybrid model) keeps two state blocks, `none` one (default). */
   mambaCacheMode?: MambaCacheMode;
+  /**
+   * vLLM's max_num_encoder_input_tokens: the encoder tokens an encoder-decoder's (Whisper's) cross-attention holds a
+   * request, cdiv(N, block) blocks in every decoder layer. Required for such a model (no default: vLLM releases differ).
+   */
+  maxNumEncoderInputTokens?: number;
 }
 
 export type MambaCacheMode = 'none' | 'align';
@@ -63,6 +68,8 @@ interface GroupFigures {
   layers: number;
   bytesPerTokenLayer: number;
   bytesPerTokenLayerPerGpu: number;
+  /** An encoder-decoder's cross-attention: it holds maxNumEncoderInputTokens a request, not the context. */
+  crossAttention?: true;
   residentTokens: number;
   vllmBlockSize: number;
   vllmBlocks: number;
@@ -141,6 +148,8 @@ export interface SizeReport {
   sharedPrefix: number;
   numSpeculativeTokens: number;
   mambaCacheMode: MambaCacheMode;
+  /** An encoder-decoder's cross-attention tokens a request; absent for other models. */
+  maxNumEncoderInputTokens?: number;
   sequenceBytesNaive: number;
   /** Includes stateBytes. */
   sequenceBytesResident: number;
@@ -428,6 +437,7 @@ export interface TableOptions {
   blockSize?: number;
   numSpeculativeTokens?: number;
   mambaCacheMode?: MambaCacheMode;
+  maxNumEncoderInputTokens?: number;
   weightDtype?: string;
   /** Also render the table as text (the report's `text`). */
   format?: 'md' | 'html' | 'csv' | 'json';

@@ -489,6 +489,17 @@ Result<json> check_report(const Model& model, const Options& o) {
                                           *engine == Engine::vllm ? speculative_tokens(o, log) : 0, par->pp);
     if (!served) return served.forward_error();
     const ModelSpec& m = *served;
+    // An encoder-decoder: the log's "GPU KV cache size" tokens meant different things across vLLM releases,
+    // and its per-request cross-attention blocks depend on max_num_encoder_input_tokens; not checked.
+    for (const LayerGroup& g : m.groups)
+        if (g.cross_attention)
+            return fail(
+                code::unsupported, "max_num_encoder_input_tokens",
+                "check does not size an encoder-decoder's pool: its {} layers hold a request's "
+                "encoder tokens (vLLM's CrossAttentionSpec, max_num_encoder_input_tokens), and what an "
+                "engine log's pool tokens count for such a model differs across vLLM releases; use "
+                "size with max_num_encoder_input_tokens",
+                g.name);
     if (*engine == Engine::vllm) {
         auto mode = check_mamba_mode(o, log, m, warnings);
         if (!mode) return mode.forward_error();

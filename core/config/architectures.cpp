@@ -147,6 +147,18 @@ const Family& family_of(const Architecture& a) {
     return families.front();  // not reached: a test checks every architecture's family is listed
 }
 
+const EncoderDecoder* encoder_decoder(std::string_view family) {
+    static constexpr EncoderDecoder table[] = {
+        {"whisper", "decoder_layers", "decoder_attention_heads", "d_model", 0, 0, 0,
+         "whisper.py WhisperDecoderLayer"},
+        {"fireredlid", "n_layers_lid_dec", "n_head", "d_model", 6, 20, 1280,
+         "fireredlid.py FireRedLIDDecoder"},
+    };
+    for (const auto& e : table)
+        if (family == e.family) return &e;
+    return nullptr;
+}
+
 std::vector<const ClassDefault*> class_defaults(std::string_view model_type) {
     std::vector<const ClassDefault*> out;
     for (const auto& d : defaults)

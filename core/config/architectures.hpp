@@ -35,6 +35,19 @@ const std::vector<Architecture>& architecture_table();
 const Architecture* find_architecture(std::string_view name);
 const Family& family_of(const Architecture& a);
 
+// An encoder-decoder vLLM serves: its decoder's fields at the config's root (each decoder layer a
+// self-attention and a cross-attention of `heads` KV heads of width / heads), and vLLM's getattr
+// default for each (0: none, the field is required).
+struct EncoderDecoder {
+    const char* family;
+    const char* layers;
+    const char* heads;
+    const char* width;
+    std::uint64_t layers_default, heads_default, width_default;
+    const char* vllm;  // where vLLM builds the decoder
+};
+const EncoderDecoder* encoder_decoder(std::string_view family);  // nullptr for other families
+
 // A default of a config class, used when the field is absent from the config (a null
 // field is the config's own "none"). `value` is JSON text.
 struct ClassDefault {

@@ -67,6 +67,9 @@ Result<TextModel> find_text_model(const json& root) {
                     "missing (vLLM's Moondream3TextConfig reads it; its default 24 is not taken)");
             return TextModel{t, "config.text"};
         }
+        // Encoder-decoders (Whisper, FireRedLID): the decoder's fields are the root's; num_hidden_layers,
+        // when written, is Whisper's encoder count.
+        if (arch && encoder_decoder(arch->family)) return TextModel{&root, ""};
         // Wrappers whose text model vLLM builds on the root config itself, never on a text_config: an error
         // names the root field rather than reading one that vLLM does not.
         struct RootText {
@@ -286,11 +289,38 @@ Result<ModelSpec> read_model(json config) {
 
     // HRM-Text: vLLM builds two stacks (L and H) of num_layers_per_stack decoder layers each (hrm_text.py
     // HrmTextStack); num_hidden_layers is not read.
-    const char* layer_field = m.family == "hrm_text" ? "num_layers_per_stack" : f.first_of(layer_aliases);
+    // Encoder-decoders: vLLM builds the decoder's layers of its heads of width // heads (whisper.py
+    // WhisperAttention, fireredlid.py FireRedLIDAttention), each field its own or vLLM's getattr default
+    // (Whisper's have none: WhisperConfig's are not taken); num_hidden_layers and the encoder's are not read.
+    const EncoderDecoder* encdec = encoder_decoder(m.family);
+    std::optional<Sourced> encdec_fields[3];
+    if (encdec) {
+        const std::pair<const char*, std::uint64_t> need[] = {{encdec->layers, encdec->layers_default},
+                                                              {encdec->heads, encdec->heads_default},
+                                                              {encdec->width, encdec->width_default}};
+        for (std::size_t i = 0; i < 3; ++i) {
+            const auto [name, dflt] = need[i];
+            if (f.find(name)) {
+                auto v = f.positive(name);
+                if (!v) return v.forward_error();
+                encdec_fields[i] = *v;
+            } else if (dflt) {
+                encdec_fields[i] =
+                    Sourced{dflt, format("{} {} (vLLM's {} default)", name, dflt, encdec->vllm)};
+            } else {
+                return f.error(code::missing_field, name,
+                               "missing (vLLM's {} reads it; the config class's default is not taken)",
+                               encdec->vllm);
+            }
+        }
+    }
+    const char* layer_field = m.family == "hrm_text" ? "num_layers_per_stack"
+                              : encdec               ? encdec->layers
+                                                     : f.first_of(layer_aliases);
     if (!layer_field)  // num_layers_per_stack outside HRM-Text
         return f.error(code::missing_field, "num_hidden_layers",
                        "missing (num_layers_per_stack counts layers of HRM-Text only)");
-    auto layers = f.positive(layer_field);
+    auto layers = encdec ? Result<Sourced>(*encdec_fields[0]) : f.positive(layer_field);
     if (!layers) return layers.forward_error();
     if (m.family == "hrm_text")
         layers = Sourced{2 * layers->value,
@@ -312,20 +342,23 @@ Result<ModelSpec> read_model(json config) {
                 return f.error(
                     code::missing_field, need,
                     "missing (vLLM's Moondream3 attention reads it; its class default is not taken)");
-    const char* qname =
-        moondream ? "n_heads" : f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
+    const char* qname = moondream ? "n_heads"
+                        : encdec  ? encdec->heads
+                                  : f.first_of({"num_attention_heads", "n_head", "num_heads", "n_heads"});
     if (!qname && !attention_free)
         return f.error(code::missing_field, "num_attention_heads",
                        "missing (also looked for n_head, num_heads, n_heads)");
     if (qname) {
-        auto qh = f.positive(qname);
+        auto qh = encdec ? Result<Sourced>(*encdec_fields[1]) : f.positive(qname);
         if (!qh) return qh.forward_error();
         m.query_heads = *qh;
     }
 
-    const char* hname = moondream ? "dim" : f.first_of({"hidden_size", "n_embd", "d_model"});
+    const char* hname = moondream ? "dim"
+                        : encdec  ? encdec->width
+                                  : f.first_of({"hidden_size", "n_embd", "d_model"});
     if (hname) {
-        auto h = f.positive(hname);
+        auto h = encdec ? Result<Sourced>(*encdec_fields[2]) : f.positive(hname);
         if (!h) return h.forward_error();
         m.hidden_size = *h;
     }
@@ -336,15 +369,15 @@ Result<ModelSpec> read_model(json config) {
         // whatever num_attention_groups says.
         // HRM-Text: hrm_text.py HrmTextAttention keeps num_attention_heads KV heads (MHA), whatever
         // num_key_value_heads says.
-        auto k =
-            m.family == "step3_text"
-                ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
-            : m.family == "hrm_text"
-                ? Result<Sourced>(Sourced{m.query_heads.value, format("{} (vLLM's HRM-Text attention is MHA)",
-                                                                      m.query_heads.source)})
-            : m.family == "step3p5" ? f.positive("num_attention_groups")
-            : moondream             ? f.positive("n_kv_heads")
-                                    : read_kv_heads(f, m.query_heads, model_type, defaults);
+        auto k = m.family == "step3_text"
+                     ? Result<Sourced>(Sourced{1, "1 (vLLM's Step3TextDecoderLayer passes num_kv_heads=1)"})
+                 : m.family == "hrm_text" || encdec
+                     ? Result<Sourced>(Sourced{m.query_heads.value,
+                                               format("{} (vLLM's {} attention is MHA)", m.query_heads.source,
+                                                      encdec ? encdec->vllm : "HRM-Text")})
+                 : m.family == "step3p5" ? f.positive("num_attention_groups")
+                 : moondream             ? f.positive("n_kv_heads")
+                                         : read_kv_heads(f, m.query_heads, model_type, defaults);
         if (!k) return k.forward_error();
         // Step-3.5: step3p5.py Step3p5DecoderLayer passes num_kv_heads=num_attention_groups, whatever
         // num_key_value_heads says, and Step3p5Model.load_weights asserts it is above 1 ("Only support GQA").
@@ -358,12 +391,16 @@ Result<ModelSpec> read_model(json config) {
         // sets config.head_dim to it for the page sizes (ModelConfig.get_head_size).
         // Moondream3: dim / n_heads whatever head_dim says (Moondream3Attention); a dim n_heads does not
         // divide is not floored.
-        if (moondream && m.hidden_size.value % m.query_heads.value != 0)
+        // Whisper: WhisperAttention keeps d_model // heads per head and raises when heads do not divide
+        // d_model; FireRedLIDAttention keeps d_model // n_head with d_model-wide projections, which a
+        // remainder would not fit: not floored.
+        const bool head_from_hidden = moondream || encdec;
+        if (head_from_hidden && m.hidden_size.value % m.query_heads.value != 0)
             return fail(code::inconsistent, m.hidden_size.source, "{} {} is not divisible by {} {}",
                         m.hidden_size.source, m.hidden_size.value, m.query_heads.source, m.query_heads.value);
         auto h =
             m.family == "plamo2" ? f.positive("hidden_size_per_head")
-            : moondream
+            : head_from_hidden
                 ? Result<Sourced>(Sourced{m.hidden_size.value / m.query_heads.value,
                                           format("{} {} / {} {}", m.hidden_size.source, m.hidden_size.value,
                                                  m.query_heads.source, m.query_heads.value)})

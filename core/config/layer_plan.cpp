@@ -2,6 +2,7 @@
 
 #include <tuple>
 
+#include "config/architectures.hpp"
 #include "sizing/checked.hpp"
 
 namespace kvcalc {
@@ -1361,6 +1362,17 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second.assign(layers, true);
         p.second_name = "mla_attention (second)";
         p.source = "longcat_flash: two MLA attentions, each with its own cache, in every decoder layer";
+    } else if (encoder_decoder(m.family)) {
+        // vLLM whisper.py WhisperDecoderLayer, fireredlid.py FireRedLIDDecoderLayer: a self-attention
+        // (Attention, FullAttentionSpec) and a cross-attention (CrossAttention, CrossAttentionSpec) of the
+        // same heads and head size; the encoder caches nothing.
+        p.kinds.assign(layers, LayerKind::full_attention);
+        p.names.assign(layers, "self_attention");
+        p.second_kind = LayerKind::full_attention;
+        p.second.assign(layers, true);
+        p.second_name = "cross_attention";
+        p.source = format("{}: a self-attention and a cross-attention to the encoder in every decoder layer",
+                          m.family);
     } else if (m.family == "unlimited_ocr") {
         // RSWAAttention on every layer, an RSWASpec without a window (unlimited_ocr_attention above).
         p.kinds.assign(layers, LayerKind::full_attention);
@@ -1560,6 +1572,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second_kv = kv_heads;
         p.second_head_dim = full_hd;
     }
+    if (encoder_decoder(m.family)) {  // the cross-attention: the self-attention's heads and head size
+        p.second_kv = kv_heads;
+        p.second_head_dim = full_hd;
+    }
 
     // MiMo-V2's sliding layers have their own KV heads, K and V head sizes (mimo_v2.py,
     // MiMoV2FlashDecoderLayer: swa_num_key_value_heads, swa_head_dim, swa_v_head_dim defaulting to
@@ -1637,6 +1653,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         } else {
             g.kv_heads = p.second_kv;
             g.k_head_dim = g.v_head_dim = p.second_head_dim;
+            g.cross_attention = encoder_decoder(m.family) != nullptr;
             if (g.kind == LayerKind::sliding_window) g.window = p.second_window;
         }
         g.per_layer = p.second_per_layer;

@@ -67,6 +67,9 @@ struct LayerGroup {
     Sourced window;         // sliding_window / chunked_local: tokens kept
     Sourced query_heads;    // attention kinds whose query heads are not the model's (Step-3.5), else 0
     StateShape state;       // linear_state
+    // An encoder-decoder's cross-attention (vLLM's CrossAttentionSpec): it holds the encoder's tokens
+    // (scheduler_config.max_num_encoder_input_tokens of them a request), whatever the context.
+    bool cross_attention = false;
 };
 
 struct Warning {

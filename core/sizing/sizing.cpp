@@ -298,6 +298,22 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     if (o.context && o.shared_prefix > *o.context)
         return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
                     o.shared_prefix, *o.context);
+    if (o.encoder_tokens && (*o.encoder_tokens == 0 || *o.encoder_tokens > max_exact))
+        return field_error(code::bad_option, "max_num_encoder_input_tokens",
+                           "must be a positive integer, got {}", *o.encoder_tokens);
+    // An encoder-decoder's cross-attention holds scheduler_config.max_num_encoder_input_tokens a request
+    // (kv_cache_interface.py CrossAttentionSpec.max_memory_usage_bytes), which vLLM releases set differently
+    // (the model's encoder length, or max_num_batched_tokens): the engine's setting is asked for, not
+    // guessed.
+    for (const LayerGroup& g : m.groups)
+        if (g.cross_attention && !o.encoder_tokens)
+            return fail(code::missing_field, "max_num_encoder_input_tokens",
+                        "max_num_encoder_input_tokens: missing: the {} layers of this encoder-decoder hold a "
+                        "request's encoder tokens (vLLM's CrossAttentionSpec reserves "
+                        "cdiv(scheduler_config.max_num_encoder_input_tokens, block_size) blocks), and vLLM "
+                        "releases set that length differently (the model's encoder length, or "
+                        "max_num_batched_tokens): give the engine's max_num_encoder_input_tokens",
+                        g.name);
     auto par = check_parallel(m, o);
     if (!par) return par.forward_error();
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
@@ -337,7 +353,8 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
             s = state_bytes(g.state, 1);
             sg = state_bytes(g.state, o.tp);
         }
-        bpt = add(bpt, mul(g.count, t));
+        if (!g.cross_attention)
+            bpt = add(bpt, mul(g.count, t));  // cross: the encoder's tokens, not the context's
         state = add(state, mul(g.count, s));
         if (!t || !tg || !s || !sg || !bpt || !state)
             return overflow_error(format("one token of one {} layer", g.name),
@@ -376,7 +393,8 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
         s.padding =
             o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);
         for (std::size_t gi = 0; gi < G; ++gi)
-            s.bytes_per_token_per_gpu += s.count[gi] * tok_gpu[gi];  // at most bytes_per_token x tp
+            if (!m.groups[gi].cross_attention)
+                s.bytes_per_token_per_gpu += s.count[gi] * tok_gpu[gi];  // at most bytes_per_token x tp
         p.bytes_per_token_per_gpu_ = std::max(p.bytes_per_token_per_gpu_, s.bytes_per_token_per_gpu);
         p.stages_.push_back(std::move(s));
         first += n;
@@ -421,6 +439,10 @@ SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_
         return b;
     }
     if (!is_attention(g.kind)) return b;
+    if (g.cross_attention) {  // a request's encoder tokens, whatever the context; no prefix shared
+        C = *o_.encoder_tokens;
+        p = 0;
+    }
     b.naive = mul(t, add(p, mul(n, C - p)));
     // The tokens a layer keeps (windows capped), rounded to whole blocks when a block is given.
     const std::uint64_t rb = o_.block_size.value_or(1);
@@ -476,15 +498,16 @@ Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) cons
             gf.bytes_per_token_layer = groups_[i].token;
             gf.bytes_per_token_layer_per_gpu = groups_[i].token_gpu;
             gf.kv_heads_per_gpu = is_attention(g.kind) && g.kind != LayerKind::mla ? groups_[i].heads_gpu : 0;
+            const std::uint64_t held = g.cross_attention ? *o_.encoder_tokens : C;
             if (is_attention(g.kind)) {
                 const std::uint64_t rb = o_.block_size.value_or(1);
-                gf.resident_tokens = cdiv(g.window.value ? std::min(C, g.window.value) : C, rb) * rb;
+                gf.resident_tokens = cdiv(g.window.value ? std::min(held, g.window.value) : held, rb) * rb;
             }
             const std::uint64_t gpu_block = per_gpu_.block[i];
             gf.vllm_block_size = is_attention(g.kind) ? gpu_block : 0;  // on each GPU, as vLLM sets it
             gf.vllm_blocks = g.kind == LayerKind::linear_state
                                  ? state_blocks()
-                                 : vllm_blocks(g, C, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
+                                 : vllm_blocks(g, held, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
             gf.state_bytes_layer = groups_[i].state;
             gf.state_bytes_layer_per_gpu = groups_[i].state_gpu;
             gf.sequence_bytes_naive = *n;
@@ -548,6 +571,8 @@ Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     r.shared_prefix = o_.shared_prefix;
     r.speculative_tokens = o_.speculative_tokens;
     r.mamba_align = o_.mamba_align;
+    for (const LayerGroup& g : m_->groups)
+        if (g.cross_attention) r.encoder_tokens = *o_.encoder_tokens;
     r.bytes_per_token = bytes_per_token_;
     r.bytes_per_token_per_gpu = bytes_per_token_per_gpu_;
     r.warnings = warnings_;

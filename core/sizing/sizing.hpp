@@ -45,6 +45,9 @@ struct SizeOptions {
     std::uint64_t speculative_tokens = 0;
     // vLLM's mamba_cache_mode "align" (prefix caching on a hybrid model): one more state block.
     bool mamba_align = false;
+    // vLLM's scheduler_config.max_num_encoder_input_tokens: the tokens an encoder-decoder's cross-attention
+    // layers hold a request. Required for a model with cross-attention.
+    std::optional<std::uint64_t> encoder_tokens;
 };
 
 // Figures for one layer group, whole model (tp 1) unless named _per_gpu.
@@ -83,6 +86,7 @@ struct SizeResult {
     std::uint64_t shared_prefix = 0;
     std::uint64_t speculative_tokens = 0;
     bool mamba_align = false;
+    std::uint64_t encoder_tokens = 0;  // an encoder-decoder's cross-attention tokens, else 0
     std::uint64_t bytes_per_token = 0;
     std::uint64_t bytes_per_token_per_gpu = 0;  // heaviest pipeline stage, one GPU
     std::uint64_t sequence_bytes_naive = 0;

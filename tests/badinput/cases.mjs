@@ -50,6 +50,11 @@ const longcat = { ...base, num_hidden_layers: undefined, num_layers: 4, architec
   kv_lora_rank: 32, qk_rope_head_dim: 16 };
 // Molmo: num_key_value_heads (null: one per query head) of hidden_size / num_attention_heads.
 const molmo = { ...base, architectures: ['MolmoForCausalLM'], model_type: 'molmo' };
+// Whisper: decoder_layers self-attentions of decoder_attention_heads heads of d_model / heads, each beside a
+// cross-attention over max_num_encoder_input_tokens (required, no default).
+const whisper = { architectures: ['WhisperForConditionalGeneration'], model_type: 'whisper', d_model: 256, decoder_layers: 4,
+  decoder_attention_heads: 4, encoder_layers: 2, encoder_attention_heads: 4, max_target_positions: 4096, max_source_positions: 1500,
+  torch_dtype: 'float16' };
 const withField = (k, raw) => {
   // raw is JSON text for the value, so NaN / Infinity / huge literals survive
   const o = { ...base };
@@ -178,6 +183,10 @@ add('Bailing linear with its lightning layers', text(bailing), ok(192, null));
 add('Step-3 with its single KV head', text({ ...base, architectures: ['Step3TextForCausalLM'], model_type: 'step3_text', head_dim: 64 }), ok(1024, null));
 // Ouro: 3 loop steps of full attention in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
 add('Ouro with a cache per loop step', text(ouro), ok(6144, null));
+// Whisper: per token the self-attention only, 2 x 4 x 4 x 64 x 2 B; the cross-attention is per request.
+add('Whisper with its encoder length', text(whisper), ok(4096, null), { maxNumEncoderInputTokens: '1500' });
+// FireRedLID without its decoder fields: vLLM's defaults, 6 layers of 20 heads of 1280 / 20: 6 x 2 x 20 x 64 x 2 B.
+add('FireRedLID on vLLM\'s defaults', text({ architectures: ['FireRedLIDForConditionalGeneration'], torch_dtype: 'float16' }), ok(30720, null), { maxNumEncoderInputTokens: '100' });
 // IQuest-LoopCoder: a full cache and 2 sliding ones (8 tokens) in every layer, 3 x 2 x 4 x 2 x 64 x 2 B.
 add('IQuest-LoopCoder with its sliding loops', text(iquest), ok(6144, null));
 // openPangu's sink attention: 4 layers x 2 KV heads x (64 + 32) x 2 B; the sink blocks are a warning.
@@ -257,6 +266,12 @@ const contra = [
   ['Bailing linear MLA layers without kv_lora_rank', text({ ...bailing, kv_lora_rank: undefined }), err('missing_field', 'kv_lora_rank')],
   ['Bailing linear negative layer_group_size', text({ ...bailing, layer_group_size: -2 }), err('invalid_value', 'layer_group_size')],
   ['Molmo2 without head_dim', text({ architectures: ['Molmo2ForConditionalGeneration'], text_config: { ...base } }), err('missing_field', 'text_config.head_dim')],
+  ['Whisper without decoder_layers', text({ ...whisper, decoder_layers: undefined }), err('missing_field', 'decoder_layers')],
+  ['Whisper without decoder_attention_heads', text({ ...whisper, decoder_attention_heads: undefined }), err('missing_field', 'decoder_attention_heads')],
+  ['Whisper without d_model', text({ ...whisper, d_model: undefined }), err('missing_field', 'd_model')],
+  ['FireRedLID with n_head not dividing d_model', text({ architectures: ['FireRedLIDForConditionalGeneration'], n_head: 3, d_model: 256 }), err('inconsistent', 'd_model')],
+  ['FireRedLID with n_layers_lid_dec zero', text({ architectures: ['FireRedLIDForConditionalGeneration'], n_layers_lid_dec: 0 }), err('invalid_value', 'n_layers_lid_dec')],
+  ['Whisper with heads not dividing d_model', text({ ...whisper, d_model: 250 }), err('inconsistent', 'd_model')],
   ['Ouro without num_key_value_heads', text({ ...ouro, num_key_value_heads: undefined }), err('missing_field', 'num_key_value_heads')],
   ['Ouro with zero loop steps', text({ ...ouro, total_ut_steps: 0 }), err('invalid_value', 'total_ut_steps')],
   ['Ouro with a fractional loop count', text({ ...ouro, total_ut_steps: 2.5 }), err('invalid_value', 'total_ut_steps')],
@@ -363,6 +378,9 @@ add('max_num_batched_tokens zero', good, err('bad_option', 'max_num_batched_toke
 add('speculative tokens on a model with no MTP draft', good, err('bad_option', 'num_speculative_tokens'), { numSpeculativeTokens: '2' });
 add('speculative tokens negative', good, err('bad_option', 'num_speculative_tokens'), { numSpeculativeTokens: '-1' });
 add('speculative tokens above 1024', good, err('bad_option', 'num_speculative_tokens'), { numSpeculativeTokens: '1025' });
+add('Whisper without its encoder length', text(whisper), err('missing_field', 'max_num_encoder_input_tokens'));
+add('encoder length zero', text(whisper), err('bad_option', 'max_num_encoder_input_tokens'), { maxNumEncoderInputTokens: '0' });
+add('encoder length as text', text(whisper), err('bad_option', 'max_num_encoder_input_tokens'), { maxNumEncoderInputTokens: 'many' });
 add('Mamba cache mode all (not modelled)', good, err('bad_option', 'mamba_cache_mode'), { mambaCacheMode: 'all' });
 
 // --- accepted oddities: answered exactly, with a warning where documented ---

@@ -1626,16 +1626,14 @@ TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
 }
 
 TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
-    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Whisper, Cohere ASR, FireRedLID
+    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Cohere ASR
     // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
     // vLLM's releases set differently (next test);
     // DiffusionGemma's canvas rides the draft-token path, whose reservation was not read; Voxtral Realtime's
     // causal Whisper encoder keeps a second cache.
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
              {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
-             {"WhisperForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"FireRedLIDForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"DiffusionGemmaForBlockDiffusion", "canvas_length"},
              {"DiffusionGemmaForBlockDiffusion", "draft tokens"},
@@ -1664,13 +1662,149 @@ TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder lengt
              {"NemotronParseForConditionalGeneration", "get_mm_max_tokens_per_item"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
-        CHECK(f.support == kvcalc::Support::refused);
+        // Whisper and FireRedLID are sized under max_num_encoder_input_tokens (next tests); the others stay
+        // refused.
+        const bool sized =
+            arch == "WhisperForConditionalGeneration" || arch == "FireRedLIDForConditionalGeneration";
+        CHECK(f.support == (sized ? kvcalc::Support::exact : kvcalc::Support::refused));
         const std::string caches = f.caches;
         for (const std::string& says :
              {std::string("_get_kv_cache_groups_uniform_page_size"),
               std::string("get_encdec_max_encoder_len"), std::string("max_num_batched_tokens"), own})
             CHECK(caches.find(says) != std::string::npos);
     }
+}
+
+TEST_CASE("Whisper: self-attention per token, cross-attention over max_num_encoder_input_tokens") {
+    // Written from openai/whisper-large-v3's published fields (not a verbatim file): 32 decoder layers of 20
+    // heads, d_model 1280 (head 64), 448 target positions, float16; the encoder's fields are not the cache's.
+    const std::string config =
+        R"({"architectures": ["WhisperForConditionalGeneration"], "model_type": "whisper",
+        "d_model": 1280, "decoder_layers": 32, "decoder_attention_heads": 20, "encoder_layers": 32,
+        "encoder_attention_heads": 20, "num_hidden_layers": 32, "max_source_positions": 1500,
+        "max_target_positions": 448, "torch_dtype": "float16"})";
+    auto m = kvcalc::read_model_text(config);
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 32);
+    CHECK(m->max_context.value == 448);  // max_target_positions
+    REQUIRE(m->groups.size() == 2);
+    CHECK_FALSE(m->groups[0].cross_attention);
+    CHECK(m->groups[1].cross_attention);
+    CHECK(m->groups[1].count == 32);
+    CHECK(m->groups[1].kv_heads.value == 20);
+    CHECK(m->groups[1].k_head_dim.value == 64);
+
+    kvcalc::SizeOptions o;
+    o.accounting = kvcalc::Accounting::vllm;
+    // Without the encoder length: refused by name, never a figure.
+    auto none = kvcalc::size_model(*m, o);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "max_num_encoder_input_tokens");
+    CHECK(none.error().message.find("max_num_batched_tokens") != std::string::npos);
+
+    o.encoder_tokens = 1500;  // what get_encdec_max_encoder_len gives: max_source_positions
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    // Per token, the self-attention only: 32 x 2 x 20 x 64 x 2 = 163,840 B.
+    CHECK(r->bytes_per_token == 163840);
+    CHECK(r->encoder_tokens == 1500);
+    // A request at 448 tokens, pages of 2 x 16 x 20 x 64 x 2 = 81,920 B: self cdiv(448, 16) = 28 blocks,
+    // cross cdiv(1500, 16) = 94 blocks, each in 32 layers: (28 + 94) x 81,920 x 32 = 319,815,680 B.
+    CHECK(r->sequence_bytes_vllm == 319815680);
+    CHECK(r->groups[1].vllm_blocks == 94);
+    CHECK(r->groups[1].resident_tokens == 1500);
+    // Every token unrounded: (448 + 1500) x 163,840 = 319,160,320 B.
+    CHECK(r->sequence_bytes_naive == 319160320);
+    CHECK(r->sequence_bytes_resident == 319160320);
+    // The cross reservation does not grow with the context: 64 tokens, cdiv(64, 16) = 4 blocks of self.
+    o.context = 64;
+    auto shortr = kvcalc::size_model(*m, o);
+    REQUIRE(shortr.ok());
+    CHECK(shortr->sequence_bytes_vllm == (4 + 94) * 81920ull * 32);
+    // tp 4: 5 heads a GPU, a quarter of every page.
+    o.context.reset();
+    o.tp = 4;
+    auto tp = kvcalc::size_model(*m, o);
+    REQUIRE(tp.ok());
+    CHECK(tp->kv_bytes_per_gpu == 319815680 / 4);
+    // SchedulerConfig's max_num_batched_tokens (8192) as the length: cdiv(8192, 16) = 512 cross blocks.
+    o.tp = 1;
+    o.encoder_tokens = 8192;
+    auto batched = kvcalc::size_model(*m, o);
+    REQUIRE(batched.ok());
+    CHECK(batched->sequence_bytes_vllm == (28 + 512) * 81920ull * 32);
+    o.encoder_tokens = 0;
+    auto zero = kvcalc::size_model(*m, o);
+    REQUIRE_FALSE(zero.ok());
+    CHECK(zero.error().field == "max_num_encoder_input_tokens");
+
+    // Through the options table and the JSON report.
+    auto parse = [](const std::string& text) {
+        auto j = kvcalc::parse_json_text(text);
+        REQUIRE(j.ok());
+        return j.value();
+    };
+    const kvcalc::json rep =
+        parse(kvcalc::size_json(config, R"({"max_num_encoder_input_tokens": 1500, "accounting": "vllm"})"));
+    CHECK(rep.at("sequence_bytes_vllm") == 319815680);
+    CHECK(rep.at("max_num_encoder_input_tokens") == 1500);
+    const kvcalc::json bad = parse(kvcalc::size_json(config, R"({"max_num_encoder_input_tokens": "many"})"));
+    CHECK(bad.at("error").at("field") == "max_num_encoder_input_tokens");
+    // check refuses the pool of an encoder-decoder by name.
+    const kvcalc::json chk =
+        parse(kvcalc::check_json(config, R"({"max_num_encoder_input_tokens": 1500, "pool_tokens": 100000})"));
+    CHECK(chk.at("error").at("field") == "max_num_encoder_input_tokens");
+
+    // The decoder's fields are required: num_hidden_layers (the encoder's copy) is not read for them.
+    for (const char* field : {"decoder_layers", "decoder_attention_heads", "d_model"}) {
+        INFO(field);
+        kvcalc::json c = parse(config);
+        c.erase(field);
+        auto e = kvcalc::read_model_text(c.dump());
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
+    }
+    // The weights estimate does not read the encoder: refused, not a decoder-only figure.
+    auto w = kvcalc::estimate_weights(*m);
+    REQUIRE_FALSE(w.ok());
+    CHECK(w.error().field == "architectures");
+}
+
+TEST_CASE("FireRedLID: its decoder's fields or vLLM's defaults, the cross-attention as Whisper's") {
+    // vLLM fireredlid.py FireRedLIDDecoder: getattr(config, "n_layers_lid_dec", 6) layers of n_head (20)
+    // heads of d_model (1280) / n_head, a self-attention and a CrossAttention each. A config written with
+    // none of the three (vLLM's defaults apply) and a context given: 6 x 2 x 20 x 64 x 2 = 30,720 B a token.
+    auto m = kvcalc::read_model_text(R"({"architectures": ["FireRedLIDForConditionalGeneration"],
+        "torch_dtype": "float16"})");
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 6);
+    CHECK(m->num_layers.source.find("default") != std::string::npos);
+    REQUIRE(m->groups.size() == 2);
+    CHECK(m->groups[1].cross_attention);
+    kvcalc::SizeOptions o;
+    o.context = 16;
+    o.accounting = kvcalc::Accounting::vllm;
+    auto none = kvcalc::size_model(*m, o);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "max_num_encoder_input_tokens");
+    o.encoder_tokens = 100;
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 30720);
+    // Pages of 2 x 16 x 20 x 64 x 2 = 81,920 B: self cdiv(16, 16) = 1 block, cross cdiv(100, 16) = 7, in 6
+    // layers: (1 + 7) x 81,920 x 6 = 3,932,160 B.
+    CHECK(r->sequence_bytes_vllm == 3932160);
+    // Its own fields when written: 2 layers of 4 heads of 256 / 4 = 64: 2 x 2 x 4 x 64 x 2 = 2,048 B a token.
+    auto own = kvcalc::read_model_text(R"({"architectures": ["FireRedLIDForConditionalGeneration"],
+        "n_layers_lid_dec": 2, "n_head": 4, "d_model": 256, "torch_dtype": "float16"})");
+    REQUIRE(own.ok());
+    auto ro = kvcalc::size_model(*own, o);
+    REQUIRE(ro.ok());
+    CHECK(ro->bytes_per_token == 2048);
+    auto bad = kvcalc::read_model_text(R"({"architectures": ["FireRedLIDForConditionalGeneration"],
+        "n_head": 3, "d_model": 256})");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "d_model");
 }
 
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
@@ -1685,7 +1819,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 262);
+    CHECK(exact == 264);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
