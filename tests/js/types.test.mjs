@@ -28,16 +28,20 @@ test('tests/js/usage.ts type-checks with tsc --noEmit --strict', () => {
 
 // tsc checks the usage against the declarations; this checks the declarations against what
 // the API returns: the members an interface declares are the keys a real result has.
-function declaredMembers(name) {
+function declaredMembers(name, { optional = false } = {}) {
   const source = readFileSync(join(root, 'web', 'kvcalc.d.ts'), 'utf8');
   const body = source.match(new RegExp(`(?:export )?interface ${name}(?: extends \\w+)? \\{\\n([\\s\\S]*?)\\n\\}`))[1];
-  return [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]).sort();
+  return [...body.matchAll(/^ {2}(?:readonly )?(\w+)(\??):/gm)].filter((m) => !optional || m[2]).map((m) => m[1]).sort();
 }
+
+// The members a result of this model lacks: the optional ones that only encoder-decoders have.
+const ENCODER_DECODER_ONLY = { SizeReport: ['maxNumEncoderInputTokens'], GroupFigures: ['crossAttention'] };
+const withoutEncoderDecoder = (name) => declaredMembers(name).filter((k) => !ENCODER_DECODER_ONLY[name]?.includes(k));
 
 test('the declared interfaces have exactly the keys of real results', async () => {
   const { kv } = await loadDist();
   const report = kv.size('deepseek-ai/DeepSeek-V3', { context: 4096 });
-  assert.deepEqual(Object.keys(report).sort(), declaredMembers('SizeReport'));
+  assert.deepEqual(Object.keys(report).sort(), withoutEncoderDecoder('SizeReport'));
   assert.deepEqual(Object.keys(kv.presets()[0]).sort(), declaredMembers('Preset'));
   const f = kv.formula('openai/gpt-oss-20b', { context: 4096 });
   assert.deepEqual(Object.keys(f).sort(), declaredMembers('Formula'));
@@ -61,11 +65,29 @@ test('the declared interfaces have exactly the keys of real results', async () =
   const series = kv.model('deepseek-ai/DeepSeek-V3').series({}, { contexts: [4096], variants: ['model', { kvHeads: 8 }] });
   assert.deepEqual(Object.keys(series).sort(), declaredMembers('SeriesReport'));
   for (const s of series.series) assert.deepEqual(Object.keys(s).sort(), declaredMembers('Series'));
-  const common = declaredMembers('GroupFigures');
+  const common = withoutEncoderDecoder('GroupFigures');
   const groups = [['AttentionGroup', 'openai/gpt-oss-20b', 'sliding_window'], ['MlaGroup', 'deepseek-ai/DeepSeek-V3', 'mla'],
     ['LinearStateGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'linear_state'], ['NoCacheGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'no_cache']];
   for (const [name, id, kind] of groups) {
     const g = kv.size(id, { context: 4096 }).groups.find((x) => x.kind === kind);
     assert.deepEqual(Object.keys(g).sort(), [...common, ...declaredMembers(name)].sort(), name);
   }
+});
+
+test('an encoder-decoder report has the optional members the others lack, and only those', async () => {
+  const { kv } = await loadDist();
+  // whisper-large-v3's decoder shape (d_model 1280, 32 layers of 20 heads), written here.
+  const whisper = JSON.stringify({ architectures: ['WhisperForConditionalGeneration'], model_type: 'whisper', d_model: 1280,
+    decoder_layers: 32, decoder_attention_heads: 20, encoder_layers: 32, encoder_attention_heads: 20,
+    max_target_positions: 448, max_source_positions: 1500, torch_dtype: 'float16' });
+  const r = kv.size(whisper, { context: 448, maxNumEncoderInputTokens: 1500 });
+  assert.deepEqual(Object.keys(r).sort(), declaredMembers('SizeReport'));
+  assert.deepEqual(declaredMembers('SizeReport', { optional: true }).filter((k) => !(k in r)), []);
+  assert.equal(r.maxNumEncoderInputTokens, 1500);
+  const cross = r.groups.find((g) => g.crossAttention);
+  // A full-attention group: no window (AttentionGroup's window is for sliding and chunked layers).
+  assert.deepEqual(Object.keys(cross).sort(), [...declaredMembers('GroupFigures'), ...declaredMembers('AttentionGroup')]
+    .filter((k) => k !== 'window').sort());
+  // 32 layers x 2 x 20 heads x 64 x 2 B = 163,840 B a token (the self-attention only).
+  assert.equal(r.bytesPerToken, 32 * 2 * 20 * 64 * 2);
 });
