@@ -293,34 +293,19 @@ Result<ModelSpec> read_model(json config) {
     // WhisperAttention, fireredlid.py FireRedLIDAttention), each field its own or vLLM's getattr default
     // (Whisper's have none: WhisperConfig's are not taken); num_hidden_layers and the encoder's are not read.
     const EncoderDecoder* encdec = encoder_decoder(m.family);
-    std::optional<Sourced> encdec_fields[3];
-    if (encdec) {
-        const std::pair<const char*, std::uint64_t> need[] = {{encdec->layers, encdec->layers_default},
-                                                              {encdec->heads, encdec->heads_default},
-                                                              {encdec->width, encdec->width_default}};
-        for (std::size_t i = 0; i < 3; ++i) {
-            const auto [name, dflt] = need[i];
-            if (f.find(name)) {
-                auto v = f.positive(name);
-                if (!v) return v.forward_error();
-                encdec_fields[i] = *v;
-            } else if (dflt) {
-                encdec_fields[i] =
-                    Sourced{dflt, format("{} {} (vLLM's {} default)", name, dflt, encdec->vllm)};
-            } else {
-                return f.error(code::missing_field, name,
-                               "missing (vLLM's {} reads it; the config class's default is not taken)",
-                               encdec->vllm);
-            }
-        }
-    }
+    const auto encdec_field = [&](const char* name, std::uint64_t dflt) -> Result<Sourced> {
+        if (f.find(name)) return f.positive(name);
+        if (dflt) return Sourced{dflt, format("{} {} (vLLM's {} default)", name, dflt, encdec->vllm)};
+        return f.error(code::missing_field, name,
+                       "missing (vLLM's {} reads it; the config class's default is not taken)", encdec->vllm);
+    };
     const char* layer_field = m.family == "hrm_text" ? "num_layers_per_stack"
                               : encdec               ? encdec->layers
                                                      : f.first_of(layer_aliases);
     if (!layer_field)  // num_layers_per_stack outside HRM-Text
         return f.error(code::missing_field, "num_hidden_layers",
                        "missing (num_layers_per_stack counts layers of HRM-Text only)");
-    auto layers = encdec ? Result<Sourced>(*encdec_fields[0]) : f.positive(layer_field);
+    auto layers = encdec ? encdec_field(encdec->layers, encdec->layers_default) : f.positive(layer_field);
     if (!layers) return layers.forward_error();
     if (m.family == "hrm_text")
         layers = Sourced{2 * layers->value,
@@ -349,7 +334,7 @@ Result<ModelSpec> read_model(json config) {
         return f.error(code::missing_field, "num_attention_heads",
                        "missing (also looked for n_head, num_heads, n_heads)");
     if (qname) {
-        auto qh = encdec ? Result<Sourced>(*encdec_fields[1]) : f.positive(qname);
+        auto qh = encdec ? encdec_field(encdec->heads, encdec->heads_default) : f.positive(qname);
         if (!qh) return qh.forward_error();
         m.query_heads = *qh;
     }
@@ -358,7 +343,7 @@ Result<ModelSpec> read_model(json config) {
                         : encdec  ? encdec->width
                                   : f.first_of({"hidden_size", "n_embd", "d_model"});
     if (hname) {
-        auto h = encdec ? Result<Sourced>(*encdec_fields[2]) : f.positive(hname);
+        auto h = encdec ? encdec_field(encdec->width, encdec->width_default) : f.positive(hname);
         if (!h) return h.forward_error();
         m.hidden_size = *h;
     }
