@@ -19,13 +19,24 @@ void require(bool ok) {
 }
 
 void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, const kvcalc::SizeOptions& o) {
+    // An encoder-decoder's cross-attention holds the encoder's tokens, not the context's: its figures
+    // are set apart, and its groups hold exactly encoder_tokens each (block-rounded when resident).
+    std::uint64_t cross_naive = 0, cross_resident = 0;
+    for (const auto& g : r.groups) {
+        if (!m.groups[g.group].cross_attention) continue;
+        require(o.encoder_tokens && r.encoder_tokens == *o.encoder_tokens);
+        require(g.sequence_bytes_naive ==
+                m.groups[g.group].count * g.bytes_per_token_layer * r.encoder_tokens);
+        cross_naive += g.sequence_bytes_naive;
+        cross_resident += g.sequence_bytes_resident;
+    }
     // naive is bytes per token times the context, exactly
-    require(r.sequence_bytes_naive == r.bytes_per_token * r.context);
+    require(r.sequence_bytes_naive - cross_naive == r.bytes_per_token * r.context);
     // resident never charges a layer for more tokens than naive does, apart from state
     // and block rounding (at most one block per layer)
     std::uint64_t slack = r.state_bytes;
     if (o.block_size) slack += *o.block_size * r.bytes_per_token;
-    require(r.sequence_bytes_resident <= r.sequence_bytes_naive + slack);
+    require(r.sequence_bytes_resident - cross_resident <= r.sequence_bytes_naive - cross_naive + slack);
     // one sequence, no prefix: the batch figure is the chosen sequence figure
     if (o.batch == 1 && o.shared_prefix == 0) require(r.kv_bytes == r.sequence_bytes(o.accounting));
     // per GPU never exceeds the whole, apart from replicated heads and the unsplit latent
@@ -72,6 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.pp = (k & 8) ? 2 : 1;
     o.accounting = static_cast<kvcalc::Accounting>(k % 3);
     if (k & 16) o.block_size = 16;
+    if (k & 2) o.encoder_tokens = 1500;  // an encoder-decoder's max_num_encoder_input_tokens (Whisper's 1500)
     static const char* dtypes[] = {"auto", "fp8", "int4", "fp32", "fp8_ds_mla"};
     o.kv_dtype = dtypes[k % 5];
     for (int pass = 0; pass < 2; ++pass) {
@@ -85,9 +97,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // the text API on the same input never fails to answer, nor does a series of its variants
     kvcalc::Session session;
     require(!session.size(text, "{\"context\": 4096}").empty());
-    require(
-        !session.size(text, R"({"context": 4096, "num_speculative_tokens": 2, "mamba_cache_mode": "align"})")
-             .empty());
+    require(!session
+                 .size(text, R"({"context": 4096, "num_speculative_tokens": 2, "mamba_cache_mode": "align",
+                                     "max_num_encoder_input_tokens": 1500})")
+                 .empty());
     require(!session
                  .series(text, "{}", R"({"contexts": [1, 4096, 1048576], "kv_dtypes": ["auto", "fp8"],
                                            "variants": ["model", "mla", {"kv_heads": 1}, {"kv_heads": 2}]})")
