@@ -459,6 +459,8 @@ export interface TableRow {
   weightBytes: number | null;
   weightDtype: string | null;
   kvDtype: string;
+  /** An encoder-decoder's maxNumEncoderInputTokens: its kvBytes include the cross-attention cache of these tokens. */
+  encoderTokens?: number;
 }
 
 /** The per-model table (the CLI's `kvcalc table --format json`), with camelCase keys. */

@@ -157,6 +157,14 @@ std::string note(const json& t) {
         for (const auto& k : r["kv_bytes"])
             beyond |= k.is_null();
     if (beyond) s += " — : beyond the model's max context.";
+    for (const auto& r : t["rows"])
+        if (r.contains("encoder_tokens")) {  // the same option for every row
+            s += format(
+                " An encoder-decoder's figures include its cross-attention cache of {} encoder tokens "
+                "(max_num_encoder_input_tokens).",
+                grouped(r["encoder_tokens"].get<std::uint64_t>()));
+            break;
+        }
     return s;
 }
 
@@ -235,6 +243,11 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
         row["weight_bytes"] = w ? json(w->weight_bytes) : json(nullptr);
         row["weight_dtype"] = w ? json(w->dtype.name) : json(nullptr);
         row["kv_dtype"] = plan->kv_dtype().name;
+        for (const auto& g : m.groups)
+            if (g.cross_attention) {  // its memory columns hold the encoder's tokens too
+                row["encoder_tokens"] = *o.encoder_tokens;
+                break;
+            }
         rows.push_back(std::move(row));
     }
     json t;

@@ -197,6 +197,31 @@ TEST_CASE("table: options and errors") {
     CHECK((*fp8)["rows"][0]["kv_bytes"][0] == 73728ull * 4096);  // 2 x 36 x 8 x 128 x 1 B per token
 }
 
+TEST_CASE("table: an encoder-decoder's row holds its cross-attention cache, and the note says so") {
+    // Written from openai/whisper-large-v3's published fields: 32 decoder layers of 20 heads, d_model 1280.
+    auto m = kvcalc::read_model_text(
+        R"({"architectures": ["WhisperForConditionalGeneration"], "model_type": "whisper", "d_model": 1280,
+        "decoder_layers": 32, "decoder_attention_heads": 20, "max_target_positions": 448, "torch_dtype": "float16"})");
+    REQUIRE(m.ok());
+    std::vector<kvcalc::ModelSpec> both = {*m, preset("Qwen/Qwen3-8B")};
+    auto none = table_of(both, {{"contexts", json::array({256u})}});
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "max_num_encoder_input_tokens");
+    auto t = table_of(both, {{"contexts", json::array({256u})}, {"max_num_encoder_input_tokens", 1500u}});
+    REQUIRE(t.ok());
+    // 163,840 B a token (2 x 32 x 20 x 64 x 2) over 256 context and 1,500 encoder tokens: 287,703,040 B.
+    CHECK((*t)["rows"][0]["kv_bytes"][0] == 163840ull * (256 + 1500));
+    CHECK((*t)["rows"][0]["encoder_tokens"] == 1500u);
+    CHECK_FALSE((*t)["rows"][1].contains("encoder_tokens"));  // a decoder's row: the context only
+    CHECK(render(*t, "md").find(
+              "\nKV cache of one sequence, resident accounting, KV dtype auto; 1 KiB = 1024 B. An "
+              "encoder-decoder's figures include its cross-attention cache of 1,500 encoder "
+              "tokens (max\\_num\\_encoder\\_input\\_tokens).\n") != std::string::npos);  // md escapes _
+    auto decoders = table_of({preset("Qwen/Qwen3-8B")}, {{"max_num_encoder_input_tokens", 1500u}});
+    REQUIRE(decoders.ok());
+    CHECK(render(*decoders, "md").find("encoder") == std::string::npos);  // no such row, no such sentence
+}
+
 TEST_CASE("table: table_json over preset ids and inline configs") {
     std::string inline_config = kvtest::shared_config("mistralai--Mistral-7B-v0.1.json");
     json configs = json::array({"Qwen/Qwen3-8B", inline_config});

@@ -35,7 +35,9 @@ function declaredMembers(name, { optional = false } = {}) {
 }
 
 // The members a result of this model lacks: the optional ones that only encoder-decoders have.
-const ENCODER_DECODER_ONLY = { SizeReport: ['maxNumEncoderInputTokens'], GroupFigures: ['crossAttention'] };
+const ENCODER_DECODER_ONLY = {
+  SizeReport: ['maxNumEncoderInputTokens'], GroupFigures: ['crossAttention'], TableRow: ['encoderTokens'],
+};
 const withoutEncoderDecoder = (name) => declaredMembers(name).filter((k) => !ENCODER_DECODER_ONLY[name]?.includes(k));
 
 test('the declared interfaces have exactly the keys of real results', async () => {
@@ -59,7 +61,7 @@ test('the declared interfaces have exactly the keys of real results', async () =
   assert.deepEqual(Object.keys(crossed.engineVerdict).sort(), declaredMembers('EngineVerdict'));
   const t = kv.table(['Qwen/Qwen3-8B'], { format: 'csv' });
   assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport'));
-  assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));
+  assert.deepEqual(Object.keys(t.rows[0]).sort(), withoutEncoderDecoder('TableRow'));
   assert.deepEqual(Object.keys(kv.gpuPresets()[0]).sort(), declaredMembers('GpuPreset'));
   assert.deepEqual(Object.keys(kv.model('Qwen/Qwen3-8B').figures()).sort(), declaredMembers('SizeFigures'));
   const series = kv.model('deepseek-ai/DeepSeek-V3').series({}, { contexts: [4096], variants: ['model', { kvHeads: 8 }] });
@@ -90,4 +92,8 @@ test('an encoder-decoder report has the optional members the others lack, and on
     .filter((k) => k !== 'window').sort());
   // 32 layers x 2 x 20 heads x 64 x 2 B = 163,840 B a token (the self-attention only).
   assert.equal(r.bytesPerToken, 32 * 2 * 20 * 64 * 2);
+  const t = kv.table([whisper], { contexts: [256], maxNumEncoderInputTokens: 1500 });
+  assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));
+  assert.equal(t.rows[0].encoderTokens, 1500);
+  assert.equal(t.rows[0].kvBytes[0], 163_840 * (256 + 1500));  // the context's tokens and the encoder's
 });
