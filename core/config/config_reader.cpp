@@ -191,6 +191,9 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
     std::string fields, whys;
     for (const UnmodelledField& u : unmodelled_fields()) {
         if (u.read_by && m.family == u.read_by) continue;
+        // The encoder-decoders kvcalc sizes (encoder_decoder(): Whisper, FireRedLID) model the
+        // cross-attention that is_encoder_decoder true announces; their published configs say so.
+        if (std::string_view(u.field) == "is_encoder_decoder" && encoder_decoder(m.family)) continue;
         for (const Fields* src : {&f, &top}) {
             const json* v = src->find(u.field);
             if (!v || (u.unless && *v == *parse_json_text(u.unless))) continue;

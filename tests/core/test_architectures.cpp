@@ -1675,6 +1675,26 @@ TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder lengt
     }
 }
 
+TEST_CASE("is_encoder_decoder true: read by the encoder-decoders kvcalc sizes, refused by name elsewhere") {
+    // Whisper's published configs say is_encoder_decoder true (openai/whisper-small, a fixture): the
+    // cross-attention it announces is what kvcalc models for Whisper and FireRedLID.
+    for (const char* arch : {"WhisperForConditionalGeneration", "FireRedLIDForConditionalGeneration"}) {
+        INFO(arch);
+        auto m =
+            kvcalc::read_model_text(std::string(R"({"architectures": [")") + arch +
+                                    R"("], "is_encoder_decoder": true, "d_model": 768, "decoder_layers": 12,
+            "decoder_attention_heads": 12, "n_layers_lid_dec": 6, "n_head": 12, "max_target_positions": 448})");
+        INFO((m ? "" : m.error().message));
+        CHECK(m.ok());
+    }
+    // A decoder-only family with the flag set: refused, naming the field.
+    auto llama = kvcalc::read_model_text(
+        R"({"architectures": ["LlamaForCausalLM"], "is_encoder_decoder": true, "hidden_size": 4096,
+        "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8})");
+    REQUIRE_FALSE(llama.ok());
+    CHECK(llama.error().field == "is_encoder_decoder");
+}
+
 TEST_CASE("Whisper: self-attention per token, cross-attention over max_num_encoder_input_tokens") {
     // Written from openai/whisper-large-v3's published fields (not a verbatim file): 32 decoder layers of 20
     // heads, d_model 1280 (head 64), 448 target positions, float16; the encoder's fields are not the cache's.
