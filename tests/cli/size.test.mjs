@@ -31,7 +31,7 @@ test('every fixture config (tests/fixtures/): its figures at two contexts and tp
       assert.deepEqual([a.out.sequence_bytes_naive, a.out.sequence_bytes_resident, a.out.sequence_bytes_vllm, a.out.state_bytes],
         [at.naive, at.resident, at.vllm, at.state], `${e.file} at ${at.context}`);
     }
-    const t = json(['size', e.path, '--context', '4096', '--tp', '8', ...encoder]);
+    const t = json(['size', e.path, '--context', String(e.tp8.context), '--tp', '8', ...encoder]);
     if (e.tp8.refused) {
       assert.equal(t.status, 1, e.file);
       assert.equal(t.out.error.field, e.tp8.refused.field, e.file);
