@@ -101,9 +101,10 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
     j["layers"] = g.count;  // caches: a looped model's layers times their loop steps
     if (g.per_layer != 1) j["caches_per_layer"] = g.per_layer;
     if (g.cross_attention) j["cross_attention"] = true;  // holds the encoder's tokens, not the context's
+    // An indexer's keys beside the layer's cache (DeepSeek-V3.2's MLA, MiniMax-M3's sparse layers).
+    if (g.indexer_bytes.value) j["indexer_bytes"] = sourced(g.indexer_bytes);
     if (g.kind == LayerKind::mla) {
         j["latent_dim"] = sourced(g.latent_dim);
-        if (g.indexer_bytes.value) j["indexer_bytes"] = sourced(g.indexer_bytes);
     } else if (g.kind != LayerKind::linear_state && g.kind != LayerKind::no_cache) {
         j["kv_heads"] = sourced(g.kv_heads);
         j["head_dim"] = sourced(g.k_head_dim);

@@ -88,12 +88,17 @@ export interface AttentionGroup extends GroupFigures {
   kvHeadsPerGpu: number;
   /** Tokens kept, for sliding and chunked layers. */
   window?: Sourced;
+  /** Bytes a token of a sparse-attention indexer's keys beside K and V (MiniMax-M3's sparse layers), in
+   * bytesPerTokenLayer, the same on every GPU. */
+  indexerBytes?: Sourced;
 }
 
 /** Multi-head latent attention: one latent per token (kv_lora_rank + qk_rope_head_dim). */
 export interface MlaGroup extends GroupFigures {
   kind: 'mla';
   latentDim: Sourced;
+  /** Bytes a token of a sparse-attention indexer's keys (DeepSeek-V3.2), in bytesPerTokenLayer. */
+  indexerBytes?: Sourced;
 }
 
 /** Linear attention / Mamba: no per-token cache, a fixed state per sequence. */

@@ -200,7 +200,8 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
 
 // Given, else the engine log's, else the engine's: SGLang's page of 1, vLLM's block (larger
 // for hybrid models).
-Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const EngineLog& log) {
+Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const EngineLog& log,
+                   const ModelSpec& m) {
     if (o.block_size) return {*o.block_size, "block_size"};
     if (engine == Engine::sglang && log.page_size)
         return {log.page_size->value,
@@ -209,6 +210,7 @@ Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const 
     if (log.block_size)
         return {sr.vllm_block_size, format("the engine log: block size {} (line {})",
                                            grouped(log.block_size->value), log.block_size->line)};
+    if (m.block_size.value) return {sr.vllm_block_size, m.block_size.source};
     return {sr.vllm_block_size, sr.vllm_block_size == default_block_size
                                     ? "vLLM's default block size 16"
                                     : "vLLM's block for this hybrid model (attention page >= state page)"};
@@ -514,7 +516,7 @@ Result<json> check_report(const Model& model, const Options& o) {
     auto sized = plan->result(C);
     if (!sized) return sized.forward_error();
     const SizeResult& sr = *sized;
-    const Sourced block = block_size(o, *engine, sr, log);
+    const Sourced block = block_size(o, *engine, sr, log, m);
 
     // The weights on the busiest GPU: what a pool derived from a GPU's memory leaves out.
     std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own

@@ -580,7 +580,9 @@ void Reader::vllm_other(std::string_view s) {
         found(format("vLLM reduced max_model_len from {} to {} to fit its memory", grouped(*from),
                      grouped(*to)));
     });
-    for (const char* phrase : {"Forcing kv cache block size to ", "Setting attention block size to "})
+    // "Setting KV cache block size to 128 to match MiniMax-M3 sparse block size (was 16)."
+    for (const char* phrase : {"Forcing kv cache block size to ", "Setting attention block size to ",
+                               "Setting KV cache block size to "})
         each_after(s, phrase, [&](std::size_t p, std::size_t) {
             auto n = read_count(s, p);
             if (!n) return;

@@ -63,10 +63,12 @@ struct LayerGroup {
     // mla: each query head's key (qk_nope_head_dim + qk_rope_head_dim) and value (v_head_dim)
     // before compression, for showing the attention MLA compresses; 0 when the config lacks them.
     Sourced mla_k_head_dim, mla_v_head_dim;
-    Sourced indexer_bytes;  // mla: bytes per token of a sparse-attention indexer's keys (DeepSeek-V3.2), or 0
-    Sourced window;         // sliding_window / chunked_local: tokens kept
-    Sourced query_heads;    // attention kinds whose query heads are not the model's (Step-3.5), else 0
-    StateShape state;       // linear_state
+    // Bytes per token of a sparse-attention indexer's keys beside the layer's cache, whatever the KV dtype
+    // and tensor parallelism: mla (DeepSeek-V3.2), full_attention (MiniMax-M3's sparse layers); else 0.
+    Sourced indexer_bytes;
+    Sourced window;       // sliding_window / chunked_local: tokens kept
+    Sourced query_heads;  // attention kinds whose query heads are not the model's (Step-3.5), else 0
+    StateShape state;     // linear_state
     // An encoder-decoder's cross-attention (vLLM's CrossAttentionSpec): it holds the encoder's tokens
     // (scheduler_config.max_num_encoder_input_tokens of them a request), whatever the context.
     bool cross_attention = false;
@@ -93,6 +95,7 @@ struct ModelSpec {
     std::string kv_quant;  // "fp8" when quantization_config declares a KV-cache scheme
     std::string kv_quant_source;
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
+    Sourced block_size;  // the block vLLM sets for this model (MiniMax-M3's sparse_block_size), or 0
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
     // Layers with a second cache of another kind: layer index -> its group, or no_second_cache.

@@ -32,7 +32,8 @@ opt_u64 token_bytes(const LayerGroup& g, const KvDtype& d, std::uint64_t heads) 
     if (!is_attention(g.kind)) return 0;
     auto elems = mul(heads, add(g.k_head_dim.value, g.v_head_dim.value));
     auto bits = mul(elems, d.bits);
-    return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
+    // An indexer's keys beside the layer's K and V (MiniMax-M3): one per token on every GPU.
+    return bits ? add(cdiv(*bits, 8), g.indexer_bytes.value) : std::nullopt;
 }
 
 // The conv channels of a state over tp GPUs: a Mamba-2 state whose n_groups tp does not divide (then
@@ -369,7 +370,15 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     }
     p.bytes_per_token_ = *bpt;
     p.state_bytes_ = *state;
-    const std::uint64_t block = o.block_size.value_or(default_block_size);
+    // A model whose block vLLM sets (MiniMax-M3's sparse_block_size) is sized at it; another block was not
+    // read, and is refused.
+    if (m.block_size.value && o.block_size && *o.block_size != m.block_size.value)
+        return fail(code::bad_option, "block_size",
+                    "block_size {}: {} (its kernels take only that block); what vLLM does with another "
+                    "--block-size was not read",
+                    *o.block_size, m.block_size.source);
+    const std::uint64_t block =
+        o.block_size.value_or(m.block_size.value ? m.block_size.value : default_block_size);
     p.whole_ = vllm_layout(m, tok, st, block, &p.warnings_);
     p.per_gpu_ = vllm_layout(m, tok_gpu, st_gpu, block, nullptr);  // the same warnings again
     const std::vector<std::uint64_t> pad = padding_layers(m, count);
