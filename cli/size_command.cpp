@@ -66,7 +66,8 @@ void print_plain(const json& r) {
             std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>() << "; head size "
                       << g["head_dim"]["source"].get<std::string>() << "\n";
             if (g.contains("indexer_bytes"))
-                std::cout << "      indexer keys " << g["indexer_bytes"]["source"].get<std::string>() << "\n";
+                std::cout << "      indexer keys " << g["indexer_bytes"]["source"].get<std::string>() << " ("
+                          << r["indexer_kv_dtype"].get<std::string>() << ")\n";
             if (g.contains("caches_per_layer")) {
                 std::uint64_t c = g["caches_per_layer"].get<std::uint64_t>();
                 std::cout << "      " << n << " caches: " << n / c << " layers x " << c

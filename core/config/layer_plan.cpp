@@ -28,7 +28,8 @@ struct Plan {
     // Looped models: caches per layer (one per loop step), per layer; empty when each layer has one.
     std::vector<std::uint32_t> per_layer;
     std::uint32_t second_per_layer = 1;
-    // An attention's side cache on the layers named indexed_name (MiniMax-M3's indexer keys): bytes a token.
+    // An attention's side cache on the layers named indexed_name (MiniMax-M3's indexer keys): elements a
+    // token.
     std::string indexed_name;
     Sourced indexer;
 };
@@ -925,17 +926,8 @@ Result<bool> from_minimax_m3_sparse(const Fields& f, ModelSpec& m, Plan& p, std:
     if (sparse == 0) return true;
     auto dim = sc.positive("sparse_index_dim");
     if (!dim) return dim.forward_error();
-    auto bytes = mul(dim->value, 2);
-    if (!bytes) return sc.error(code::invalid_value, "sparse_index_dim", "is too large");
     p.indexed_name = "minimax_m3_sparse";
-    p.indexer = {*bytes, format("{} {} x 2 (bf16 indexer keys, vLLM's default indexer_kv_dtype)", dim->source,
-                                dim->value)};
-    m.warnings.push_back(
-        {"indexer_kv_dtype",
-         format("the indexer keys of the {} sparse layers are sized in vLLM's default bf16 ({} x 2 B a token "
-                "and layer); under --attention-config '{\"indexer_kv_dtype\": \"fp8\"}' vLLM keeps {} B, "
-                "which kvcalc has no option for",
-                sparse, dim->value, dim->value)});
+    p.indexer = *dim;
     return true;
 }
 
@@ -1707,7 +1699,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 if (!p.q_heads.empty()) g.query_heads = p.q_heads[i];
                 if (k == LayerKind::sliding_window) g.window = window;
                 if (k == LayerKind::chunked_local) g.window = chunk;
-                if (full && g.name == p.indexed_name) g.indexer_bytes = p.indexer;
+                if (full && g.name == p.indexed_name) g.indexer_dim = p.indexer;
             } else if (k == LayerKind::linear_state) {
                 g.state = state;
             }

@@ -63,9 +63,10 @@ struct LayerGroup {
     // mla: each query head's key (qk_nope_head_dim + qk_rope_head_dim) and value (v_head_dim)
     // before compression, for showing the attention MLA compresses; 0 when the config lacks them.
     Sourced mla_k_head_dim, mla_v_head_dim;
-    // Bytes per token of a sparse-attention indexer's keys beside the layer's cache, whatever the KV dtype
-    // and tensor parallelism: mla (DeepSeek-V3.2), full_attention (MiniMax-M3's sparse layers); else 0.
-    Sourced indexer_bytes;
+    Sourced indexer_bytes;  // mla: bytes per token of a sparse-attention indexer's keys (DeepSeek-V3.2), or 0
+    // full_attention: one indexer key of this many elements a token beside K and V, in vLLM's
+    // indexer_kv_dtype and the same on every GPU (MiniMax-M3's sparse layers), or 0.
+    Sourced indexer_dim;
     Sourced window;       // sliding_window / chunked_local: tokens kept
     Sourced query_heads;  // attention kinds whose query heads are not the model's (Step-3.5), else 0
     StateShape state;     // linear_state

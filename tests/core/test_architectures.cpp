@@ -1579,13 +1579,24 @@ TEST_CASE("MiniMax-M3: every layer's K and V, the sparse layers' bf16 indexer ke
     CHECK(m->groups[0].indexer_bytes.value == 0);
     CHECK(m->groups[1].name == "minimax_m3_sparse");
     CHECK(m->groups[1].count == 57);
-    CHECK(m->groups[1].indexer_bytes.value == 128 * 2);  // 256: sparse_index_dim x bf16
+    CHECK(m->groups[1].indexer_dim.value == 128);  // sparse_index_dim
     auto r = kvcalc::size_model(*m, at(8192, Accounting::vllm));
     REQUIRE(r.ok());
     CHECK(r->bytes_per_token == 60 * (2 * 4 * 128 * 2) + 57 * (128 * 2));  // 137,472 = 122,880 + 14,592
     CHECK(r->vllm_block_size == 128);
     CHECK(r->sequence_bytes_vllm == 8192ull / 128 * 128 * 137472);  // 1,126,170,624: 64 blocks of 128
-    CHECK(has_warning(*r, "indexer_kv_dtype", "vLLM's default bf16 (128 x 2 B a token and layer)"));
+    CHECK(r->indexer_kv_dtype == "bf16");
+    CHECK(r->groups.at(1).indexer_bytes_layer == 128 * 2);  // 256: sparse_index_dim x bf16
+    // --attention-config '{"indexer_kv_dtype": "fp8"}': one byte a key element.
+    auto fp8 = at(8192, Accounting::vllm);
+    fp8.indexer_kv_dtype = "fp8";
+    auto rf = kvcalc::size_model(*m, fp8);
+    REQUIRE(rf.ok());
+    CHECK(rf->bytes_per_token == 60 * (2 * 4 * 128 * 2) + 57 * 128);  // 130,176 = 122,880 + 7,296
+    fp8.indexer_kv_dtype = "fp4";
+    auto bad_dtype = kvcalc::size_model(*m, fp8);
+    REQUIRE_FALSE(bad_dtype.ok());
+    CHECK(bad_dtype.error().field == "indexer_kv_dtype");
     // 1,000 tokens take 8 blocks of 128, not 63 of 16.
     auto short_ctx = kvcalc::size_model(*m, at(1000, Accounting::vllm));
     REQUIRE(short_ctx.ok());
