@@ -178,7 +178,10 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
         so.kv_dtype = *o.kv_dtype;
     else if (log_kv_dtype(log, logged))
         so.kv_dtype = logged;
-    if (o.indexer_kv_dtype) so.indexer_kv_dtype = *o.indexer_kv_dtype;
+    if (o.indexer_kv_dtype)
+        so.indexer_kv_dtype = *o.indexer_kv_dtype;
+    else if (!log.indexer_kv_dtype.empty())
+        so.indexer_kv_dtype = log.indexer_kv_dtype == "bf16" ? "bf16" : "fp8";
     if (o.block_size)
         so.block_size = *o.block_size;
     else if (log.engine == "vllm" && log.block_size)

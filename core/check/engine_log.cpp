@@ -659,6 +659,15 @@ void Reader::deployment(std::string_view s) {
             log_.kv_cache_dtype = v;
             log_.kv_cache_dtype_line = line_;
         });
+    for (const char* key : {"indexer_kv_dtype=", "'indexer_kv_dtype':", "\"indexer_kv_dtype\":"})
+        each_key(s, key, [&](std::size_t p) {
+            std::string v = read_word(s, p);
+            if (v != "bf16" && v != "fp8" && v != "fp8_e4m3")
+                return;  // "auto" and others: not a stored dtype
+            if (v != log_.indexer_kv_dtype) found(format("indexer KV dtype {}", v));
+            log_.indexer_kv_dtype = v;
+            log_.indexer_kv_dtype_line = line_;
+        });
     for (const char* key : {"dtype=torch.", "'dtype': '", "--dtype"})
         each_key(s, key, [&](std::size_t p) {
             std::string v = read_word(s, p);
