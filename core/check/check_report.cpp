@@ -490,6 +490,15 @@ Result<json> check_report(const Model& model, const Options& o) {
                     o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode",
                     "{} is vLLM's: kvcalc does not model SGLang's draft pool or its Mamba cache",
                     o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode");
+    // MiniMax-M3's indexer keys and block are read from vLLM (sizing.cpp); how SGLang pools them was not
+    // read.
+    for (const LayerGroup& g : model.spec.groups)
+        if (*engine == Engine::sglang && g.indexer_dim.value)
+            return fail(
+                code::bad_option, "engine",
+                "engine sglang: how SGLang pools the {} layers' indexer keys beside K and V was not read "
+                "(kvcalc sizes them as vLLM does)",
+                g.name);
     // The model as served: with a speculative draft's layers and longer states, if any.
     auto served = with_speculative_tokens(model.spec,
                                           *engine == Engine::vllm ? speculative_tokens(o, log) : 0, par->pp);

@@ -215,4 +215,9 @@ test('MiniMax-M3: the block vLLM sets and the indexer keys\' dtype read from the
   const b16 = checkJson([m3, '--engine-log', file('m3-b16.log', lines('bf16')), '--block-size', '16']);
   assert.equal(b16.status, 1);
   assert.equal(b16.out.error.field, 'block_size');
+  // SGLang's pool of these keys was not read: refused by name.
+  const sglang = checkJson([m3, '--max-context', '8192', '--pool-tokens', '100000', '--engine', 'sglang']);
+  assert.equal(sglang.status, 1);
+  assert.equal(sglang.out.error.field, 'engine');
+  assert.match(sglang.out.error.message, /how SGLang pools the minimax_m3_sparse layers' indexer keys/);
 });
