@@ -32,9 +32,9 @@ opt_u64 indexer_bytes(const LayerGroup& g, unsigned indexer_bits) {
 opt_u64 token_bytes(const LayerGroup& g, const KvDtype& d, std::uint64_t heads, unsigned indexer_bits) {
     if (g.kind == LayerKind::mla) {
         // The latent, and an indexer's keys (fixed bytes, whatever the KV dtype).
-        if (d.ds_mla) return add(ds_mla_bytes_per_token, g.indexer_bytes.value);
+        if (d.ds_mla) return add(ds_mla_bytes_per_token, indexer_bytes(g, indexer_bits));
         auto bits = mul(g.latent_dim.value, d.bits);
-        return bits ? add(cdiv(*bits, 8), g.indexer_bytes.value) : std::nullopt;
+        return bits ? add(cdiv(*bits, 8), indexer_bytes(g, indexer_bits)) : std::nullopt;
     }
     if (!is_attention(g.kind)) return 0;
     auto elems = mul(heads, add(g.k_head_dim.value, g.v_head_dim.value));

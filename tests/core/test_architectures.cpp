@@ -1,6 +1,7 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
 #include "config/architectures.hpp"
+#include "sizing/series.hpp"
 #include "sizing/speculative.hpp"
 #include "support.hpp"
 
@@ -1614,6 +1615,13 @@ TEST_CASE("MiniMax-M3: every layer's K and V, the sparse layers' bf16 indexer ke
     REQUIRE(r8.ok());
     CHECK(r8->bytes_per_token_per_gpu ==
           60 * (2 * 1 * 128 * 2) + 57 * (128 * 2));  // 45,312 = 30,720 + 14,592
+    // The what-if variants of the attention keep the indexer's keys: one KV head, or DeepSeek-V3's latent.
+    auto mqa = kvcalc::with_kv_heads(*m, 1);
+    REQUIRE(mqa.ok());
+    CHECK(kvcalc::size_model(*mqa, at(8192))->bytes_per_token ==
+          60 * (2 * 1 * 128 * 2) + 57 * 256);  // 45,312
+    const kvcalc::ModelSpec latent = kvcalc::with_mla(*m);
+    CHECK(kvcalc::size_model(latent, at(8192))->bytes_per_token == 60 * 576 * 2 + 57 * 256);  // 83,712
     // vLLM sets the block to sparse_block_size; what it does with another --block-size was not read.
     auto b16 = at(8192, Accounting::vllm);
     b16.block_size = 16;
