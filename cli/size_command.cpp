@@ -35,9 +35,14 @@ void print_plain(const json& r) {
                       << "      " << per << " B fixed by " << r["kv_dtype_source"].get<std::string>() << "\n";
         } else if (kind == "mla") {
             std::cout << n << " layers x " << g["latent_dim"]["value"].get<std::uint64_t>() << " latent x "
-                      << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B = " << group_thousands(n * per)
-                      << " B\n"
+                      << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B";
+            if (g.contains("indexer_bytes"))
+                std::cout << " + " << n << " layers x " << g["indexer_bytes"]["value"].get<std::uint64_t>()
+                          << " B indexer keys";
+            std::cout << " = " << group_thousands(n * per) << " B\n"
                       << "      latent " << g["latent_dim"]["source"].get<std::string>() << "\n";
+            if (g.contains("indexer_bytes"))
+                std::cout << "      indexer keys " << g["indexer_bytes"]["source"].get<std::string>() << "\n";
         } else if (g.contains("kv_heads")) {
             std::uint64_t k = g["head_dim"]["value"].get<std::uint64_t>(),
                           v = g["v_head_dim"]["value"].get<std::uint64_t>();
@@ -47,8 +52,11 @@ void print_plain(const json& r) {
                 std::cout << k << " head size";
             else
                 std::cout << "(" << k << " + " << v << ") K+V head sizes";
-            std::cout << " x " << r["kv_dtype_bits"].get<unsigned>() / 8.0
-                      << " B = " << group_thousands(n * per) << " B"
+            std::cout << " x " << r["kv_dtype_bits"].get<unsigned>() / 8.0 << " B";
+            if (g.contains("indexer_bytes"))  // the indexer's keys, the same on every GPU
+                std::cout << " + " << n << " layers x " << g["indexer_bytes"]["value"].get<std::uint64_t>()
+                          << " B indexer keys";
+            std::cout << " = " << group_thousands(n * per) << " B"
                       << (g.contains("cross_attention") ? " per encoder token, not in the total" : "")
                       << "\n";
             if (g.contains("cross_attention"))
@@ -57,6 +65,9 @@ void print_plain(const json& r) {
                     << " encoder tokens a request (max_num_encoder_input_tokens), whatever the context\n";
             std::cout << "      KV heads " << g["kv_heads"]["source"].get<std::string>() << "; head size "
                       << g["head_dim"]["source"].get<std::string>() << "\n";
+            if (g.contains("indexer_bytes"))
+                std::cout << "      indexer keys " << g["indexer_bytes"]["source"].get<std::string>() << " ("
+                          << r["indexer_kv_dtype"].get<std::string>() << ")\n";
             if (g.contains("caches_per_layer")) {
                 std::uint64_t c = g["caches_per_layer"].get<std::uint64_t>();
                 std::cout << "      " << n << " caches: " << n / c << " layers x " << c

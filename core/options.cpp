@@ -61,6 +61,11 @@ const std::vector<OptionSpec> table = {
      "vLLM's Mamba state for prefix caching on a hybrid model: none (one state block per request, without "
      "prefix caching) or align (two, what prefix caching uses for gated-delta-net models)",
      size_check_table, &Options::mamba_cache_mode},
+    {"indexer_kv_dtype", OptionType::choice, "bf16 fp8", "bf16",
+     "vLLM's --attention-config indexer_kv_dtype: the dtype of a sparse-attention indexer's keys "
+     "(MiniMax-M3: "
+     "one sparse_index_dim key a token on each sparse layer), bf16 (vLLM's default) or fp8",
+     size_check_table, &Options::indexer_kv_dtype},
     {"max_num_encoder_input_tokens", OptionType::count, "N", "none: required for an encoder-decoder",
      "vLLM's encoder tokens a request's cross-attention caches (scheduler_config."
      "max_num_encoder_input_tokens): an encoder-decoder (Whisper) reserves them in every decoder layer",

@@ -24,7 +24,7 @@ struct Options {
         max_context, pool_tokens, concurrency, gpu_count, gpu_memory, activation_peak, non_torch,
         num_speculative_tokens, max_num_encoder_input_tokens;
     std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format,
-        verdict_from, mamba_cache_mode;
+        verdict_from, mamba_cache_mode, indexer_kv_dtype;
     std::optional<Fraction> gpu_memory_utilization, mem_fraction_static;
     std::optional<std::vector<std::uint64_t>> contexts;
 };

@@ -101,9 +101,15 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
     j["layers"] = g.count;  // caches: a looped model's layers times their loop steps
     if (g.per_layer != 1) j["caches_per_layer"] = g.per_layer;
     if (g.cross_attention) j["cross_attention"] = true;  // holds the encoder's tokens, not the context's
+    // An indexer's keys beside the layer's cache (DeepSeek-V3.2's MLA, MiniMax-M3's sparse layers).
+    if (f.indexer_bytes_layer)
+        j["indexer_bytes"] = {
+            {"value", f.indexer_bytes_layer},
+            {"source", g.indexer_dim.value ? format("{} {} x the bytes of indexer_kv_dtype",
+                                                    g.indexer_dim.source, g.indexer_dim.value)
+                                           : g.indexer_bytes.source}};
     if (g.kind == LayerKind::mla) {
         j["latent_dim"] = sourced(g.latent_dim);
-        if (g.indexer_bytes.value) j["indexer_bytes"] = sourced(g.indexer_bytes);
     } else if (g.kind != LayerKind::linear_state && g.kind != LayerKind::no_cache) {
         j["kv_heads"] = sourced(g.kv_heads);
         j["head_dim"] = sourced(g.k_head_dim);
@@ -159,6 +165,7 @@ json size_report(const Model& model, const SizeResult& r) {
     j["num_speculative_tokens"] = r.speculative_tokens;
     if (r.encoder_tokens) j["max_num_encoder_input_tokens"] = r.encoder_tokens;
     j["mamba_cache_mode"] = r.mamba_align ? "align" : "none";
+    if (!r.indexer_kv_dtype.empty()) j["indexer_kv_dtype"] = r.indexer_kv_dtype;
     j["sequence_bytes_naive"] = r.sequence_bytes_naive;
     j["sequence_bytes_resident"] = r.sequence_bytes_resident;
     j["sequence_bytes_vllm"] = r.sequence_bytes_vllm;
@@ -204,6 +211,7 @@ SizeOptions size_options(const Options& o) {
     s.encoder_tokens = o.max_num_encoder_input_tokens;
     s.mamba_align = o.mamba_cache_mode && *o.mamba_cache_mode == "align";
     if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
+    if (o.indexer_kv_dtype) s.indexer_kv_dtype = *o.indexer_kv_dtype;
     if (o.accounting)
         s.accounting = *o.accounting == "naive"  ? Accounting::naive
                        : *o.accounting == "vllm" ? Accounting::vllm

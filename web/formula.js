@@ -26,7 +26,14 @@ function groupFormula(report, group, bytesPerElement) {
     out.bytes = 0;
   } else {
     out.per = 'token';
-    if (group.kind === 'mla') {
+    if (group.indexerBytes) {
+      // An indexer's keys beside the layer's cache (DeepSeek-V3.2's MLA, MiniMax-M3's sparse layers): a sum, so
+      // the layer's bytes are one term whose source names both parts.
+      const cache = group.bytesPerTokenLayer - group.indexerBytes.value;
+      const what = group.kind === 'mla' ? 'the latent' : 'K and V';
+      terms = [layers, term('bytes per token per layer', group.bytesPerTokenLayer,
+        `${cache} B of ${what} + ${group.indexerBytes.value} B of indexer keys (${group.indexerBytes.source})`)];
+    } else if (group.kind === 'mla') {
       terms =
         report.kvDtype === 'fp8_ds_mla'
           ? [layers, term('bytes per token per layer', group.bytesPerTokenLayer, report.kvDtypeSource)]

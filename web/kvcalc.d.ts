@@ -50,6 +50,8 @@ export interface SizeOptions {
   numSpeculativeTokens?: number;
   /** vLLM's Mamba state mode: `align` (prefix caching on a hybrid model) keeps two state blocks, `none` one (default). */
   mambaCacheMode?: MambaCacheMode;
+  /** vLLM's `--attention-config` indexer_kv_dtype: MiniMax-M3's indexer keys in bf16 (vLLM's default) or fp8. */
+  indexerKvDtype?: IndexerKvDtype;
   /**
    * vLLM's max_num_encoder_input_tokens: the encoder tokens an encoder-decoder's (Whisper's) cross-attention holds a
    * request, cdiv(N, block) blocks in every decoder layer. Required for such a model (no default: vLLM releases differ).
@@ -58,6 +60,8 @@ export interface SizeOptions {
 }
 
 export type MambaCacheMode = 'none' | 'align';
+
+export type IndexerKvDtype = 'bf16' | 'fp8';
 
 export type LayerKind = 'full_attention' | 'mla' | 'sliding_window' | 'chunked_local' | 'linear_state' | 'no_cache';
 
@@ -88,12 +92,17 @@ export interface AttentionGroup extends GroupFigures {
   kvHeadsPerGpu: number;
   /** Tokens kept, for sliding and chunked layers. */
   window?: Sourced;
+  /** Bytes a token of a sparse-attention indexer's keys beside K and V (MiniMax-M3's sparse layers, in
+   * indexerKvDtype), part of bytesPerTokenLayer, the same on every GPU. */
+  indexerBytes?: Sourced;
 }
 
 /** Multi-head latent attention: one latent per token (kv_lora_rank + qk_rope_head_dim). */
 export interface MlaGroup extends GroupFigures {
   kind: 'mla';
   latentDim: Sourced;
+  /** Bytes a token of a sparse-attention indexer's keys (DeepSeek-V3.2), in bytesPerTokenLayer. */
+  indexerBytes?: Sourced;
 }
 
 /** Linear attention / Mamba: no per-token cache, a fixed state per sequence. */
@@ -148,6 +157,8 @@ export interface SizeReport {
   sharedPrefix: number;
   numSpeculativeTokens: number;
   mambaCacheMode: MambaCacheMode;
+  /** The dtype of the indexer keys of a model that keeps them in it (MiniMax-M3); absent for other models. */
+  indexerKvDtype?: IndexerKvDtype;
   /** An encoder-decoder's cross-attention tokens a request; absent for other models. */
   maxNumEncoderInputTokens?: number;
   sequenceBytesNaive: number;
@@ -277,6 +288,7 @@ export interface CheckOptions {
   maxNumBatchedTokens?: number;
   numSpeculativeTokens?: number;
   mambaCacheMode?: MambaCacheMode;
+  indexerKvDtype?: IndexerKvDtype;
 }
 
 /** The CLI's `kvcalc check --json` report, with camelCase keys. */
@@ -437,6 +449,7 @@ export interface TableOptions {
   blockSize?: number;
   numSpeculativeTokens?: number;
   mambaCacheMode?: MambaCacheMode;
+  indexerKvDtype?: IndexerKvDtype;
   maxNumEncoderInputTokens?: number;
   weightDtype?: string;
   /** Also render the table as text (the report's `text`). */

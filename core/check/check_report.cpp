@@ -178,6 +178,10 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
         so.kv_dtype = *o.kv_dtype;
     else if (log_kv_dtype(log, logged))
         so.kv_dtype = logged;
+    if (o.indexer_kv_dtype)
+        so.indexer_kv_dtype = *o.indexer_kv_dtype;
+    else if (!log.indexer_kv_dtype.empty())
+        so.indexer_kv_dtype = log.indexer_kv_dtype == "bf16" ? "bf16" : "fp8";
     if (o.block_size)
         so.block_size = *o.block_size;
     else if (log.engine == "vllm" && log.block_size)
@@ -200,7 +204,8 @@ SizeOptions request_options(const Options& o, std::uint64_t context, const Paral
 
 // Given, else the engine log's, else the engine's: SGLang's page of 1, vLLM's block (larger
 // for hybrid models).
-Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const EngineLog& log) {
+Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const EngineLog& log,
+                   const ModelSpec& m) {
     if (o.block_size) return {*o.block_size, "block_size"};
     if (engine == Engine::sglang && log.page_size)
         return {log.page_size->value,
@@ -209,6 +214,7 @@ Sourced block_size(const Options& o, Engine engine, const SizeResult& sr, const 
     if (log.block_size)
         return {sr.vllm_block_size, format("the engine log: block size {} (line {})",
                                            grouped(log.block_size->value), log.block_size->line)};
+    if (m.block_size.value) return {sr.vllm_block_size, m.block_size.source};
     return {sr.vllm_block_size, sr.vllm_block_size == default_block_size
                                     ? "vLLM's default block size 16"
                                     : "vLLM's block for this hybrid model (attention page >= state page)"};
@@ -484,6 +490,15 @@ Result<json> check_report(const Model& model, const Options& o) {
                     o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode",
                     "{} is vLLM's: kvcalc does not model SGLang's draft pool or its Mamba cache",
                     o.num_speculative_tokens ? "num_speculative_tokens" : "mamba_cache_mode");
+    // MiniMax-M3's indexer keys and block are read from vLLM (sizing.cpp); how SGLang pools them was not
+    // read.
+    for (const LayerGroup& g : model.spec.groups)
+        if (*engine == Engine::sglang && g.indexer_dim.value)
+            return fail(
+                code::bad_option, "engine",
+                "engine sglang: how SGLang pools the {} layers' indexer keys beside K and V was not read "
+                "(kvcalc sizes them as vLLM does)",
+                g.name);
     // The model as served: with a speculative draft's layers and longer states, if any.
     auto served = with_speculative_tokens(model.spec,
                                           *engine == Engine::vllm ? speculative_tokens(o, log) : 0, par->pp);
@@ -514,7 +529,7 @@ Result<json> check_report(const Model& model, const Options& o) {
     auto sized = plan->result(C);
     if (!sized) return sized.forward_error();
     const SizeResult& sr = *sized;
-    const Sourced block = block_size(o, *engine, sr, log);
+    const Sourced block = block_size(o, *engine, sr, log, m);
 
     // The weights on the busiest GPU: what a pool derived from a GPU's memory leaves out.
     std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own

@@ -580,7 +580,9 @@ void Reader::vllm_other(std::string_view s) {
         found(format("vLLM reduced max_model_len from {} to {} to fit its memory", grouped(*from),
                      grouped(*to)));
     });
-    for (const char* phrase : {"Forcing kv cache block size to ", "Setting attention block size to "})
+    // "Setting KV cache block size to 128 to match MiniMax-M3 sparse block size (was 16)."
+    for (const char* phrase : {"Forcing kv cache block size to ", "Setting attention block size to ",
+                               "Setting KV cache block size to "})
         each_after(s, phrase, [&](std::size_t p, std::size_t) {
             auto n = read_count(s, p);
             if (!n) return;
@@ -656,6 +658,15 @@ void Reader::deployment(std::string_view s) {
             if (v != log_.kv_cache_dtype) found(format("KV cache dtype {}", v));
             log_.kv_cache_dtype = v;
             log_.kv_cache_dtype_line = line_;
+        });
+    for (const char* key : {"indexer_kv_dtype=", "'indexer_kv_dtype':", "\"indexer_kv_dtype\":"})
+        each_key(s, key, [&](std::size_t p) {
+            std::string v = read_word(s, p);
+            if (v != "bf16" && v != "fp8" && v != "fp8_e4m3")
+                return;  // "auto" and others: not a stored dtype
+            if (v != log_.indexer_kv_dtype) found(format("indexer KV dtype {}", v));
+            log_.indexer_kv_dtype = v;
+            log_.indexer_kv_dtype_line = line_;
         });
     for (const char* key : {"dtype=torch.", "'dtype': '", "--dtype"})
         each_key(s, key, [&](std::size_t p) {

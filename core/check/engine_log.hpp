@@ -92,6 +92,10 @@ struct EngineLog {
     unsigned tp_rank_max = 0;    // the highest TP rank any prefix names, plus one
     std::string kv_cache_dtype;  // as stated: "fp8", "auto", ...
     int kv_cache_dtype_line = 0;
+    // MiniMax-M3's indexer keys: "bf16", "fp8" or "fp8_e4m3" ("MiniMax M3 indexer: selected ...
+    // [topk_blocks=16, indexer_kv_dtype=bf16]"), else empty.
+    std::string indexer_kv_dtype;
+    int indexer_kv_dtype_line = 0;
     std::string model_dtype;  // "float32", "bfloat16", ... (vLLM's dtype=torch.X)
     int model_dtype_line = 0;
 

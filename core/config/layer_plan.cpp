@@ -28,6 +28,10 @@ struct Plan {
     // Looped models: caches per layer (one per loop step), per layer; empty when each layer has one.
     std::vector<std::uint32_t> per_layer;
     std::uint32_t second_per_layer = 1;
+    // An attention's side cache on the layers named indexed_name (MiniMax-M3's indexer keys): elements a
+    // token.
+    std::string indexed_name;
+    Sourced indexer;
 };
 
 // layer_types: one string per layer. Rnj1's "chunked_attention" layers are a sliding window of
@@ -863,6 +867,70 @@ Result<PanguAttention> openpangu_attention(const Fields& f, ModelSpec& m) {
     return a;
 }
 
+// MiniMax-M3 (vLLM vllm/models/minimax_m3/nvidia/model.py at 0443308): MiniMaxM3DecoderLayer builds a
+// MiniMaxM3SparseAttention on the layers whose sparse_attention_config.sparse_attention_freq entry is not 0
+// (_sparse_attention_layer_ids; a list shorter than the model leaves the rest plain) and a
+// MiniMaxM3Attention, a plain Attention, on the others. Both cache num_key_value_heads x head_dim K and V
+// (FullAttentionSpec, KV heads split or replicated over tensor parallelism). A sparse layer's
+// MiniMaxM3Indexer also keeps one sparse_index_dim key a token (common/indexer.py at 0484480,
+// MiniMaxM3IndexerCache.get_kv_cache_spec: an MLAAttentionSpec of one head, whatever the tensor parallelism)
+// in attention_config.indexer_kv_dtype: bf16 by default (the AttentionConfig field's default, later "auto"
+// resolved to bf16 for MiniMax-M3), 1-byte fp8 under --attention-config. MLAAttentionSpec is a
+// FullAttentionSpec, so vLLM keeps every layer in one uniform-type group whose page is the sum of the pages
+// (kv_cache_interface.py at 001cabc, UniformTypeKVCacheSpecs.is_uniform_type): the indexer's key adds to its
+// layer's bytes a token. vLLM sets the block to sparse_block_size ("Setting KV cache block size to 128 to
+// match MiniMax-M3 sparse block size (was 16)", vLLM 0.23.1rc1;
+// MiniMaxM3IndexerBackend.get_supported_kernel_block_sizes is [128]).
+Result<bool> from_minimax_m3_sparse(const Fields& f, ModelSpec& m, Plan& p, std::uint64_t layers) {
+    const json* cfg = f.find("sparse_attention_config");
+    if (!cfg)
+        return f.error(
+            code::missing_field, "sparse_attention_config",
+            "missing: MiniMax-M3's sparse layers, their indexer keys and vLLM's block size are read "
+            "from it");
+    const std::string field = f.path("sparse_attention_config");
+    if (!cfg->is_object())
+        return field_error(code::invalid_value, field, "must be an object, got {}", described(*cfg));
+    const Fields sc(*cfg, field);
+    const json* freq = sc.find("sparse_attention_freq");
+    if (!freq)
+        return sc.error(code::missing_field, "sparse_attention_freq",
+                        "missing: it marks the sparse layers (vLLM would make none sparse)");
+    if (!freq->is_array())
+        return sc.error(code::invalid_value, "sparse_attention_freq", "must be a list, got {}",
+                        described(*freq));
+    p.kinds.assign(layers, LayerKind::full_attention);
+    p.names.assign(layers, "full_attention");
+    std::uint64_t sparse = 0;
+    for (std::size_t i = 0; i < freq->size() && i < layers; ++i) {
+        const json& v = (*freq)[i];
+        bool on = false;
+        if (v.is_boolean()) {
+            on = v.get<bool>();
+        } else {
+            auto n = checked_integer(v, format("{}[{}]", sc.path("sparse_attention_freq"), i), true);
+            if (!n) return n.forward_error();
+            on = *n != 0;
+        }
+        if (on) {
+            p.names[i] = "minimax_m3_sparse";
+            ++sparse;
+        }
+    }
+    p.source = format("{}: {} sparse layers (a second cache of indexer keys), {} plain",
+                      sc.path("sparse_attention_freq"), sparse, layers - sparse);
+    auto block = sc.positive("sparse_block_size");
+    if (!block) return block.forward_error();
+    m.block_size = {block->value,
+                    format("vLLM sets MiniMax-M3's block to {} {}", block->source, block->value)};
+    if (sparse == 0) return true;
+    auto dim = sc.positive("sparse_index_dim");
+    if (!dim) return dim.forward_error();
+    p.indexed_name = "minimax_m3_sparse";
+    p.indexer = *dim;
+    return true;
+}
+
 // HRM-Text: vllm/model_executor/models/hrm_text.py HrmTextAttention.__init__: the L stack's layers (the first
 // num_layers_per_stack) run at H_cycles x L_cycles recurrence steps, the H stack's at H_cycles, and each step
 // registers its own PrefillPrefixLMAttention (a FullAttentionSpec marked non-causal) under a unique index:
@@ -1332,6 +1400,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_loop_steps(f, m, p, layers);
     else if (m.family == "hrm_text")
         r = from_hrm_stacks(f, m, p, layers);
+    else if (m.family == "minimax_m3")
+        r = from_minimax_m3_sparse(f, m, p, layers);
     else if (pangu.sink) {
         // static_sink_attention.py StaticSinkAttention.get_kv_cache_spec: a SinkFullAttentionSpec, no window.
         p.kinds.assign(layers, LayerKind::full_attention);
@@ -1629,6 +1699,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                 if (!p.q_heads.empty()) g.query_heads = p.q_heads[i];
                 if (k == LayerKind::sliding_window) g.window = window;
                 if (k == LayerKind::chunked_local) g.window = chunk;
+                if (full && g.name == p.indexed_name) g.indexer_dim = p.indexer;
             } else if (k == LayerKind::linear_state) {
                 g.state = state;
             }

@@ -64,9 +64,12 @@ struct LayerGroup {
     // before compression, for showing the attention MLA compresses; 0 when the config lacks them.
     Sourced mla_k_head_dim, mla_v_head_dim;
     Sourced indexer_bytes;  // mla: bytes per token of a sparse-attention indexer's keys (DeepSeek-V3.2), or 0
-    Sourced window;         // sliding_window / chunked_local: tokens kept
-    Sourced query_heads;    // attention kinds whose query heads are not the model's (Step-3.5), else 0
-    StateShape state;       // linear_state
+    // full_attention: one indexer key of this many elements a token beside K and V, in vLLM's
+    // indexer_kv_dtype and the same on every GPU (MiniMax-M3's sparse layers), or 0.
+    Sourced indexer_dim;
+    Sourced window;       // sliding_window / chunked_local: tokens kept
+    Sourced query_heads;  // attention kinds whose query heads are not the model's (Step-3.5), else 0
+    StateShape state;     // linear_state
     // An encoder-decoder's cross-attention (vLLM's CrossAttentionSpec): it holds the encoder's tokens
     // (scheduler_config.max_num_encoder_input_tokens of them a request), whatever the context.
     bool cross_attention = false;
@@ -93,6 +96,7 @@ struct ModelSpec {
     std::string kv_quant;  // "fp8" when quantization_config declares a KV-cache scheme
     std::string kv_quant_source;
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
+    Sourced block_size;  // the block vLLM sets for this model (MiniMax-M3's sparse_block_size), or 0
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
     // Layers with a second cache of another kind: layer index -> its group, or no_second_cache.

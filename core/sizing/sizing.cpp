@@ -21,18 +21,25 @@ Failure overflow_error(const std::string& what, const std::string& field) {
                 what, field);
 }
 
+// An indexer's keys a token beside one layer's cache, on every GPU alike: DeepSeek-V3.2's fixed bytes,
+// MiniMax-M3's indexer_dim elements of indexer_bits.
+opt_u64 indexer_bytes(const LayerGroup& g, unsigned indexer_bits) {
+    auto bits = mul(g.indexer_dim.value, indexer_bits);
+    return bits ? add(g.indexer_bytes.value, cdiv(*bits, 8)) : std::nullopt;
+}
+
 // One layer's bytes for one token, given the KV heads it holds.
-opt_u64 token_bytes(const LayerGroup& g, const KvDtype& d, std::uint64_t heads) {
+opt_u64 token_bytes(const LayerGroup& g, const KvDtype& d, std::uint64_t heads, unsigned indexer_bits) {
     if (g.kind == LayerKind::mla) {
         // The latent, and an indexer's keys (fixed bytes, whatever the KV dtype).
-        if (d.ds_mla) return add(ds_mla_bytes_per_token, g.indexer_bytes.value);
+        if (d.ds_mla) return add(ds_mla_bytes_per_token, indexer_bytes(g, indexer_bits));
         auto bits = mul(g.latent_dim.value, d.bits);
-        return bits ? add(cdiv(*bits, 8), g.indexer_bytes.value) : std::nullopt;
+        return bits ? add(cdiv(*bits, 8), indexer_bytes(g, indexer_bits)) : std::nullopt;
     }
     if (!is_attention(g.kind)) return 0;
     auto elems = mul(heads, add(g.k_head_dim.value, g.v_head_dim.value));
     auto bits = mul(elems, d.bits);
-    return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
+    return bits ? add(cdiv(*bits, 8), indexer_bytes(g, indexer_bits)) : std::nullopt;
 }
 
 // The conv channels of a state over tp GPUs: a Mamba-2 state whose n_groups tp does not divide (then
@@ -316,6 +323,13 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
                         g.name);
     auto par = check_parallel(m, o);
     if (!par) return par.forward_error();
+    // vLLM's MiniMaxM3IndexerCache stores its keys in bf16, or e4m3 for "fp8" / "fp8_e4m3".
+    const unsigned indexer_bits = o.indexer_kv_dtype == "bf16"                                      ? 16
+                                  : o.indexer_kv_dtype == "fp8" || o.indexer_kv_dtype == "fp8_e4m3" ? 8
+                                                                                                    : 0;
+    if (!indexer_bits)
+        return field_error(code::bad_option, "indexer_kv_dtype", "must be bf16 or fp8, got \"{}\"",
+                           o.indexer_kv_dtype);
     auto dtype = resolve_kv_dtype(o.kv_dtype, m);
     if (!dtype) return dtype.forward_error();
 
@@ -346,8 +360,10 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
         const LayerGroup& g = m.groups[i];
         Group& pg = p.groups_[i];
         pg.heads_gpu = std::max<std::uint64_t>(1, g.kv_heads.value / o.tp);
-        auto t = token_bytes(g, p.dtype_, g.kv_heads.value);
-        auto tg = token_bytes(g, p.dtype_, g.kind == LayerKind::mla ? 0 : pg.heads_gpu);
+        auto t = token_bytes(g, p.dtype_, g.kv_heads.value, indexer_bits);
+        auto tg = token_bytes(g, p.dtype_, g.kind == LayerKind::mla ? 0 : pg.heads_gpu, indexer_bits);
+        auto ix = indexer_bytes(g, indexer_bits);
+        pg.indexer = ix ? *ix : 0;  // an overflow is caught on t below
         opt_u64 s = 0, sg = 0;
         if (g.kind == LayerKind::linear_state) {
             s = state_bytes(g.state, 1);
@@ -369,7 +385,15 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     }
     p.bytes_per_token_ = *bpt;
     p.state_bytes_ = *state;
-    const std::uint64_t block = o.block_size.value_or(default_block_size);
+    // A model whose block vLLM sets (MiniMax-M3's sparse_block_size) is sized at it; another block was not
+    // read, and is refused.
+    if (m.block_size.value && o.block_size && *o.block_size != m.block_size.value)
+        return fail(code::bad_option, "block_size",
+                    "block_size {}: {} (its kernels take only that block); what vLLM does with another "
+                    "--block-size was not read",
+                    *o.block_size, m.block_size.source);
+    const std::uint64_t block =
+        o.block_size.value_or(m.block_size.value ? m.block_size.value : default_block_size);
     p.whole_ = vllm_layout(m, tok, st, block, &p.warnings_);
     p.per_gpu_ = vllm_layout(m, tok_gpu, st_gpu, block, nullptr);  // the same warnings again
     const std::vector<std::uint64_t> pad = padding_layers(m, count);
@@ -497,6 +521,7 @@ Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) cons
             gf.group = static_cast<std::uint32_t>(i);
             gf.bytes_per_token_layer = groups_[i].token;
             gf.bytes_per_token_layer_per_gpu = groups_[i].token_gpu;
+            gf.indexer_bytes_layer = groups_[i].indexer;
             gf.kv_heads_per_gpu = is_attention(g.kind) && g.kind != LayerKind::mla ? groups_[i].heads_gpu : 0;
             const std::uint64_t held = g.cross_attention ? *o_.encoder_tokens : C;
             if (is_attention(g.kind)) {
@@ -571,6 +596,8 @@ Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     r.shared_prefix = o_.shared_prefix;
     r.speculative_tokens = o_.speculative_tokens;
     r.mamba_align = o_.mamba_align;
+    for (const LayerGroup& g : m_->groups)
+        if (g.indexer_dim.value) r.indexer_kv_dtype = o_.indexer_kv_dtype;
     for (const LayerGroup& g : m_->groups)
         if (g.cross_attention) r.encoder_tokens = *o_.encoder_tokens;
     r.bytes_per_token = bytes_per_token_;

@@ -33,6 +33,8 @@ struct SizeOptions {
     std::optional<std::uint64_t> context;  // default: the model's max context
     std::uint64_t batch = 1;
     std::string kv_dtype = "auto";
+    // vLLM's attention_config.indexer_kv_dtype (bf16 or fp8): MiniMax-M3's indexer keys.
+    std::string indexer_kv_dtype = "bf16";
     std::uint64_t tp = 1;
     std::uint64_t pp = 1;
     std::optional<std::uint64_t> block_size;  // rounds resident tokens; vllm default 16
@@ -55,11 +57,12 @@ struct GroupFigures {
     std::uint32_t group = 0;                  // index into ModelSpec::groups
     std::uint64_t bytes_per_token_layer = 0;  // one layer, one token
     std::uint64_t bytes_per_token_layer_per_gpu = 0;
-    std::uint64_t kv_heads_per_gpu = 0;   // attention kinds
-    std::uint64_t resident_tokens = 0;    // per layer, one sequence
-    std::uint64_t vllm_block_size = 0;    // after vLLM's page-size alignment, on one GPU (tp)
-    std::uint64_t vllm_blocks = 0;        // per layer, one request, at that block size
-    std::uint64_t state_bytes_layer = 0;  // linear_state: one layer, one sequence
+    std::uint64_t indexer_bytes_layer = 0;  // of those, an indexer's keys (DeepSeek-V3.2, MiniMax-M3), else 0
+    std::uint64_t kv_heads_per_gpu = 0;     // attention kinds
+    std::uint64_t resident_tokens = 0;      // per layer, one sequence
+    std::uint64_t vllm_block_size = 0;      // after vLLM's page-size alignment, on one GPU (tp)
+    std::uint64_t vllm_blocks = 0;          // per layer, one request, at that block size
+    std::uint64_t state_bytes_layer = 0;    // linear_state: one layer, one sequence
     std::uint64_t state_bytes_layer_per_gpu = 0;
     std::uint64_t sequence_bytes_naive = 0;  // all layers of the group, one sequence
     std::uint64_t sequence_bytes_resident = 0;
@@ -86,6 +89,7 @@ struct SizeResult {
     std::uint64_t shared_prefix = 0;
     std::uint64_t speculative_tokens = 0;
     bool mamba_align = false;
+    std::string indexer_kv_dtype;      // a model with indexer keys in that dtype (MiniMax-M3): bf16 or fp8
     std::uint64_t encoder_tokens = 0;  // an encoder-decoder's cross-attention tokens, else 0
     std::uint64_t bytes_per_token = 0;
     std::uint64_t bytes_per_token_per_gpu = 0;  // heaviest pipeline stage, one GPU
@@ -137,6 +141,7 @@ private:
         std::uint64_t token = 0, token_gpu = 0;  // one layer, one token
         std::uint64_t state = 0, state_gpu = 0;  // one layer, one sequence (linear state)
         std::uint64_t heads_gpu = 0;
+        std::uint64_t indexer = 0;  // of token and token_gpu: an indexer's keys
         std::uint64_t padding = 0;  // vLLM's padding layers of this group's kind, whole model
     };
     struct Stage {

@@ -182,3 +182,42 @@ test('bad input exits 1 with the error object; usage exits 2', () => {
   const path = checkJson([join(configsDir, 'Qwen--Qwen3-8B.json'), '--max-context', '4096', '--pool-tokens', '4096']);
   assert.equal(path.status, 0);  // a config path works as well as a preset id
 });
+
+test('MiniMax-M3: the block vLLM sets and the indexer keys\' dtype read from the log, the pool checked in bytes', () => {
+  // Lines in the shape vLLM 0.23.1rc1 prints them serving MiniMax-M3 on two GPUs (non-default args, the block it
+  // sets for the sparse block, the indexer selection, the memory and the pool).
+  const lines = (dtype) => [
+    "INFO [api_utils.py:273] non-default args: {'max_model_len': 8192, 'tensor_parallel_size': 2}",
+    'INFO [config.py:77] Setting KV cache block size to 128 to match MiniMax-M3 sparse block size (was 16).',
+    `(Worker_TP0 pid=1) INFO [indexer.py:497] MiniMax M3 indexer: selected MSA (fmha_sm100 score + Triton top-k) [topk_blocks=16, indexer_kv_dtype=${dtype}]`,
+    '(Worker_TP0 pid=1) INFO [gpu_worker.py:515] Available KV cache memory: 16.81 GiB',
+    'INFO [kv_cache_utils.py:2146] GPU KV cache size: 237,312 tokens',
+    'INFO [kv_cache_utils.py:2147] Maximum concurrency for 8,192 tokens per request: 28.97x',
+  ].join('\n') + '\n';
+  const m3 = join(repoRoot, 'tests', 'fixtures', 'configs', 'reconstructed', 'nvidia--MiniMax-M3-NVFP4-written.json');
+  const bf16 = checkJson([m3, '--engine-log', file('m3-bf16.log', lines('bf16'))]);
+  assert.equal(bf16.status, 0, bf16.stderr);
+  assert.equal(bf16.out.block_size, 128);
+  assert.equal(bf16.out.bytes_per_token_per_gpu, 76032);  // 60 x 2 x 2 x 128 x 2 + 57 x 128 x 2
+  assert.equal(bf16.out.log_blocks.block_bytes_per_gpu, 9732096);  // 128 x 76,032
+  // 16.81 GiB holds 1,854 or 1,855 such blocks: the engine's 237,312 tokens (1,854 x 128) and 28.97x (1,854 / 64).
+  assert.deepEqual(bf16.out.cross_checks.map((c) => [c.figure, c.agree]),
+    [['GPU KV cache size', true], ['concurrency', true], ['verdict', true]]);
+  // The same memory with fp8 keys (57 x 128 B less a token) would hold 2,050 to 2,052 blocks.
+  const fp8 = checkJson([m3, '--engine-log', file('m3-fp8.log', lines('fp8'))]);
+  assert.equal(fp8.out.bytes_per_token_per_gpu, 68736);  // 60 x 2 x 2 x 128 x 2 + 57 x 128
+  assert.deepEqual(fp8.out.cross_checks.map((c) => [c.figure, c.agree]),
+    [['GPU KV cache size', false], ['concurrency', false], ['verdict', true]]);
+  // The option wins over the log.
+  const given = checkJson([m3, '--engine-log', file('m3-given.log', lines('fp8')), '--indexer-kv-dtype', 'bf16']);
+  assert.equal(given.out.bytes_per_token_per_gpu, 76032);
+  // Another --block-size is refused, naming the option.
+  const b16 = checkJson([m3, '--engine-log', file('m3-b16.log', lines('bf16')), '--block-size', '16']);
+  assert.equal(b16.status, 1);
+  assert.equal(b16.out.error.field, 'block_size');
+  // SGLang's pool of these keys was not read: refused by name.
+  const sglang = checkJson([m3, '--max-context', '8192', '--pool-tokens', '100000', '--engine', 'sglang']);
+  assert.equal(sglang.status, 1);
+  assert.equal(sglang.out.error.field, 'engine');
+  assert.match(sglang.out.error.message, /how SGLang pools the minimax_m3_sparse layers' indexer keys/);
+});

@@ -92,6 +92,20 @@ test('the plain output shows the formula with the numbers and their sources', ()
   assert.match(ds.stdout, /656 B fixed by kv_dtype fp8_ds_mla\n/);
   assert.doesNotMatch(ds.stdout, /latent x/);
   assert.match(ds.stdout, /total: 40,016 B \(39\.08 KiB\) per token/);
+  // An indexer's keys beside the layer's cache: a term of their own, so the line's arithmetic holds.
+  const fixtures = join(repoRoot, 'tests', 'fixtures', 'configs');
+  const dsa = run(['size', join(fixtures, 'deepseek-ai--DeepSeek-V3.2.json'), '--context', '4096']);
+  assert.match(dsa.stdout, /61 layers x 576 latent x 2 B \+ 61 layers x 132 B indexer keys = 78,324 B\n/);  // 61 x (1,152 + 132)
+  const m3 = run(['size', join(fixtures, 'reconstructed', 'nvidia--MiniMax-M3-NVFP4-written.json'), '--context', '8192']);
+  assert.equal(m3.status, 0);
+  // 57 x (2 x 4 x 128 x 2 + 256) = 57 x 2,304
+  assert.match(m3.stdout, /2 \(K and V\) x 57 layers x 4 KV heads x 128 head size x 2 B \+ 57 layers x 256 B indexer keys = 131,328 B\n/);
+  assert.match(m3.stdout, /indexer keys text_config\.sparse_attention_config\.sparse_index_dim 128 x the bytes of indexer_kv_dtype \(bf16\)\n/);
+  assert.match(m3.stdout, /total: 137,472 B \(134\.25 KiB\) per token/);  // 60 x 2,048 + 57 x 256
+  assert.match(m3.stdout, /vllm {6}1,126,170,624 B \(1\.05 GiB\) .*\(block 128\)/);  // 64 blocks x 128 x 137,472
+  const m3fp8 = run(['size', join(fixtures, 'reconstructed', 'nvidia--MiniMax-M3-NVFP4-written.json'), '--context', '8192', '--indexer-kv-dtype', 'fp8']);
+  assert.match(m3fp8.stdout, /\+ 57 layers x 128 B indexer keys = 124,032 B\n/);  // 57 x (2,048 + 128)
+  assert.match(m3fp8.stdout, /total: 130,176 B/);  // 60 x 2,048 + 57 x 128
   const swa = run(['size', 'mistralai/Mistral-7B-v0.1', '--context', '32768']);
   assert.match(swa.stdout, /keeps at most 4,096 tokens \(sliding_window\)/);
   assert.match(swa.stdout, /resident {2}536,870,912 B \(512 MiB\)/);

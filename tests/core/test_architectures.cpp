@@ -1,6 +1,7 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
 #include "config/architectures.hpp"
+#include "sizing/series.hpp"
 #include "sizing/speculative.hpp"
 #include "support.hpp"
 
@@ -1559,17 +1560,110 @@ TEST_CASE("Unlimited-OCR: R-SWA attention reserved as full attention on every la
     }
 }
 
-TEST_CASE("MiniMax-M3: refused naming the sparse attention's second cache and what of it was not read") {
-    // vLLM vllm/models/minimax_m3/nvidia/model.py MiniMaxM3SparseAttention (a FullAttentionSpec) and its
-    // MiniMaxM3Indexer's side cache (common/indexer.py MiniMaxM3IndexerCache, an MLAAttentionSpec).
-    for (const char* arch : {"MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"}) {
-        INFO(arch);
-        const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
-        CHECK(f.support == kvcalc::Support::refused);
-        for (const char* says :
-             {"MiniMaxM3IndexerCache", "sparse_attention_freq", "indexer_kv_dtype",
-              "own parameter defaults to bf16, common/indexer.py at vllm-project/vllm 0484480"})
-            CHECK(std::string(f.caches).find(says) != std::string::npos);
+TEST_CASE("MiniMax-M3: every layer's K and V, the sparse layers' bf16 indexer keys, vLLM's block of 128") {
+    // vLLM minimax_m3/nvidia/model.py (0443308): MiniMaxM3SparseAttention on the layers
+    // sparse_attention_freq marks, MiniMaxM3Attention on the others, both a FullAttentionSpec of
+    // num_key_value_heads x head_dim; a sparse layer's MiniMaxM3IndexerCache (common/indexer.py, 0484480) an
+    // MLAAttentionSpec of one head of sparse_index_dim in bf16 (indexer_kv_dtype's default). The config: the
+    // text_config of nvidia/MiniMax-M3-NVFP4 (60 layers, 57 sparse, 4 KV heads x 128, sparse_index_dim 128,
+    // sparse_block_size 128), written without its 3 MB quantization_config (kv_cache_quant_algo null).
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/reconstructed/nvidia--MiniMax-M3-NVFP4-written.json";
+    auto m = kvcalc::read_model_text(read_file(file));
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "text_config");
+    CHECK(m->count(LayerKind::full_attention) == 60);
+    CHECK(m->block_size.value == 128);
+    REQUIRE(m->groups.size() == 2);
+    CHECK(m->groups[0].name == "full_attention");
+    CHECK(m->groups[0].count == 3);
+    CHECK(m->groups[0].indexer_bytes.value == 0);
+    CHECK(m->groups[1].name == "minimax_m3_sparse");
+    CHECK(m->groups[1].count == 57);
+    CHECK(m->groups[1].indexer_dim.value == 128);  // sparse_index_dim
+    auto r = kvcalc::size_model(*m, at(8192, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token == 60 * (2 * 4 * 128 * 2) + 57 * (128 * 2));  // 137,472 = 122,880 + 14,592
+    CHECK(r->vllm_block_size == 128);
+    CHECK(r->sequence_bytes_vllm == 8192ull / 128 * 128 * 137472);  // 1,126,170,624: 64 blocks of 128
+    CHECK(r->indexer_kv_dtype == "bf16");
+    CHECK(r->groups.at(1).indexer_bytes_layer == 128 * 2);  // 256: sparse_index_dim x bf16
+    // --attention-config '{"indexer_kv_dtype": "fp8"}': one byte a key element.
+    auto fp8 = at(8192, Accounting::vllm);
+    fp8.indexer_kv_dtype = "fp8";
+    auto rf = kvcalc::size_model(*m, fp8);
+    REQUIRE(rf.ok());
+    CHECK(rf->bytes_per_token == 60 * (2 * 4 * 128 * 2) + 57 * 128);  // 130,176 = 122,880 + 7,296
+    fp8.indexer_kv_dtype = "fp4";
+    auto bad_dtype = kvcalc::size_model(*m, fp8);
+    REQUIRE_FALSE(bad_dtype.ok());
+    CHECK(bad_dtype.error().field == "indexer_kv_dtype");
+    // 1,000 tokens take 8 blocks of 128, not 63 of 16.
+    auto short_ctx = kvcalc::size_model(*m, at(1000, Accounting::vllm));
+    REQUIRE(short_ctx.ok());
+    CHECK(short_ctx->sequence_bytes_vllm == 8ull * 128 * 137472);  // 140,771,328
+    // Tensor parallelism splits the KV heads, not the indexer's one key.
+    auto tp2 = at(8192, Accounting::vllm);
+    tp2.tp = 2;
+    auto r2 = kvcalc::size_model(*m, tp2);
+    REQUIRE(r2.ok());
+    CHECK(r2->bytes_per_token_per_gpu ==
+          60 * (2 * 2 * 128 * 2) + 57 * (128 * 2));  // 76,032 = 61,440 + 14,592
+    auto tp8 = at(8192, Accounting::vllm);
+    tp8.tp = 8;  // 4 KV heads over 8 GPUs: one replicated head each
+    auto r8 = kvcalc::size_model(*m, tp8);
+    REQUIRE(r8.ok());
+    CHECK(r8->bytes_per_token_per_gpu ==
+          60 * (2 * 1 * 128 * 2) + 57 * (128 * 2));  // 45,312 = 30,720 + 14,592
+    // The what-if variants of the attention keep the indexer's keys: one KV head, or DeepSeek-V3's latent.
+    auto mqa = kvcalc::with_kv_heads(*m, 1);
+    REQUIRE(mqa.ok());
+    CHECK(kvcalc::size_model(*mqa, at(8192))->bytes_per_token ==
+          60 * (2 * 1 * 128 * 2) + 57 * 256);  // 45,312
+    const kvcalc::ModelSpec latent = kvcalc::with_mla(*m);
+    CHECK(kvcalc::size_model(latent, at(8192))->bytes_per_token == 60 * 576 * 2 + 57 * 256);  // 83,712
+    // vLLM sets the block to sparse_block_size; what it does with another --block-size was not read.
+    auto b16 = at(8192, Accounting::vllm);
+    b16.block_size = 16;
+    auto refused = kvcalc::size_model(*m, b16);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "block_size");
+    CHECK(refused.error().message.find("sparse_block_size 128") != std::string::npos);
+    auto b128 = at(8192, Accounting::vllm);
+    b128.block_size = 128;
+    CHECK(kvcalc::size_model(*m, b128).ok());
+    // The causal-LM architecture reads the same fields at the root; bad input names the field.
+    const std::string head = R"({"architectures": ["MiniMaxM3SparseForCausalLM"], "hidden_size": 256,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64,
+        "torch_dtype": "bfloat16")";
+    auto small = kvcalc::read_model_text(head + R"(, "sparse_attention_config": {"sparse_attention_freq":
+        [0, true, 1], "sparse_index_dim": 32, "sparse_block_size": 64}})");
+    REQUIRE(small.ok());
+    auto rs = kvcalc::size_model(*small, at(64, Accounting::vllm));
+    REQUIRE(rs.ok());
+    // Layers 1 and 2 sparse; layer 3, past the list, plain (vLLM's _sparse_attention_layer_ids).
+    CHECK(rs->bytes_per_token == 4 * (2 * 2 * 64 * 2) + 2 * (32 * 2));  // 1,152 = 1,024 + 128
+    CHECK(rs->vllm_block_size == 64);
+    for (const auto& [extra, field] : std::vector<std::pair<std::string, std::string>>{
+             {"}", "sparse_attention_config"},
+             {R"(, "sparse_attention_config": [1]})", "sparse_attention_config"},
+             {R"(, "sparse_attention_config": {"sparse_index_dim": 32, "sparse_block_size": 64}})",
+              "sparse_attention_config.sparse_attention_freq"},
+             {R"(, "sparse_attention_config": {"sparse_attention_freq": 1, "sparse_index_dim": 32,
+                "sparse_block_size": 64}})",
+              "sparse_attention_config.sparse_attention_freq"},
+             {R"(, "sparse_attention_config": {"sparse_attention_freq": [0, "yes"], "sparse_index_dim": 32,
+                "sparse_block_size": 64}})",
+              "sparse_attention_config.sparse_attention_freq[1]"},
+             {R"(, "sparse_attention_config": {"sparse_attention_freq": [1], "sparse_block_size": 64}})",
+              "sparse_attention_config.sparse_index_dim"},
+             {R"(, "sparse_attention_config": {"sparse_attention_freq": [1], "sparse_index_dim": 32,
+                "sparse_block_size": 0}})",
+              "sparse_attention_config.sparse_block_size"}}) {
+        auto e = kvcalc::read_model_text(head + extra);
+        INFO(extra);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == field);
     }
 }
 
@@ -1839,7 +1933,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 264);
+    CHECK(exact == 266);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==

@@ -338,6 +338,19 @@ TEST_CASE("engine log: what the deployment was, wherever a line states it") {
     CHECK(args.model_dtype == "float32");
     CHECK(args.max_num_batched_tokens->value == 4096);
     CHECK(args.block_size->value == 32);
+    // vLLM 0.23.1rc1 serving MiniMax-M3 states the block it sets for the model's sparse block.
+    auto m3 = parse(
+        "INFO 07-08 01:29:44 [config.py:77] Setting KV cache block size to 128 to match MiniMax-M3 sparse "
+        "block size (was 16).\nGPU KV cache size: 237,312 tokens\n");
+    REQUIRE(m3.block_size);
+    CHECK(m3.block_size->value == 128);
+    // ... and the indexer keys' dtype its indexer selection line names.
+    auto idx = parse(
+        "(Worker_TP0 pid=23802) INFO 07-08 01:30:27 [indexer.py:497] MiniMax M3 indexer: selected MSA "
+        "(fmha_sm100 "
+        "score + Triton top-k) [topk_blocks=16, indexer_kv_dtype=fp8]\nGPU KV cache size: 237,312 tokens\n");
+    CHECK(idx.indexer_kv_dtype == "fp8");
+    CHECK(parse("indexer_kv_dtype=auto\nGPU KV cache size: 1,000 tokens\n").indexer_kv_dtype.empty());
     auto command = parse(
         "vllm serve x --tensor-parallel-size 4 --max-model-len 32768\n"
         "python -m sglang.launch_server --tp 8 (not attn_tp_size=2)\nGPU KV cache size: 1,000 tokens\n");

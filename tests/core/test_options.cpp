@@ -19,6 +19,7 @@ TEST_CASE("options: the defaults the table states are the code's") {
     CHECK(text("shared_prefix") == std::to_string(defaults.shared_prefix));
     CHECK(text("num_speculative_tokens") == std::to_string(defaults.speculative_tokens));
     CHECK(text("mamba_cache_mode") == (defaults.mamba_align ? "align" : "none"));
+    CHECK(text("indexer_kv_dtype") == defaults.indexer_kv_dtype);
     CHECK(text("accounting").rfind(kvcalc::accounting_name(defaults.accounting), 0) == 0);
     CHECK(text("gpu_memory_utilization").rfind(kvcalc::default_vllm_utilization, 0) == 0);
     CHECK(text("mem_fraction_static").rfind(kvcalc::default_sglang_fraction, 0) == 0);

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { dist, loadDist, root } from './support.mjs';
+import { camelDeep, cliSize, dist, loadDist, root } from './support.mjs';
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
@@ -39,11 +39,14 @@ const ENCODER_DECODER_ONLY = {
   SizeReport: ['maxNumEncoderInputTokens'], GroupFigures: ['crossAttention'], TableRow: ['encoderTokens'],
 };
 const withoutEncoderDecoder = (name) => declaredMembers(name).filter((k) => !ENCODER_DECODER_ONLY[name]?.includes(k));
+// ... and those only a model with an indexer's keys beside a layer's cache has (DeepSeek-V3.2, MiniMax-M3).
+const INDEXER_ONLY = { SizeReport: ['indexerKvDtype'], AttentionGroup: ['indexerBytes'], MlaGroup: ['indexerBytes'] };
+const withoutIndexer = (name, members) => members.filter((k) => !INDEXER_ONLY[name]?.includes(k));
 
 test('the declared interfaces have exactly the keys of real results', async () => {
   const { kv } = await loadDist();
   const report = kv.size('deepseek-ai/DeepSeek-V3', { context: 4096 });
-  assert.deepEqual(Object.keys(report).sort(), withoutEncoderDecoder('SizeReport'));
+  assert.deepEqual(Object.keys(report).sort(), withoutIndexer('SizeReport', withoutEncoderDecoder('SizeReport')));
   assert.deepEqual(Object.keys(kv.presets()[0]).sort(), declaredMembers('Preset'));
   const f = kv.formula('openai/gpt-oss-20b', { context: 4096 });
   assert.deepEqual(Object.keys(f).sort(), declaredMembers('Formula'));
@@ -72,7 +75,7 @@ test('the declared interfaces have exactly the keys of real results', async () =
     ['LinearStateGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'linear_state'], ['NoCacheGroup', 'nvidia/Nemotron-H-56B-Base-8K', 'no_cache']];
   for (const [name, id, kind] of groups) {
     const g = kv.size(id, { context: 4096 }).groups.find((x) => x.kind === kind);
-    assert.deepEqual(Object.keys(g).sort(), [...common, ...declaredMembers(name)].sort(), name);
+    assert.deepEqual(Object.keys(g).sort(), [...common, ...withoutIndexer(name, declaredMembers(name))].sort(), name);
   }
 });
 
@@ -83,17 +86,30 @@ test('an encoder-decoder report has the optional members the others lack, and on
     decoder_layers: 32, decoder_attention_heads: 20, encoder_layers: 32, encoder_attention_heads: 20,
     max_target_positions: 448, max_source_positions: 1500, torch_dtype: 'float16' });
   const r = kv.size(whisper, { context: 448, maxNumEncoderInputTokens: 1500 });
-  assert.deepEqual(Object.keys(r).sort(), declaredMembers('SizeReport'));
-  assert.deepEqual(declaredMembers('SizeReport', { optional: true }).filter((k) => !(k in r)), []);
+  assert.deepEqual(Object.keys(r).sort(), withoutIndexer('SizeReport', declaredMembers('SizeReport')));
+  assert.deepEqual(withoutIndexer('SizeReport', declaredMembers('SizeReport', { optional: true })).filter((k) => !(k in r)), []);
   assert.equal(r.maxNumEncoderInputTokens, 1500);
   const cross = r.groups.find((g) => g.crossAttention);
   // A full-attention group: no window (AttentionGroup's window is for sliding and chunked layers).
-  assert.deepEqual(Object.keys(cross).sort(), [...declaredMembers('GroupFigures'), ...declaredMembers('AttentionGroup')]
-    .filter((k) => k !== 'window').sort());
+  assert.deepEqual(Object.keys(cross).sort(), [...declaredMembers('GroupFigures'),
+    ...withoutIndexer('AttentionGroup', declaredMembers('AttentionGroup'))].filter((k) => k !== 'window').sort());
   // 32 layers x 2 x 20 heads x 64 x 2 B = 163,840 B a token (the self-attention only).
   assert.equal(r.bytesPerToken, 32 * 2 * 20 * 64 * 2);
   const t = kv.table([whisper], { contexts: [256], maxNumEncoderInputTokens: 1500 });
   assert.deepEqual(Object.keys(t.rows[0]).sort(), declaredMembers('TableRow'));
   assert.equal(t.rows[0].encoderTokens, 1500);
   assert.equal(t.rows[0].kvBytes[0], 163_840 * (256 + 1500));  // the context's tokens and the encoder's
+});
+
+test('a model with an indexer\'s keys has the indexer members (from the native CLI\'s report, the API\'s JSON)', () => {
+  const fixtures = join(root, 'tests', 'fixtures', 'configs');
+  const m3 = camelDeep(cliSize(join(fixtures, 'reconstructed', 'nvidia--MiniMax-M3-NVFP4-written.json'), ['--context', '8192']));
+  assert.deepEqual(Object.keys(m3).sort(), withoutEncoderDecoder('SizeReport'));
+  assert.equal(m3.indexerKvDtype, 'bf16');
+  const common = withoutEncoderDecoder('GroupFigures');
+  const sparse = m3.groups.find((g) => g.indexerBytes);
+  assert.deepEqual(Object.keys(sparse).sort(), [...common, ...declaredMembers('AttentionGroup')].filter((k) => k !== 'window').sort());
+  const v32 = camelDeep(cliSize(join(fixtures, 'deepseek-ai--DeepSeek-V3.2.json'), ['--context', '4096']));
+  assert.deepEqual(Object.keys(v32.groups[0]).sort(), [...common, ...declaredMembers('MlaGroup')].sort());
+  assert.ok(!('indexerKvDtype' in v32));  // its keys are fixed fp8 bytes, whatever the option
 });
