@@ -92,6 +92,7 @@ struct Layout {
     bool dense_beside_moe = false;          // Gemma 4: a dense MLP in parallel with the experts
     std::uint64_t first_dense = 0, moe_freq = 1, sparse_step = 1, interleave_step = 1;
     std::vector<std::uint64_t> mlp_only, moe_list;
+    bool moe_by_layer = false;             // moe_list from moe_layer_freq's per-layer flags (none may be MoE)
     std::uint64_t dense_intermediate = 0;  // Llama 4's intermediate_size_mlp
     std::string pattern;                   // hybrid_override_pattern, when present
 };
@@ -196,10 +197,34 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         auto both = f.flag("enable_moe_block", false);
         if (!both) return both.forward_error();
         L.dense_beside_moe = *both;
-        for (auto [name, out] :
-             {std::pair{"first_k_dense_replace", &L.first_dense}, std::pair{"moe_layer_freq", &L.moe_freq},
-              std::pair{"decoder_sparse_step", &L.sparse_step},
-              std::pair{"interleave_moe_layer_step", &L.interleave_step}}) {
+        // moe_layer_freq as a list: one flag a layer, MoE where it is set (vLLM mimo_v2.py
+        // MiMoV2DecoderLayer, MiniMax-M3: bool(config.moe_layer_freq[layer_idx])).
+        if (const json* freq = f.find("moe_layer_freq"); freq && freq->is_array()) {
+            if (freq->size() != m.num_layers.value)
+                return field_error(code::inconsistent, f.path("moe_layer_freq"),
+                                   "has {} entries but the model has {} layers", freq->size(),
+                                   m.num_layers.value);
+            L.moe_by_layer = true;
+            for (std::size_t i = 0; i < freq->size(); ++i) {
+                const json& e = (*freq)[i];
+                if (e.is_boolean()) {
+                    if (e.get<bool>()) L.moe_list.push_back(i);
+                    continue;
+                }
+                auto n = checked_integer(e, format("{}[{}]", f.path("moe_layer_freq"), i), true);
+                if (!n) return n.forward_error();
+                if (*n > 1)
+                    return fail(code::invalid_value, format("{}[{}]", f.path("moe_layer_freq"), i),
+                                "{}[{}]: must be 0 or 1 (a layer's MoE flag), got {}",
+                                f.path("moe_layer_freq"), i, *n);
+                if (*n) L.moe_list.push_back(i);
+            }
+        }
+        for (auto [name, out] : {std::pair{"first_k_dense_replace", &L.first_dense},
+                                 std::pair{"moe_layer_freq", L.moe_by_layer ? nullptr : &L.moe_freq},
+                                 std::pair{"decoder_sparse_step", &L.sparse_step},
+                                 std::pair{"interleave_moe_layer_step", &L.interleave_step}}) {
+            if (!out) continue;
             auto v = optional_int(f, name);
             if (!v) return v.forward_error();
             if (*v) *out = **v;
@@ -212,9 +237,11 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         auto only = index_list(f, "mlp_only_layers");
         if (!only) return only.forward_error();
         L.mlp_only = std::move(only.value());
-        auto list = index_list(f, "moe_layers");
-        if (!list) return list.forward_error();
-        L.moe_list = std::move(list.value());
+        if (!L.moe_by_layer) {
+            auto list = index_list(f, "moe_layers");
+            if (!list) return list.forward_error();
+            L.moe_list = std::move(list.value());
+        }
     }
     auto dense = first_positive(f, {"intermediate_size_mlp"});
     if (!dense) return dense.forward_error();
@@ -234,7 +261,7 @@ bool is_moe_layer(const Layout& L, std::uint64_t i) {
     if (!L.experts) return false;
     if (!L.pattern.empty()) return L.pattern[i] == 'E';
     if (contains(L.mlp_only, i)) return false;
-    if (!L.moe_list.empty()) return contains(L.moe_list, i);
+    if (L.moe_by_layer || !L.moe_list.empty()) return contains(L.moe_list, i);
     return i >= L.first_dense && i % L.moe_freq == 0 && (i + 1) % L.sparse_step == 0 &&
            (i + 1) % L.interleave_step == 0;
 }

@@ -1,5 +1,6 @@
 // Parameter counts against the published figures (the model card, paper or checkpoint
 // count named beside each), within 2%; weight bytes by dtype; the per-GPU split.
+#include <algorithm>
 #include "sizing/weights.hpp"
 #include "support.hpp"
 
@@ -144,6 +145,46 @@ TEST_CASE("weights: Kimi-Linear-48B-A3B, 48B published (a rounded name)") {
 }
 TEST_CASE("weights: GLM-4.7, 355B published without its MTP layer") {
     published("reconstructed/zai-org--GLM-4.7.json", 355 * B);  // GLM-4.5/4.7: "355B total, 32B active"
+}
+TEST_CASE("weights: MiMo-V2-Flash, 309B published, its MoE layers flagged one by one in moe_layer_freq") {
+    // vLLM mimo_v2.py: a layer is MoE where bool(config.moe_layer_freq[layer_idx]); the config's list flags
+    // 47 of 48 (layer 0 dense). Model card: "309B total parameters and 15B active".
+    const std::string text =
+        read_file(std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/XiaomiMiMo--MiMo-V2-Flash.json");
+    auto m = kvcalc::read_model_text(text);
+    REQUIRE(m.ok());
+    auto w = kvcalc::estimate_weights(*m);
+    INFO((w ? "" : w.error().message));
+    REQUIRE(w.ok());
+    CHECK(within(w->param_count, 309 * B));
+    // The flags are read one by one: a list of the wrong length, or a flag other than 0 or 1, is named.
+    auto edited = [&](const std::string& from, const std::string& to) {
+        std::string t = text;
+        auto pos = t.find(from);
+        REQUIRE(pos != std::string::npos);
+        t.replace(pos, from.size(), to);
+        auto mm = kvcalc::read_model_text(t);
+        REQUIRE(mm.ok());
+        return kvcalc::estimate_weights(*mm);
+    };
+    auto short_list = edited("\"moe_layer_freq\": [\n    0, ", "\"moe_layer_freq\": [\n    ");
+    REQUIRE_FALSE(short_list.ok());
+    CHECK(short_list.error().field == "moe_layer_freq");
+    CHECK(short_list.error().message == "moe_layer_freq: has 47 entries but the model has 48 layers");
+    auto two = edited("\"moe_layer_freq\": [\n    0, ", "\"moe_layer_freq\": [\n    2, ");
+    REQUIRE_FALSE(two.ok());
+    CHECK(two.error().field == "moe_layer_freq[0]");
+    CHECK(two.error().message == "moe_layer_freq[0]: must be 0 or 1 (a layer's MoE flag), got 2");
+    // All dense: the same model less 47 layers of experts.
+    std::string dense = text;
+    const auto from = dense.find("\"moe_layer_freq\""), to = dense.find(']', from);
+    std::replace(dense.begin() + static_cast<std::ptrdiff_t>(from),
+                 dense.begin() + static_cast<std::ptrdiff_t>(to), '1', '0');
+    auto dm = kvcalc::read_model_text(dense);
+    REQUIRE(dm.ok());
+    auto dw = kvcalc::estimate_weights(*dm);
+    REQUIRE(dw.ok());
+    CHECK(dw->param_count < w->param_count / 10);
 }
 TEST_CASE("weights: gpt-oss-120b, 116.8B published, mxfp4 experts") {
     published("openai--gpt-oss-120b.json", 116830 * M);  // model card: 116.83B total
