@@ -1187,6 +1187,20 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
         m.warnings.push_back({f.path("attention_k_eq_v"),
                               "attention_k_eq_v is true: the cache is still sized with separate K and V, "
                               "as vLLM allocates it"});
+    // DiffusionGemma (the architectures table says what was read): its canvas changes no figure, but vLLM
+    // caps the requests it runs and keeps diffusion state beside the pool.
+    if (m.family == "diffusion_gemma")
+        m.warnings.push_back(
+            {"canvas_length",
+             "DiffusionGemma's canvas (canvas_length, vLLM's default 256) is scheduled as draft tokens "
+             "within the "
+             "context: the pool and the concurrency vLLM reports are the Gemma 4 text model's. vLLM runs at "
+             "most 8 "
+             "requests at once unless max_num_seqs is given, and its per-request diffusion state "
+             "(max_num_seqs x "
+             "canvas_length x hidden_size fp32 self-conditioning embeddings, and the sampler's canvas x "
+             "vocabulary "
+             "scratch) lies outside the KV pool, not in a pool kvcalc derives from a GPU's memory"});
 }
 
 // Unlimited-OCR (vLLM unlimited_ocr.py UnlimitedOCRForCausalLM, a DeepseekOCRForCausalLM on language_config):
@@ -1389,6 +1403,11 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.source = format("{}: full attention on every layer (vLLM's attention takes no window)", m.family);
     } else if (m.family == "bailing_moe_linear")
         r = from_bailing_groups(f, p, layers);
+    else if (m.family == "diffusion_gemma" && !f.find("layer_types"))
+        // Gemma4DecoderLayer indexes config.layer_types, which transformers' DiffusionGemma config class
+        // fills when the file has none: a pattern kvcalc does not guess (a window on every layer would be).
+        r = f.error(code::missing_field, "layer_types",
+                    "missing: DiffusionGemma's Gemma 4 layers are sliding or full as layer_types names them");
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))

@@ -682,6 +682,9 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // Decoder layers.
     auto keqv = f.flag("attention_k_eq_v", false);
     if (!keqv) return keqv.forward_error();
+    // DiffusionGemma's full layers have no v_proj whatever the config says (vLLM diffusion_gemma.py sets
+    // text_config.attention_k_eq_v before building Gemma4Model).
+    const bool k_eq_v = *keqv || m.family == "diffusion_gemma";
     const LayerGroup* default_attention = nullptr;
     for (const auto& g : m.groups)
         if (g.kind == LayerKind::full_attention || g.kind == LayerKind::sliding_window ||
@@ -712,7 +715,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                         if (!ok) return ok.forward_error();
                         break;
                     }
-                    attention_blocks(L, g, *keqv, first);
+                    attention_blocks(L, g, k_eq_v, first);
                     break;
                 }
                 case LayerKind::sliding_window:
@@ -791,6 +794,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
             tower |= k.find(t) != std::string::npos && member.value().is_object();
         if (tower) w.excluded.push_back(format("{} (a multimodal tower, not counted)", k));
     }
+    if (m.family == "diffusion_gemma")  // diffusion_gemma.py DiffusionGemmaSelfConditioning: gate, up, down
+        w.excluded.push_back(
+            "the self-conditioning MLP (3 x hidden_size x self_conditioning_size, else intermediate_size; "
+            "not "
+            "counted)");
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
         auto n = optional_int(f, mtp);
         if (n && *n && **n > 0)
