@@ -195,7 +195,9 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         }
         auto both = f.flag("enable_moe_block", false);
         if (!both) return both.forward_error();
-        L.dense_beside_moe = *both;
+        // vLLM's DiffusionGemmaTextConfig (transformers_utils/configs/diffusion_gemma.py) sets
+        // enable_moe_block whenever num_experts is set: the dense MLP runs beside the experts, as in Gemma 4.
+        L.dense_beside_moe = *both || m.family == "diffusion_gemma";
         for (auto [name, out] :
              {std::pair{"first_k_dense_replace", &L.first_dense}, std::pair{"moe_layer_freq", &L.moe_freq},
               std::pair{"decoder_sparse_step", &L.sparse_step},

@@ -1694,12 +1694,23 @@ TEST_CASE(
     for (const auto& e : w->excluded)
         self_conditioning |= e.find("self-conditioning MLP") != std::string::npos;
     CHECK(self_conditioning);
+    // As a Gemma 4 it counts the same once the two fields vLLM's DiffusionGemmaTextConfig sets are given
+    // (attention_k_eq_v, enable_moe_block: the dense MLP beside the experts), and 5 x 2,816 x 2 x 512 more
+    // parameters (v_proj) without k_eq_v.
     without["architectures"] = kvcalc::json::array({"Gemma4ForConditionalGeneration"});
-    auto g = kvcalc::read_model_text(kvcalc::to_text(without));
-    REQUIRE(g.ok());
-    auto wg = kvcalc::estimate_weights(*g);
-    REQUIRE(wg.ok());
-    CHECK(wg->param_count == w->param_count + 5ull * 2816 * 2 * 512);  // 14,417,920 parameters of v_proj
+    without["text_config"]["enable_moe_block"] = true;
+    auto weights_of = [](const kvcalc::json& config) {
+        auto g = kvcalc::read_model_text(kvcalc::to_text(config));
+        REQUIRE(g.ok());
+        auto wg = kvcalc::estimate_weights(*g);
+        REQUIRE(wg.ok());
+        return wg->param_count;
+    };
+    CHECK(weights_of(without) == w->param_count + 5ull * 2816 * 2 * 512);  // 14,417,920 parameters of v_proj
+    without["text_config"]["attention_k_eq_v"] = true;
+    CHECK(weights_of(without) == w->param_count);
+    without["text_config"]["enable_moe_block"] = false;
+    CHECK(weights_of(without) == w->param_count - 30ull * 3 * 2816 * 2112);  // the dense MLPs: 535,265,280
     // The pool vLLM reports from a KV memory: Gemma 4's (test_check.cpp: 4.25 GiB, 4,992 tokens in flight,
     // 6,963 blocks of 5 pages of 131,072 B, 2.39x at 32,768).
     const kvcalc::json options = {
@@ -1718,6 +1729,14 @@ TEST_CASE(
     auto e = kvcalc::read_model_text(kvcalc::to_text(bare));
     REQUIRE_FALSE(e.ok());
     CHECK(e.error().field == "text_config.layer_types");
+    // Nor the head sizes and heads the two config classes would fill differently.
+    for (const char* name : {"head_dim", "global_head_dim", "num_global_key_value_heads", "sliding_window"}) {
+        kvcalc::json less = *parsed;
+        less["text_config"].erase(name);
+        auto le = kvcalc::read_model_text(kvcalc::to_text(less));
+        REQUIRE_FALSE(le.ok());
+        CHECK(le.error().field == std::string("text_config.") + name);
+    }
 }
 
 TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder length named") {
