@@ -1237,6 +1237,14 @@ Result<Mixer> pick_mixer(const Fields& f, const Plan& p, const ModelSpec& m) {
                    "linear_num_value_heads, mamba_num_heads, mamba_n_heads, linear_attn_config)");
 }
 
+// The first of the fields DiffusionGemma's Gemma 4 layers read that the config leaves out, or nullptr.
+const char* diffusion_gemma_missing(const Fields& f) {
+    for (const char* name :
+         {"layer_types", "head_dim", "global_head_dim", "num_global_key_value_heads", "sliding_window"})
+        if (!f.find(name)) return name;
+    return nullptr;
+}
+
 // What the plan leaves out on purpose, said where it matters (fields that change the cache
 // in ways kvcalc does not model are refused before: config_reader.cpp check_architecture).
 void warn_unmodelled(const Fields& f, ModelSpec& m) {
@@ -1255,6 +1263,20 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
         m.warnings.push_back({f.path("attention_k_eq_v"),
                               "attention_k_eq_v is true: the cache is still sized with separate K and V, "
                               "as vLLM allocates it"});
+    // DiffusionGemma (the architectures table says what was read): its canvas changes no figure, but vLLM
+    // caps the requests it runs and keeps diffusion state beside the pool.
+    if (m.family == "diffusion_gemma")
+        m.warnings.push_back(
+            {"canvas_length",
+             "DiffusionGemma's canvas (canvas_length, vLLM's default 256) is scheduled as draft tokens "
+             "within the "
+             "context: the pool and the concurrency vLLM reports are the Gemma 4 text model's. vLLM runs at "
+             "most 8 "
+             "requests at once unless max_num_seqs is given, and its per-request diffusion state "
+             "(max_num_seqs x "
+             "canvas_length x hidden_size fp32 self-conditioning embeddings, and the sampler's canvas x "
+             "vocabulary "
+             "scratch) lies outside the KV pool, not in a pool kvcalc derives from a GPU's memory"});
 }
 
 // Unlimited-OCR (vLLM unlimited_ocr.py UnlimitedOCRForCausalLM, a DeepseekOCRForCausalLM on language_config):
@@ -1459,6 +1481,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.source = format("{}: full attention on every layer (vLLM's attention takes no window)", m.family);
     } else if (m.family == "bailing_moe_linear")
         r = from_bailing_groups(f, p, layers);
+    else if (const char* missing = m.family == "diffusion_gemma" ? diffusion_gemma_missing(f) : nullptr)
+        // vLLM's own DiffusionGemmaTextConfig (transformers_utils/configs/diffusion_gemma.py) is a bare
+        // PretrainedConfig with no defaults, transformers' a Gemma4TextConfig with its own: a field the file
+        // leaves out has no one value, so kvcalc names it.
+        r = f.error(
+            code::missing_field, missing,
+            "missing: DiffusionGemma's Gemma 4 geometry (layer_types, head_dim, global_head_dim, "
+            "num_global_key_value_heads, sliding_window) is read from the config, and the config classes "
+            "that could fill it disagree");
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))

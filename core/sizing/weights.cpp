@@ -196,7 +196,9 @@ Result<Layout> read_layout(const ModelSpec& m, const Fields& f, const Fields& to
         }
         auto both = f.flag("enable_moe_block", false);
         if (!both) return both.forward_error();
-        L.dense_beside_moe = *both;
+        // vLLM's DiffusionGemmaTextConfig (transformers_utils/configs/diffusion_gemma.py) sets
+        // enable_moe_block whenever num_experts is set: the dense MLP runs beside the experts, as in Gemma 4.
+        L.dense_beside_moe = *both || m.family == "diffusion_gemma";
         // moe_layer_freq as a list: one flag a layer, MoE where it is set (vLLM mimo_v2.py
         // MiMoV2DecoderLayer, MiniMax-M3: bool(config.moe_layer_freq[layer_idx])).
         if (const json* freq = f.find("moe_layer_freq"); freq && freq->is_array()) {
@@ -709,6 +711,9 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     // Decoder layers.
     auto keqv = f.flag("attention_k_eq_v", false);
     if (!keqv) return keqv.forward_error();
+    // DiffusionGemma's full layers have no v_proj whatever the config says (vLLM diffusion_gemma.py sets
+    // text_config.attention_k_eq_v before building Gemma4Model).
+    const bool k_eq_v = *keqv || m.family == "diffusion_gemma";
     const LayerGroup* default_attention = nullptr;
     for (const auto& g : m.groups)
         if (g.kind == LayerKind::full_attention || g.kind == LayerKind::sliding_window ||
@@ -739,7 +744,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                         if (!ok) return ok.forward_error();
                         break;
                     }
-                    attention_blocks(L, g, *keqv, first);
+                    attention_blocks(L, g, k_eq_v, first);
                     break;
                 }
                 case LayerKind::sliding_window:
@@ -818,6 +823,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
             tower |= k.find(t) != std::string::npos && member.value().is_object();
         if (tower) w.excluded.push_back(format("{} (a multimodal tower, not counted)", k));
     }
+    if (m.family == "diffusion_gemma")  // diffusion_gemma.py DiffusionGemmaSelfConditioning: gate, up, down
+        w.excluded.push_back(
+            "the self-conditioning MLP (3 x hidden_size x self_conditioning_size, else intermediate_size; "
+            "not "
+            "counted)");
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
         auto n = optional_int(f, mtp);
         if (n && *n && **n > 0)

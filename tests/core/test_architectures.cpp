@@ -3,6 +3,7 @@
 #include "config/architectures.hpp"
 #include "sizing/series.hpp"
 #include "sizing/speculative.hpp"
+#include "sizing/weights.hpp"
 #include "support.hpp"
 
 using namespace kvtest;
@@ -1719,18 +1720,15 @@ TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
     CHECK(nested.error().field == "num_hidden_layers");
 }
 
-TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with its own vLLM reason") {
+TEST_CASE("the speech and encoder-decoder models: each refused with its own vLLM reason") {
     // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Cohere ASR
     // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
-    // vLLM's releases set differently (next test);
-    // DiffusionGemma's canvas rides the draft-token path, whose reservation was not read; Voxtral Realtime's
-    // causal Whisper encoder keeps a second cache.
+    // vLLM's releases set differently (next test); Voxtral Realtime's causal Whisper encoder keeps a second
+    // cache.
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
              {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
              {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
              {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"DiffusionGemmaForBlockDiffusion", "canvas_length"},
-             {"DiffusionGemmaForBlockDiffusion", "draft tokens"},
              {"VoxtralRealtimeGeneration", "WhisperCausalAttentionWithBlockPooling"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
@@ -1740,6 +1738,98 @@ TEST_CASE("the speech, encoder-decoder and diffusion models: each refused with i
             "num_attention_heads": 4, "num_hidden_layers": 2})");
         REQUIRE_FALSE(e.ok());
         CHECK(e.error().field == "architectures");
+    }
+}
+
+TEST_CASE(
+    "DiffusionGemma: the Gemma 4 text model on text_config, k_eq_v forced; its canvas changes no figure") {
+    // vLLM diffusion_gemma.py (00c25c8) DiffusionGemmaForConditionalGeneration.__init__ sets
+    // text_config.attention_k_eq_v and builds Gemma4Model, whose full layers (gemma4.py 001cabc
+    // Gemma4DecoderLayer) then keep num_global_key_value_heads x global_head_dim. The canvas is scheduled as
+    // draft tokens: config/vllm.py (000fc94) num_speculative_tokens is canvas_length, num_lookahead_tokens 0
+    // without a speculative_config, and no length max_memory_usage_bytes reads changes. The config is
+    // DiffusionGemma-26B-A4B's published shape, written.
+    const std::string text = read_file(std::string(KVCALC_SOURCE_DIR) +
+                                       "/tests/fixtures/configs/reconstructed/"
+                                       "google--diffusiongemma-26B-A4B-it-written.json");
+    auto m = kvcalc::read_model_text(text);
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "text_config");
+    CHECK(m->count(LayerKind::sliding_window) == 25);
+    CHECK(m->count(LayerKind::full_attention) == 5);
+    CHECK(m->max_context.value == 262144);  // text_config.max_position_embeddings
+    auto r = kvcalc::size_model(*m, at(4096, Accounting::vllm));
+    REQUIRE(r.ok());
+    CHECK(r->bytes_per_token ==
+          25 * (2 * 8 * 256 * 2) + 5 * (2 * 2 * 512 * 2));  // 204,800 + 20,480 = 225,280
+    // Full (pages unified to the sliding ones': blocks of 32): 5 layers x cdiv(4,096, 32) = 128 blocks x 32
+    // tokens x 4,096 B = 83,886,080; sliding: 25 layers x (cdiv(min(1,023 + 8,192, 4,096), 16) + 1) = 257
+    // blocks x 16 x 8,192 B = 842,137,600.
+    CHECK(r->sequence_bytes_vllm == 5ull * 128 * 32 * 4096 + 25ull * 257 * 16 * 8192);  // 926,023,680
+    CHECK(has_warning(*r, "canvas_length", "vLLM runs at most 8 requests at once unless max_num_seqs"));
+    // The same figures as Gemma 4 26B-A4B, whose backbone it is.
+    CHECK(r->sequence_bytes_vllm ==
+          size("google--gemma-4-26B-A4B.json", at(4096, Accounting::vllm)).sequence_bytes_vllm);
+    // vLLM forces k_eq_v: a config saying false changes neither the cache nor the weights (no v_proj on the
+    // full layers), where a Gemma 4 saying false counts 5 x 2,816 x 2 x 512 more parameters.
+    auto parsed = kvcalc::parse_json_text(text);
+    REQUIRE(parsed.ok());
+    kvcalc::json without = *parsed;
+    without["text_config"]["attention_k_eq_v"] = false;
+    auto m2 = kvcalc::read_model_text(kvcalc::to_text(without));
+    REQUIRE(m2.ok());
+    CHECK(kvcalc::size_model(*m2, at(4096))->bytes_per_token == 225280);
+    auto w = kvcalc::estimate_weights(*m);
+    auto w2 = kvcalc::estimate_weights(*m2);
+    REQUIRE(w.ok());
+    REQUIRE(w2.ok());
+    CHECK(w2->param_count == w->param_count);
+    bool self_conditioning = false;
+    for (const auto& e : w->excluded)
+        self_conditioning |= e.find("self-conditioning MLP") != std::string::npos;
+    CHECK(self_conditioning);
+    // As a Gemma 4 it counts the same once the two fields vLLM's DiffusionGemmaTextConfig sets are given
+    // (attention_k_eq_v, enable_moe_block: the dense MLP beside the experts), and 5 x 2,816 x 2 x 512 more
+    // parameters (v_proj) without k_eq_v.
+    without["architectures"] = kvcalc::json::array({"Gemma4ForConditionalGeneration"});
+    without["text_config"]["enable_moe_block"] = true;
+    auto weights_of = [](const kvcalc::json& config) {
+        auto g = kvcalc::read_model_text(kvcalc::to_text(config));
+        REQUIRE(g.ok());
+        auto wg = kvcalc::estimate_weights(*g);
+        REQUIRE(wg.ok());
+        return wg->param_count;
+    };
+    CHECK(weights_of(without) == w->param_count + 5ull * 2816 * 2 * 512);  // 14,417,920 parameters of v_proj
+    without["text_config"]["attention_k_eq_v"] = true;
+    CHECK(weights_of(without) == w->param_count);
+    without["text_config"]["enable_moe_block"] = false;
+    CHECK(weights_of(without) == w->param_count - 30ull * 3 * 2816 * 2112);  // the dense MLPs: 535,265,280
+    // The pool vLLM reports from a KV memory: Gemma 4's (test_check.cpp: 4.25 GiB, 4,992 tokens in flight,
+    // 6,963 blocks of 5 pages of 131,072 B, 2.39x at 32,768).
+    const kvcalc::json options = {
+        {"max_context", 32768},
+        {"max_num_batched_tokens", 4992},
+        {"engine_log", "INFO [gpu_worker.py:227] Available KV cache memory: 4.25 GiB\n"}};
+    auto checked = kvcalc::parse_json_text(kvcalc::check_json(text, kvcalc::to_text(options)));
+    REQUIRE(checked.ok());
+    INFO(kvcalc::to_text(*checked));
+    CHECK((*checked)["pool_blocks"] == 6963);
+    CHECK((*checked)["pool_bytes_per_gpu"] == 4563271680);  // 6,963 x 655,360
+    CHECK((*checked)["max_concurrency_text"] == "2.39");    // 6,963 / (1,024 + 5 x 377)
+    // Without layer_types there is no Gemma 4 pattern to read: an error naming the field.
+    kvcalc::json bare = *parsed;
+    bare["text_config"].erase("layer_types");
+    auto e = kvcalc::read_model_text(kvcalc::to_text(bare));
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.error().field == "text_config.layer_types");
+    // Nor the head sizes and heads the two config classes would fill differently.
+    for (const char* name : {"head_dim", "global_head_dim", "num_global_key_value_heads", "sliding_window"}) {
+        kvcalc::json less = *parsed;
+        less["text_config"].erase(name);
+        auto le = kvcalc::read_model_text(kvcalc::to_text(less));
+        REQUIRE_FALSE(le.ok());
+        CHECK(le.error().field == std::string("text_config.") + name);
     }
 }
 
@@ -1933,7 +2023,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 266);
+    CHECK(exact == 267);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
