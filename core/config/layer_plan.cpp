@@ -1490,6 +1490,21 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             "missing: DiffusionGemma's Gemma 4 geometry (layer_types, head_dim, global_head_dim, "
             "num_global_key_value_heads, sliding_window) is read from the config, and the config classes "
             "that could fill it disagree");
+    else if (m.family == "gemma4" && !f.find("layer_types"))
+        // transformers' Gemma4TextConfig.__post_init__ (008e574) fills a missing layer_types as every 6th
+        // layer full and forces the last one full; the published configs all write it, and kvcalc does not
+        // take a class default it read in one version only.
+        r = f.error(code::missing_field, "layer_types",
+                    "missing: Gemma 4's sliding and full layers are read from layer_types (the config class "
+                    "fills it by a rule of its own when absent)");
+    else if (const json* lt = f.find("layer_types");
+             lt && m.family == "gemma4" && lt->is_array() && !lt->empty() && lt->back() != "full_attention")
+        // The same __post_init__ forces the last layer to full_attention, whatever layer_types says.
+        r = fail(
+            code::inconsistent, format("{}[{}]", f.path("layer_types"), lt->size() - 1),
+            "{}[{}]: must be \"full_attention\": transformers' Gemma4TextConfig makes Gemma 4's last layer "
+            "full attention whatever the config says, got {}",
+            f.path("layer_types"), lt->size() - 1, described(lt->back()));
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))
@@ -1614,9 +1629,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         state = *s;
     }
 
-    // Full-attention layers may have their own geometry (Gemma 4).
+    // Full-attention layers may have their own geometry (Gemma 4): their head size global_head_dim whenever
+    // given, their KV heads num_global_key_value_heads only with attention_k_eq_v (vLLM gemma4.py 001cabc
+    // Gemma4DecoderLayer: getattr(config, "global_head_dim", head_dim) on full layers, and num_kv_heads =
+    // num_global_key_value_heads if use_k_eq_v else num_key_value_heads). DiffusionGemma sets the flag
+    // (diffusion_gemma.py DiffusionGemmaForConditionalGeneration.__init__).
     Sourced full_kv = kv_heads, full_hd = head_dim;
-    if (f.find("num_global_key_value_heads")) {
+    auto k_eq_v = f.flag("attention_k_eq_v", false);
+    if (!k_eq_v) return k_eq_v.forward_error();
+    if ((*k_eq_v || m.family == "diffusion_gemma") && f.find("num_global_key_value_heads")) {
         auto g = f.positive("num_global_key_value_heads");
         if (!g) return g.forward_error();
         if (g->value > m.query_heads.value || m.query_heads.value % g->value != 0)

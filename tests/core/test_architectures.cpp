@@ -55,6 +55,34 @@ TEST_CASE("the issue's named figures") {
         CHECK(m.text_path == "text_config");
         CHECK(m.count(LayerKind::sliding_window) == 25);
         CHECK(m.count(LayerKind::full_attention) == 5);
+        // num_global_key_value_heads applies with attention_k_eq_v only (vLLM gemma4.py Gemma4DecoderLayer:
+        // num_kv_heads = num_global_key_value_heads if use_k_eq_v else num_key_value_heads); the full layers
+        // keep global_head_dim either way. Without the flag: 25 x 2 x 8 x 256 x 2 + 5 x 2 x 8 x 512 x 2 =
+        // 204,800 + 81,920.
+        std::string text = shared_config("google--gemma-4-26B-A4B.json");
+        const std::string flag = "\"attention_k_eq_v\": true";
+        const auto at_flag = text.find(flag);
+        REQUIRE(at_flag != std::string::npos);
+        text.replace(at_flag, flag.size(), "\"attention_k_eq_v\": false");
+        auto plain = kvcalc::read_model_text(text);
+        REQUIRE(plain.ok());
+        auto pr = kvcalc::size_model(*plain, at(4096));
+        REQUIRE(pr.ok());
+        CHECK(pr->bytes_per_token == 286720);
+        // layer_types is read, never filled: transformers' Gemma4TextConfig fills a missing one by a rule of
+        // its own and forces the last layer to full attention; kvcalc names the field instead of guessing.
+        auto parsed = kvcalc::parse_json_text(shared_config("google--gemma-4-26B-A4B.json"));
+        REQUIRE(parsed.ok());
+        kvcalc::json c = *parsed;
+        c["text_config"]["layer_types"][29] = "sliding_attention";
+        auto last = kvcalc::read_model_text(kvcalc::to_text(c));
+        REQUIRE_FALSE(last.ok());
+        CHECK(last.error().field == "text_config.layer_types[29]");
+        c["text_config"].erase("layer_types");
+        auto none = kvcalc::read_model_text(kvcalc::to_text(c));
+        REQUIRE_FALSE(none.ok());
+        CHECK(none.error().field == "text_config.layer_types");
+        CHECK(none.error().code == "missing_field");
     }
     SECTION("Qwen3-0.6B: head_dim 128, not 1024 / 16") {
         auto r = size("Qwen--Qwen3-0.6B.json", at(4096));
@@ -1771,7 +1799,7 @@ TEST_CASE(
     CHECK(r->sequence_bytes_vllm ==
           size("google--gemma-4-26B-A4B.json", at(4096, Accounting::vllm)).sequence_bytes_vllm);
     // vLLM forces k_eq_v: a config saying false changes neither the cache nor the weights (no v_proj on the
-    // full layers), where a Gemma 4 saying false counts 5 x 2,816 x 2 x 512 more parameters.
+    // full layers), where a Gemma 4 saying false has 8 K and V heads on its full layers (below).
     auto parsed = kvcalc::parse_json_text(text);
     REQUIRE(parsed.ok());
     kvcalc::json without = *parsed;
@@ -1789,8 +1817,9 @@ TEST_CASE(
         self_conditioning |= e.find("self-conditioning MLP") != std::string::npos;
     CHECK(self_conditioning);
     // As a Gemma 4 it counts the same once the two fields vLLM's DiffusionGemmaTextConfig sets are given
-    // (attention_k_eq_v, enable_moe_block: the dense MLP beside the experts), and 5 x 2,816 x 2 x 512 more
-    // parameters (v_proj) without k_eq_v.
+    // (attention_k_eq_v, enable_moe_block: the dense MLP beside the experts). Without k_eq_v a Gemma 4's full
+    // layers have num_key_value_heads (8) K and V heads of 512, not 2 K heads (gemma4.py Gemma4DecoderLayer):
+    // 5 x 2,816 x 512 x (2 x 8 - 2) more parameters.
     without["architectures"] = kvcalc::json::array({"Gemma4ForConditionalGeneration"});
     without["text_config"]["enable_moe_block"] = true;
     auto weights_of = [](const kvcalc::json& config) {
@@ -1800,7 +1829,7 @@ TEST_CASE(
         REQUIRE(wg.ok());
         return wg->param_count;
     };
-    CHECK(weights_of(without) == w->param_count + 5ull * 2816 * 2 * 512);  // 14,417,920 parameters of v_proj
+    CHECK(weights_of(without) == w->param_count + 5ull * 2816 * 512 * (2 * 8 - 2));  // 100,925,440
     without["text_config"]["attention_k_eq_v"] = true;
     CHECK(weights_of(without) == w->param_count);
     without["text_config"]["enable_moe_block"] = false;
