@@ -1,9 +1,10 @@
 // DeepSeek-V4 (DeepseekV4ForCausalLM, model_type deepseek_v4) stays refused by name: vLLM gives
 // each layer several caches of different block sizes in one packed pool. How it pages and packs them
 // was read (kv_cache_interface.py, kv_cache_utils.py at the fork zyongye/vllm 434b1bd) and agrees
-// with a published vLLM line, but kvcalc's layer plan has no packed set of caches per layer and how a
-// released vLLM reports the pool was not read. These cases hold the refusal to every way a V4 config
-// can arrive: never a partial figure.
+// with a published vLLM line, but kvcalc's layer plan has no packed set of caches per layer, and the
+// pools released vLLMs report for V4 (vllm-project/vllm#51041, #51454) are not reproduced: they do
+// not state num_blocks or max_num_batched_tokens, and the bytes a block changed between versions.
+// These cases hold the refusal to every way a V4 config can arrive: never a partial figure.
 #include "config/architectures.hpp"
 #include "support.hpp"
 
@@ -67,10 +68,49 @@ TEST_CASE("DeepSeek-V4's refusal names what vLLM caches and what kvcalc did not 
     // What kvcalc lacks, by piece: the reason a figure would be a guess.
     for (const char* part :
          {"kvcalc gives no figure yet: its layer plan keeps one cache per layer, not this packed set",
-          "how a released vLLM reports the pool's KV cache size and maximum concurrency was not read",
-          "_report_kv_cache_config and get_max_concurrency_for_kv_cache_config",
-          "num_blocks // groups x the smallest block size",
-          "int(max_concurrency x max_model_len) from another fork"}) {
+          "no published report of a released vLLM's pool is reproduced"}) {
+        INFO(part);
+        CHECK(reason.find(part) != std::string::npos);
+    }
+}
+
+TEST_CASE("DeepSeek-V4's refusal names how released vLLMs report the pool and why no log is reproduced") {
+    const std::string reason = v4_reason();
+    // The reporting rule, with where it was read, and the figure that rules out the fork's rule:
+    // num_blocks // 5 groups x 4 (the smallest block size, the ratio-4 states) is a multiple of 4;
+    // 1,009,661 = 4 x 252,415 + 1 and 17,954,198 = 4 x 4,488,549 + 2 are not.
+    for (const char* part :
+         {"vLLM 0.25.0 and 0.26.0 log 'GPU KV cache size' as int(max_concurrency x max_model_len), "
+          "max_concurrency being num_blocks / the pages a request of max_model_len takes",
+          "_report_kv_cache_config and get_max_concurrency_for_kv_cache_config, quoted on #51041",
+          "a copy of kv_cache_planning.py that holds _get_kv_cache_config_deepseek_v4",
+          "not the fork's num_blocks // groups x the smallest block size, 4: the logged 1,009,661 (#51041) ",
+          "and 17,954,198 (vllm-project/vllm#51454) are not multiples of 4"}) {
+        INFO(part);
+        CHECK(reason.find(part) != std::string::npos);
+    }
+    // The published pairs, as published: 1,009,661 / 912,128 = 1.107 (1.11x), 150,992 / 121,344 =
+    // 1.244 (1.24x), 17,954,198 / 1,048,576 = 17.122 (17.12x): each agrees with the rule, none can be
+    // derived, for want of num_blocks and max_num_batched_tokens.
+    for (const char* part :
+         {"7.01 GiB, 1,009,661 tokens, 1.11x at 912,128 (DeepSeek-V4-Flash)",
+          "7.71 GiB, 150,992 tokens, 1.24x at 121,344 (DeepSeek-V4-Flash-0731)",
+          "vLLM 0.26.0 on 2 x H20 with MTP (a table in #51041, not log lines)",
+          "17,954,198 tokens, 17.12x at 1,048,576 (#51454, vLLM 0.25.0, 8 x B200, no pool bytes)",
+          "state neither num_blocks nor max_num_batched_tokens"}) {
+        INFO(part);
+        CHECK(reason.find(part) != std::string::npos);
+    }
+    // The pool's bytes a block, by version: 5 groups of 22 layer tuples of 37,440 + 8,640 + 1,728 B in
+    // the fork; the compressed group alone (21 ratio-4 caches, 21 indexer caches, 20 ratio-128 caches)
+    // in vllm-project/vllm.
+    for (const char* part :
+         {"22 x 47,808 = 1,051,776 B at zyongye/vllm 434b1bd",
+          "vllm-project/vllm 4253bd4, kv_cache_planning.py _get_kv_cache_bytes_per_block: 21 x 37,440 + 21 x "
+          "8,640 + 20 x 1,728 = 1,002,240 B",
+          "vllm-project/vllm#54703 logs for V4-Flash's 62 compressed caches in a v0.28.1-based build",
+          "no whole num_blocks within 7.01 or 7.71 GiB (rounded) and no whole page count a request give "
+          "#51041's token counts"}) {
         INFO(part);
         CHECK(reason.find(part) != std::string::npos);
     }
