@@ -169,6 +169,21 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
             if (fam.support == Support::refused && model_type == fam.name)
                 return fail(code::unsupported, "model_type", "model_type {} is not sized by kvcalc: {}",
                             model_type, fam.caches);
+    // transformers' config.json of Voxtral Realtime (VoxtralRealtimeForConditionalGeneration, model_type
+    // voxtral_realtime): vLLM's registry does not have it, and get_config (transformers_utils/config.py,
+    // config_format auto) reads a Mistral repository's params.json instead, through mistral.py
+    // adapt_config_dict, as VoxtralRealtimeGeneration. Read as a decoder it would lose the encoder's cache.
+    const json* root_type = member(root, "model_type");
+    if (!known && (arch == "VoxtralRealtimeForConditionalGeneration" ||
+                   (root_type && *root_type == "voxtral_realtime")))
+        return fail(
+            code::unsupported, arch.empty() ? "model_type" : "architectures",
+            "{} is transformers' config of Voxtral Realtime, which vLLM does not read: it serves the "
+            "checkpoint from params.json (config_format mistral: mistral.py adapt_config_dict) as "
+            "VoxtralRealtimeGeneration, whose audio_config names the encoder's cache (encoder_layers, "
+            "encoder_attention_heads, encoder_head_dim, sliding_window, block_pool_size); kvcalc sizes "
+            "that config and does not map this one's fields onto it",
+            arch.empty() ? "model_type voxtral_realtime" : arch);
     // The Step vision wrappers: vLLM's step3_vl.py, step_vl.py and step3p7.py build
     // init_vllm_registered_model(hf_config=config.text_config), the architecture text_config.architectures
     // names.
@@ -208,7 +223,6 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
                     "refuses to guess",
                     arch.empty() ? "this config" : arch,
                     model_type.empty() ? "" : format(" ({})", model_type), fields, whys);
-    (void)root;
     if (!known)
         m.warnings.push_back(
             {arch.empty() ? "model_type" : "architectures",
@@ -472,6 +486,10 @@ Result<ModelSpec> read_model(json config) {
                                                      m.dtype)});
     m.config = std::move(owned);
     m.text = &text;
+    if (m.family == "voxtral_realtime") {
+        auto enc = add_causal_encoder(m);
+        if (!enc) return enc.forward_error();
+    }
     return m;
 }
 

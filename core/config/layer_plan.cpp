@@ -1795,3 +1795,75 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
 }
 
 }  // namespace kvcalc
+
+namespace kvcalc {
+
+// vLLM voxtral_realtime.py VoxtralRealtimeGeneration.forward runs audio_config's encoder on every step:
+// text positions p expand to encoder positions p x block_pool_size + [0, block_pool_size)
+// (_expand_tensor), so each text token carries block_pool_size encoder frames. voxtral.py
+// VoxtralEncoderModel builds WhisperCausalEncoder when is_causal (else a non-causal WhisperEncoder, which
+// that forward does not call as it does); whisper_causal.py WhisperCausalEncoderLayer gives each of
+// encoder_layers a WhisperCausalAttention (encoder_attention_heads query and KV heads of encoder_head_dim,
+// per_layer_sliding_window = sliding_window, asserted set) whose WhisperCausalAttentionWithBlockPooling
+// (block_pool_size asserted above 1) returns Attention's SlidingWindowSpec with num_kv_heads multiplied by
+// block_pool_size: per text token, block_pool_size frames of the encoder's heads. The spec's block_size and
+// sliding_window are counted in the scheduler's tokens, the text tokens, by vLLM's KV cache manager
+// (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes); the attention kernel, on the stretched
+// metadata (create_whisper_attention_backend_with_block_pooling), reads sliding_window frames of it.
+Result<bool> add_causal_encoder(ModelSpec& m) {
+    const json* ac = member(m.root(), "audio_config");
+    if (!ac || !ac->is_object())
+        return fail(
+            code::missing_field, "audio_config",
+            "audio_config: missing: VoxtralRealtimeGeneration runs its causal Whisper encoder on every "
+            "step (voxtral_realtime.py), and the encoder's cache is read from it");
+    const Fields a(*ac, "audio_config");
+    auto causal = a.flag("is_causal", false);
+    if (!causal) return causal.forward_error();
+    if (!*causal)
+        return a.error(code::unsupported, "is_causal",
+                       "is not true: vLLM's VoxtralEncoderModel (voxtral.py) builds the causal encoder "
+                       "VoxtralRealtimeGeneration runs only when is_causal is true, and the cache of another "
+                       "encoder there is not modelled");
+    Sourced got[5];
+    const char* names[5] = {"encoder_layers", "encoder_attention_heads", "encoder_head_dim", "sliding_window",
+                            "block_pool_size"};
+    for (int i = 0; i < 5; ++i) {
+        if (!a.find(names[i]))
+            return a.error(code::missing_field, names[i],
+                           "missing: vLLM's whisper_causal.py reads it for the encoder's cache, and kvcalc "
+                           "takes no config class's default for it");
+        auto v = a.positive(names[i]);
+        if (!v) return v.forward_error();
+        got[i] = *v;
+    }
+    const Sourced &layers = got[0], &heads = got[1], &head_dim = got[2], &window = got[3], &pool = got[4];
+    if (pool.value < 2)
+        return a.error(
+            code::invalid_value, "block_pool_size",
+            "is 1: vLLM's WhisperCausalAttention asserts block_pool_size > 1 (mistral.py sets it to "
+            "downsample_factor for a causal encoder)");
+    auto kv = mul(pool.value, heads.value);
+    if (!kv || layers.value > 100000 || *kv > 1000000)
+        return a.error(code::invalid_value, "block_pool_size", "and encoder_attention_heads are too large");
+    LayerGroup g;
+    g.kind = LayerKind::sliding_window;
+    g.name = "encoder_sliding_attention";
+    g.count = static_cast<std::uint32_t>(layers.value);
+    g.kv_heads = {*kv, format("{} {} x {} {} (encoder frames a text token x the encoder's KV heads: "
+                              "WhisperCausalAttentionWithBlockPooling.get_kv_cache_spec)",
+                              pool.source, pool.value, heads.source, heads.value)};
+    g.k_head_dim = g.v_head_dim = head_dim;
+    g.window = {window.value,
+                format("{} (vLLM's KV cache manager counts it in text tokens, each of {} encoder "
+                       "frames)",
+                       window.source, pool.value)};
+    g.query_heads = heads;  // WhisperCausalAttention asserts tp divides them
+    g.encoder = true;
+    m.groups.push_back(std::move(g));
+    m.layer_plan_source = format("{}; and {} causal encoder layers ({}) of a sliding window, every step",
+                                 m.layer_plan_source, layers.value, layers.source);
+    return true;
+}
+
+}  // namespace kvcalc

@@ -11,4 +11,8 @@ namespace kvcalc {
 Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_heads,
                               const Sourced& head_dim);
 
+// Voxtral Realtime (family voxtral_realtime): appends audio_config's causal Whisper encoder as a group of
+// sliding-window layers beside the text model's. Needs m.config set.
+Result<bool> add_causal_encoder(ModelSpec& m);
+
 }  // namespace kvcalc

@@ -73,6 +73,9 @@ struct LayerGroup {
     // An encoder-decoder's cross-attention (vLLM's CrossAttentionSpec): it holds the encoder's tokens
     // (scheduler_config.max_num_encoder_input_tokens of them a request), whatever the context.
     bool cross_attention = false;
+    // Layers of an encoder run beside the text model on every step (Voxtral Realtime's causal Whisper, in
+    // audio_config): counted in `count`, in no entry of layer_group (the text model's layers).
+    bool encoder = false;
 };
 
 struct Warning {

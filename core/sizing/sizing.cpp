@@ -102,6 +102,14 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
             code::bad_option, "pp",
             "pp {}: vLLM's HrmTextForCausalLM does not support pipeline parallelism (hrm_text.py raises)",
             o.pp);
+    // Voxtral Realtime's encoder layers are split over pipeline stages by make_layers (whisper_causal.py
+    // WhisperCausalEncoder) apart from the text model's: not modelled.
+    if (o.pp > 1 && m.family == "voxtral_realtime")
+        return fail(code::bad_option, "pp",
+                    "pp {}: how vLLM places Voxtral Realtime's causal encoder layers (whisper_causal.py "
+                    "WhisperCausalEncoder, make_layers) on pipeline stages beside its text model's is not "
+                    "modelled",
+                    o.pp);
     if (m.query_heads.value % o.tp != 0)
         return fail(code::bad_option, "tp", "tp {} does not divide {} {} (engines shard query heads evenly)",
                     o.tp, m.query_heads.source, m.query_heads.value);
@@ -263,13 +271,15 @@ SizePlan::Layout SizePlan::vllm_layout(const ModelSpec& m, const std::vector<std
         L.linear_page = max_state;
         return L;
     }
+    // One type (kv_cache_interface.py UniformTypeKVCacheSpecs.is_uniform_type): one kind, and for sliding
+    // and chunked layers one window; anything else is a hybrid whose pages vLLM unifies.
     bool mixed = false;
     std::uint64_t max_page = 0;
-    LayerKind first = LayerKind::no_cache;
+    const LayerGroup* first = nullptr;
     for (std::size_t i = 0; i < m.groups.size(); ++i) {
         if (!is_attention(m.groups[i].kind)) continue;
-        if (first == LayerKind::no_cache) first = m.groups[i].kind;
-        mixed |= m.groups[i].kind != first;
+        if (!first) first = &m.groups[i];
+        mixed |= m.groups[i].kind != first->kind || m.groups[i].window.value != first->window.value;
         max_page = std::max(max_page, block * tok[i]);
     }
     if (!mixed) return L;
@@ -414,6 +424,9 @@ Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
             if (!m.layer_second_group.empty() && m.layer_second_group[l] != ModelSpec::no_second_cache)
                 s.count[m.layer_second_group[l]] += m.groups[m.layer_second_group[l]].per_layer;
         }
+        // An encoder's layers beside the text model (pp 1 only: check_parallel).
+        for (std::size_t gi = 0; gi < G && first == 0; ++gi)
+            if (m.groups[gi].encoder) s.count[gi] += m.groups[gi].count;
         s.padding =
             o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);
         for (std::size_t gi = 0; gi < G; ++gi)

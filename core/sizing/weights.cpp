@@ -596,6 +596,11 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                     "no weights model for an encoder-decoder ({}: an encoder beside a decoder with "
                     "cross-attention)",
                     m.family);
+    // Voxtral Realtime: its causal Whisper encoder and audio-language adapter (audio_config) are not read.
+    if (m.family == "voxtral_realtime")
+        return fail(code::unsupported, "architectures",
+                    "no weights model for Voxtral Realtime (its causal Whisper encoder and audio-language "
+                    "adapter, in audio_config, are not read)");
     if (m.family == "longcat_flash")
         return fail(
             code::unsupported, "architectures",

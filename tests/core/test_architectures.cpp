@@ -1,5 +1,6 @@
 // Architecture coverage: MLA, sliding and chunked windows, hybrids, parallelism, block
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
+#include "check/pool.hpp"
 #include "config/architectures.hpp"
 #include "sizing/series.hpp"
 #include "sizing/speculative.hpp"
@@ -1751,13 +1752,12 @@ TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
 TEST_CASE("the speech and encoder-decoder models: each refused with its own vLLM reason") {
     // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Cohere ASR
     // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
-    // vLLM's releases set differently (next test); Voxtral Realtime's causal Whisper encoder keeps a second
-    // cache.
+    // vLLM's releases set differently (next test). (DiffusionGemma and Voxtral Realtime are sized: their own
+    // tests.)
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
              {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
              {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"VoxtralRealtimeGeneration", "WhisperCausalAttentionWithBlockPooling"}}) {
+             {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
         CHECK(f.support == kvcalc::Support::refused);
@@ -2052,7 +2052,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 267);
+    CHECK(exact == 268);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
@@ -2066,4 +2066,153 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         m->warnings[0].message ==
         "SomethingNewForCausalLM is not an architecture kvcalc knows from vLLM's registry: it was read as a "
         "standard decoder (the fields it has, the defaults of none)");
+}
+
+TEST_CASE("Voxtral Realtime: the text model's sliding cache and the causal encoder's, in one hybrid pool") {
+    // vLLM's config of mistralai/Voxtral-Mini-4B-Realtime-2602, as mistral.py adapt_config_dict builds it
+    // from params.json (written: no file holds it). Text: 26 layers sliding over 8192, 8 KV heads of 128.
+    // Encoder (whisper_causal.py): 32 layers, each a SlidingWindowSpec of block_pool_size 4 x 32 KV heads
+    // of 64 per text token, window 750 counted in text tokens by the KV cache manager.
+    const std::string file = std::string(KVCALC_SOURCE_DIR) +
+                             "/tests/fixtures/configs/reconstructed/"
+                             "mistralai--Voxtral-Mini-4B-Realtime-2602-vllm-written.json";
+    const std::string text = read_file(file);
+    auto m = kvcalc::read_model_text(text);
+    INFO((m ? "" : m.error().message));
+    REQUIRE(m.ok());
+    CHECK(m->family == "voxtral_realtime");
+    CHECK(m->num_layers.value == 26);  // the text model's; the encoder's layers are a group beside them
+    CHECK(m->max_context.value == 131072);
+    REQUIRE(m->groups.size() == 2);
+    const kvcalc::LayerGroup &txt = m->groups[0], &enc = m->groups[1];
+    CHECK(txt.kind == LayerKind::sliding_window);
+    CHECK(txt.count == 26);
+    CHECK(txt.kv_heads.value == 8);
+    CHECK(txt.window.value == 8192);
+    CHECK(enc.kind == LayerKind::sliding_window);
+    CHECK(enc.encoder);
+    CHECK(enc.count == 32);
+    CHECK(enc.kv_heads.value == 4 * 32);  // block_pool_size x encoder_attention_heads
+    CHECK(enc.k_head_dim.value == 64);
+    CHECK(enc.window.value == 750);
+    CHECK(enc.query_heads.value == 32);
+
+    auto r = kvcalc::size_model(*m, at(131072, Accounting::vllm));
+    INFO((r ? "" : r.error().message));
+    REQUIRE(r.ok());
+    // Per text token: 26 x 2 x 8 x 128 x 2 + 32 x 2 x (4 x 32) x 64 x 2 = 106,496 + 1,048,576 = 1,155,072 B.
+    CHECK(r->bytes_per_token == 26 * (2 * 8 * 128 * 2) + 32 * (2 * (4 * 32) * 64 * 2));
+    CHECK(r->bytes_per_token == 1155072);
+    CHECK(r->sequence_bytes_naive == 1155072ull * 131072);  // 151,397,597,184
+    // Resident: the text layers keep 8,192 tokens, the encoder's 750 (text tokens of 4 frames each).
+    CHECK(r->sequence_bytes_resident == 26ull * 4096 * 8192 + 32ull * 32768 * 750);  // 1,658,847,232
+    // vLLM: two sliding windows are two types (UniformTypeKVCacheSpecs.is_uniform_type), so the pages are
+    // unified: the encoder's page 16 x 32,768 = 524,288 B, the text block grows 8 times to 128 tokens
+    // (unify_kv_cache_spec_page_size). Groups of 32 layers (26 < 32 < 1.5 x 26): 26 text layers + 6
+    // padding, 32 encoder layers. Blocks a request holds with max_num_batched_tokens 8192: text
+    // cdiv(8192 - 1 + 8192, 128) + 1 = 129, encoder cdiv(750 - 1 + 8192, 16) + 1 = 560.
+    REQUIRE(r->groups.size() == 2);
+    CHECK(r->groups[0].vllm_block_size == 128);
+    CHECK(r->groups[1].vllm_block_size == 16);
+    CHECK(r->groups[0].vllm_blocks == 129);
+    CHECK(r->groups[1].vllm_blocks == 560);
+    CHECK(r->sequence_bytes_vllm == 32ull * 524288 * (129 + 560));  // 11,559,501,824
+    CHECK(r->sequence_bytes_vllm == 11559501824ull);
+    // The pool: 2 groups of 32 layers, 6 padding, a block of 32 pages of 524,288 B.
+    auto L = kvcalc::vllm_layout(*m, *r);
+    REQUIRE(L.ok());
+    CHECK(L->hybrid);
+    CHECK(L->groups == 2);
+    CHECK(L->group_size == 32);
+    CHECK(L->padding_layers == 6);
+    CHECK(L->block_bytes == 32ull * 524288);
+    CHECK(L->min_block == 16);
+    // A short request: text cdiv(1000, 128) + 1 = 9 blocks, encoder cdiv(1000, 16) + 1 = 64.
+    auto shortr = kvcalc::size_model(*m, at(1000, Accounting::vllm));
+    REQUIRE(shortr.ok());
+    CHECK(shortr->sequence_bytes_vllm == 32ull * 524288 * (9 + 64));  // 1,224,736,768
+    // tp 2: 4 text and 64 encoder KV heads a GPU, every page halved, the same blocks.
+    kvcalc::SizeOptions two = at(131072, Accounting::vllm);
+    two.tp = 2;
+    auto tp = kvcalc::size_model(*m, two);
+    REQUIRE(tp.ok());
+    CHECK(tp->kv_bytes_per_gpu == 11559501824ull / 2);
+    CHECK(tp->bytes_per_token_per_gpu == 1155072 / 2);
+
+    // One window for both (text sliding_window 750): one type, one group of per-layer pages, no block
+    // unified and no padding: (26 x 65,536 + 32 x 524,288) x 560 blocks.
+    auto parse = [](const std::string& t) {
+        auto j = kvcalc::parse_json_text(t);
+        REQUIRE(j.ok());
+        return j.value();
+    };
+    kvcalc::json same = parse(text);
+    same["text_config"]["sliding_window"] = 750;
+    auto ms = kvcalc::read_model_text(same.dump());
+    REQUIRE(ms.ok());
+    auto rs = kvcalc::size_model(*ms, at(131072, Accounting::vllm));
+    REQUIRE(rs.ok());
+    CHECK(rs->groups[0].vllm_block_size == 16);
+    CHECK(rs->sequence_bytes_vllm == (26ull * 65536 + 32ull * 524288) * 560);  // 10,349,445,120
+
+    // Not modelled, refused by name: pp (the encoder's layers over stages), tp not dividing the encoder's 32
+    // heads (WhisperCausalAttention asserts it), the weights (the encoder is not read).
+    kvcalc::SizeOptions pp = at(4096);
+    pp.pp = 2;
+    auto rp = kvcalc::size_model(*m, pp);
+    REQUIRE_FALSE(rp.ok());
+    CHECK(rp.error().field == "pp");
+    kvcalc::json wide = parse(text);
+    wide["text_config"]["num_attention_heads"] = 64;
+    wide["text_config"]["num_key_value_heads"] = 64;
+    auto mw = kvcalc::read_model_text(wide.dump());
+    REQUIRE(mw.ok());
+    kvcalc::SizeOptions t64 = at(4096);
+    t64.tp = 64;
+    auto rw = kvcalc::size_model(*mw, t64);
+    REQUIRE_FALSE(rw.ok());
+    CHECK(rw.error().field == "tp");
+    CHECK(rw.error().message.find("encoder_attention_heads") != std::string::npos);
+    CHECK_FALSE(kvcalc::estimate_weights(*m).ok());
+
+    // audio_config's five fields are required (no class default taken), is_causal must be true, and
+    // block_pool_size above 1.
+    for (const char* field : {"encoder_layers", "encoder_attention_heads", "encoder_head_dim",
+                              "sliding_window", "block_pool_size"}) {
+        INFO(field);
+        kvcalc::json c = parse(text);
+        c["audio_config"].erase(field);
+        auto e = kvcalc::read_model_text(c.dump());
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == std::string("audio_config.") + field);
+    }
+    for (const auto& [field, value] :
+         std::vector<std::pair<std::string, kvcalc::json>>{{"is_causal", false},
+                                                           {"block_pool_size", 1},
+                                                           {"sliding_window", 0},
+                                                           {"encoder_head_dim", "64"}}) {
+        INFO(field);
+        kvcalc::json c = parse(text);
+        c["audio_config"][field] = value;
+        auto e = kvcalc::read_model_text(c.dump());
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == "audio_config." + field);
+    }
+    kvcalc::json none = parse(text);
+    none.erase("audio_config");
+    auto en = kvcalc::read_model_text(none.dump());
+    REQUIRE_FALSE(en.ok());
+    CHECK(en.error().field == "audio_config");
+
+    // transformers' config.json of the checkpoint is not what vLLM reads (it reads params.json): refused,
+    // never sized as a decoder without the encoder.
+    auto hf = kvcalc::read_model_text(R"({"architectures": ["VoxtralRealtimeForConditionalGeneration"],
+        "model_type": "voxtral_realtime", "downsample_factor": 4,
+        "audio_config": {"model_type": "voxtral_realtime_encoder", "hidden_size": 1280, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 32, "head_dim": 64, "sliding_window": 750},
+        "text_config": {"model_type": "voxtral_realtime_text", "hidden_size": 3072, "num_hidden_layers": 26,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "sliding_window": 8192}})");
+    REQUIRE_FALSE(hf.ok());
+    CHECK(hf.error().field == "architectures");
+    CHECK(hf.error().message.find("params.json") != std::string::npos);
 }
