@@ -23,14 +23,15 @@ test('every fixture config (tests/fixtures/): its figures at two contexts and tp
       assert.deepEqual(r.out.error, e.refused, e.file);
       continue;
     }
+    const encoder = e.encoderTokens === undefined ? [] : ['--max-num-encoder-input-tokens', String(e.encoderTokens)];
     for (const at of e.ats) {
-      const a = json(['size', e.path, '--context', String(at.context)]);
+      const a = json(['size', e.path, '--context', String(at.context), ...encoder]);
       assert.equal(a.status, 0, `${e.file}: ${a.stderr}`);
       assert.equal(a.out.bytes_per_token, e.bytesPerToken, e.file);
       assert.deepEqual([a.out.sequence_bytes_naive, a.out.sequence_bytes_resident, a.out.sequence_bytes_vllm, a.out.state_bytes],
         [at.naive, at.resident, at.vllm, at.state], `${e.file} at ${at.context}`);
     }
-    const t = json(['size', e.path, '--context', '4096', '--tp', '8']);
+    const t = json(['size', e.path, '--context', '4096', '--tp', '8', ...encoder]);
     if (e.tp8.refused) {
       assert.equal(t.status, 1, e.file);
       assert.equal(t.out.error.field, e.tp8.refused.field, e.file);

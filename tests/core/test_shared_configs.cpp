@@ -101,10 +101,17 @@ TEST_CASE("every fixture config has its expected figures, or its refusal") {
             }
             INFO(file << ": " << (m ? "" : m.error().message));
             REQUIRE(m.ok());
+            // An encoder-decoder's entry gives the encoder length its figures assume.
+            const auto options = [&](std::uint64_t context) {
+                kvcalc::SizeOptions o = kvtest::at(context);
+                if (e.contains("max_num_encoder_input_tokens"))
+                    o.encoder_tokens = e["max_num_encoder_input_tokens"].get<std::uint64_t>();
+                return o;
+            };
             for (const auto& it : e.items()) {
                 if (it.key().rfind("at_", 0) != 0) continue;
                 const json& at = it.value();
-                auto r = kvcalc::size_model(*m, kvtest::at(at["context"].get<std::uint64_t>()));
+                auto r = kvcalc::size_model(*m, options(at["context"].get<std::uint64_t>()));
                 REQUIRE(r.ok());
                 CHECK(r->bytes_per_token == figure(e["bytes_per_token"]));
                 CHECK(r->sequence_bytes_naive == figure(at["naive"]));
@@ -113,7 +120,7 @@ TEST_CASE("every fixture config has its expected figures, or its refusal") {
                 CHECK(r->state_bytes == figure(at["state"]));
             }
             const json& tp8 = e["tp8"];
-            kvcalc::SizeOptions o = kvtest::at(4096);
+            kvcalc::SizeOptions o = options(4096);
             o.tp = 8;
             auto r = kvcalc::size_model(*m, o);
             if (tp8.contains("refused")) {

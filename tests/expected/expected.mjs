@@ -80,6 +80,8 @@ export function expectedFixtures() {
     const ats = Object.keys(e).filter((k) => k.startsWith('at_')).map((k) => e[k]).map((a) => ({
       context: a.context, naive: num(a.naive), resident: num(a.resident), vllm: num(a.vllm), state: num(a.state) }));
     const tp8 = e.tp8.refused ? { refused: e.tp8.refused } : { context: e.tp8.context, kvBytesPerGpu: num(e.tp8.kv_bytes_per_gpu) };
-    return { file: e.file, path: join(repoRoot, e.file), bytesPerToken: num(e.bytes_per_token), ats, tp8 };
+    // An encoder-decoder's figures assume the encoder length its entry gives.
+    return { file: e.file, path: join(repoRoot, e.file), bytesPerToken: num(e.bytes_per_token), ats, tp8,
+      encoderTokens: e.max_num_encoder_input_tokens };
   });
 }
