@@ -40,8 +40,10 @@ test('the Architectures page shows the core inventory, row by row', async () => 
   // LFM2 (LFM2.5-VL-1.6B), Falcon-H1, Zamba2, MiniMax-Text-01 and MiniCPM3 (no published config found for those),
   // then the Omni thinkers, Aria, Chameleon, Molmo, Molmo2, PLaMo2, Bailing linear, Step-3, Step-3.5, LongCat-Flash and the Step vision wrappers (none found either),
   // then Ouro and IQuest-LoopCoder (configs written from their fields), then openPangu
-  // (openPangu-Embedded-7B-V1.1), then HRM-Text, then PLaMo3, Cosmos3, Moondream3 and Unlimited-OCR (all written).
-  assert.match(await page.$eval('#inventory + p', (p) => p.textContent), /a published config of 46 of the 119 families sized exactly/);
+  // (openPangu-Embedded-7B-V1.1), then HRM-Text, then PLaMo3, Cosmos3, Moondream3 and Unlimited-OCR (all written),
+  // then Whisper and FireRedLID (none found), then Nemotron Parse (NVIDIA-Nemotron-Parse-v1.1) and Cohere ASR (written).
+  assert.match(await page.$eval('#inventory + p', (p) => p.textContent), /a published config of 47 of the 121 families sized exactly/);
+  assert.equal(byName.get('NemotronParseForConditionalGeneration')[4], 'nvidia/NVIDIA-Nemotron-Parse-v1.1');
   const heading = await page.$eval('#inventory', (h) => h.textContent);
   const exact = inventory.architectures.filter((a) => a.support === 'exact').length;
   assert.equal(heading, `Every architecture (273: ${exact} sized, ${273 - exact} refused)`);
