@@ -150,9 +150,15 @@ const Family& family_of(const Architecture& a) {
 const EncoderDecoder* encoder_decoder(std::string_view family) {
     static constexpr EncoderDecoder table[] = {
         {"whisper", "decoder_layers", "decoder_attention_heads", "d_model", 0, 0, 0,
-         "whisper.py WhisperDecoderLayer"},
+         "whisper.py WhisperDecoderLayer", ""},
         {"fireredlid", "n_layers_lid_dec", "n_head", "d_model", 6, 20, 1280,
-         "fireredlid.py FireRedLIDDecoder"},
+         "fireredlid.py FireRedLIDDecoder", ""},
+        // hf_config.transf_decoder["config_dict"].get(...): None when absent, no default.
+        {"cohere_asr", "num_layers", "num_attention_heads", "hidden_size", 0, 0, 0,
+         "cohere_asr.py CohereASRDecoder", "transf_decoder.config_dict"},
+        // MBartDecoderNoPos(config.decoder): the decoder sub-config's attributes.
+        {"nemotron_parse", "decoder_layers", "decoder_attention_heads", "d_model", 0, 0, 0,
+         "nemotron_parse.py MBartDecoderNoPos", "decoder"},
     };
     for (const auto& e : table)
         if (family == e.family) return &e;

@@ -35,9 +35,9 @@ const std::vector<Architecture>& architecture_table();
 const Architecture* find_architecture(std::string_view name);
 const Family& family_of(const Architecture& a);
 
-// An encoder-decoder vLLM serves: its decoder's fields at the config's root (each decoder layer a
-// self-attention and a cross-attention of `heads` KV heads of width / heads), and vLLM's getattr
-// default for each (0: none, the field is required).
+// An encoder-decoder vLLM serves: its decoder's fields (each decoder layer a self-attention and a
+// cross-attention of `heads` KV heads of width / heads), in the object vLLM reads them from, and vLLM's
+// getattr default for each (0: none, the field is required).
 struct EncoderDecoder {
     const char* family;
     const char* layers;
@@ -45,6 +45,7 @@ struct EncoderDecoder {
     const char* width;
     std::uint64_t layers_default, heads_default, width_default;
     const char* vllm;  // where vLLM builds the decoder
+    const char* path;  // the object holding the three fields: "" the config's root, else a dotted path
 };
 const EncoderDecoder* encoder_decoder(std::string_view family);  // nullptr for other families
 

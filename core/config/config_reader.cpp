@@ -67,9 +67,25 @@ Result<TextModel> find_text_model(const json& root) {
                     "missing (vLLM's Moondream3TextConfig reads it; its default 24 is not taken)");
             return TextModel{t, "config.text"};
         }
-        // Encoder-decoders (Whisper, FireRedLID): the decoder's fields are the root's; num_hidden_layers,
-        // when written, is Whisper's encoder count.
-        if (arch && encoder_decoder(arch->family)) return TextModel{&root, ""};
+        // Encoder-decoders: the decoder's fields are in the object vLLM reads them from, the root for Whisper
+        // and FireRedLID (num_hidden_layers, when written, is Whisper's encoder count), a nested object for
+        // Cohere ASR (transf_decoder.config_dict) and Nemotron Parse (decoder); an error names its path.
+        if (const EncoderDecoder* ed = arch ? encoder_decoder(arch->family) : nullptr) {
+            const json* object = &root;
+            std::string path;
+            for (std::string_view rest = ed->path; !rest.empty();) {
+                const std::size_t dot = rest.find('.');
+                const std::string key(rest.substr(0, dot));
+                rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
+                path += path.empty() ? key : "." + key;
+                auto next = nested_object(
+                    member(*object, key), path.c_str(),
+                    format("vLLM's {} reads the decoder's fields from {}", ed->vllm, ed->path).c_str());
+                if (!next) return next.forward_error();
+                object = *next;
+            }
+            return TextModel{object, path};
+        }
         // Wrappers whose text model vLLM builds on the root config itself, never on a text_config: an error
         // names the root field rather than reading one that vLLM does not.
         struct RootText {
@@ -206,8 +222,9 @@ Result<bool> check_architecture(const json& root, const Fields& f, const Fields&
     std::string fields, whys;
     for (const UnmodelledField& u : unmodelled_fields()) {
         if (u.read_by && m.family == u.read_by) continue;
-        // The encoder-decoders kvcalc sizes (encoder_decoder(): Whisper, FireRedLID) model the
-        // cross-attention that is_encoder_decoder true announces; their published configs say so.
+        // The encoder-decoders kvcalc sizes (encoder_decoder(): Whisper, FireRedLID, Cohere ASR, Nemotron
+        // Parse) model the cross-attention that is_encoder_decoder true announces; their published configs
+        // say so.
         if (std::string_view(u.field) == "is_encoder_decoder" && encoder_decoder(m.family)) continue;
         for (const Fields* src : {&f, &top}) {
             const json* v = src->find(u.field);
@@ -307,8 +324,10 @@ Result<ModelSpec> read_model(json config) {
     // HRM-Text: vLLM builds two stacks (L and H) of num_layers_per_stack decoder layers each (hrm_text.py
     // HrmTextStack); num_hidden_layers is not read.
     // Encoder-decoders: vLLM builds the decoder's layers of its heads of width // heads (whisper.py
-    // WhisperAttention, fireredlid.py FireRedLIDAttention), each field its own or vLLM's getattr default
-    // (Whisper's have none: WhisperConfig's are not taken); num_hidden_layers and the encoder's are not read.
+    // WhisperAttention, fireredlid.py FireRedLIDAttention, cohere_asr.py CohereASRAttention,
+    // nemotron_parse.py BartDecoderLayer's WhisperAttention), each field its own or vLLM's getattr default
+    // (Whisper's, Cohere ASR's and Nemotron Parse's have none: no config class's default is taken);
+    // num_hidden_layers and the encoder's are not read.
     const EncoderDecoder* encdec = encoder_decoder(m.family);
     const auto encdec_field = [&](const char* name, std::uint64_t dflt) -> Result<Sourced> {
         if (f.find(name)) return f.positive(name);

@@ -1455,9 +1455,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second_name = "mla_attention (second)";
         p.source = "longcat_flash: two MLA attentions, each with its own cache, in every decoder layer";
     } else if (encoder_decoder(m.family)) {
-        // vLLM whisper.py WhisperDecoderLayer, fireredlid.py FireRedLIDDecoderLayer: a self-attention
-        // (Attention, FullAttentionSpec) and a cross-attention (CrossAttention, CrossAttentionSpec) of the
-        // same heads and head size; the encoder caches nothing.
+        // vLLM whisper.py WhisperDecoderLayer, fireredlid.py FireRedLIDDecoderLayer, cohere_asr.py
+        // CohereASRDecoderLayer, nemotron_parse.py MBartDecoderLayer: a self-attention (Attention,
+        // FullAttentionSpec) and a cross-attention (CrossAttention, CrossAttentionSpec) of the same heads and
+        // head size; the encoder caches nothing.
         p.kinds.assign(layers, LayerKind::full_attention);
         p.names.assign(layers, "self_attention");
         p.second_kind = LayerKind::full_attention;

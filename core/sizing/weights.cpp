@@ -589,8 +589,8 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     Fields f(*m.text, m.text_path), top(m.root(), "");
     // LongCat-Flash: two MLA attentions, two MLPs and a MoE with zero experts in every layer
     // (longcat_flash.py FlashDecoderLayer), which this estimate does not read.
-    // Encoder-decoders (Whisper, FireRedLID): an audio encoder and a decoder with cross-attention, which this
-    // estimate does not read.
+    // Encoder-decoders (Whisper, FireRedLID, Cohere ASR, Nemotron Parse): an audio or vision encoder and a
+    // decoder with cross-attention, which this estimate does not read.
     if (encoder_decoder(m.family))
         return fail(code::unsupported, "architectures",
                     "no weights model for an encoder-decoder ({}: an encoder beside a decoder with "

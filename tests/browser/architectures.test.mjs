@@ -41,8 +41,10 @@ test('the Architectures page shows the core inventory, row by row', async () => 
   // then the Omni thinkers, Aria, Chameleon, Molmo, Molmo2, PLaMo2, Bailing linear, Step-3, Step-3.5, LongCat-Flash and the Step vision wrappers (none found either),
   // then Ouro and IQuest-LoopCoder (configs written from their fields), then openPangu
   // (openPangu-Embedded-7B-V1.1), then HRM-Text, then PLaMo3, Cosmos3, Moondream3 and Unlimited-OCR (all written),
-  // then MiniMax-M3 (written: nvidia/MiniMax-M3-NVFP4's config without its quantization_config); Whisper (openai/whisper-small); DiffusionGemma (written).
-  assert.match(await page.$eval('#inventory + p', (p) => p.textContent), /a published config of 47 of the 121 families sized exactly/);
+  // then MiniMax-M3 (written: nvidia/MiniMax-M3-NVFP4's config without its quantization_config); Whisper (openai/whisper-small); DiffusionGemma (written);
+  // then Nemotron Parse (NVIDIA-Nemotron-Parse-v1.1) and Cohere ASR (written).
+  assert.match(await page.$eval('#inventory + p', (p) => p.textContent), /a published config of 48 of the 124 families sized exactly/);
+  assert.equal(byName.get('NemotronParseForConditionalGeneration')[4], 'nvidia/NVIDIA-Nemotron-Parse-v1.1');
   const heading = await page.$eval('#inventory', (h) => h.textContent);
   const exact = inventory.architectures.filter((a) => a.support === 'exact').length;
   assert.equal(heading, `Every architecture (273: ${exact} sized, ${273 - exact} refused)`);

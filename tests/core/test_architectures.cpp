@@ -1749,15 +1749,11 @@ TEST_CASE("FireRedASR2: the Qwen2 decoder vLLM builds on the root config") {
     CHECK(nested.error().field == "num_hidden_layers");
 }
 
-TEST_CASE("the speech and encoder-decoder models: each refused with its own vLLM reason") {
-    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS); Cohere ASR
-    // and Nemotron Parse cache cross-attention over scheduler_config.max_num_encoder_input_tokens, a length
-    // vLLM's releases set differently (next test). (DiffusionGemma and Voxtral Realtime are sized: their own
-    // tests.)
+TEST_CASE("Mllama: refused with its vLLM reason, vLLM no longer serves it") {
+    // Mllama is gone from vLLM (registry.py _PREVIOUSLY_SUPPORTED_MODELS). (Cohere ASR, Nemotron Parse,
+    // DiffusionGemma and Voxtral Realtime are sized: their own tests.)
     for (const auto& [arch, says] : std::vector<std::pair<std::string, std::string>>{
-             {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"},
-             {"CohereAsrForConditionalGeneration", "max_num_encoder_input_tokens"},
-             {"NemotronParseForConditionalGeneration", "max_num_encoder_input_tokens"}}) {
+             {"MllamaForConditionalGeneration", "_PREVIOUSLY_SUPPORTED_MODELS"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
         CHECK(f.support == kvcalc::Support::refused);
@@ -1875,11 +1871,8 @@ TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder lengt
              {"NemotronParseForConditionalGeneration", "get_mm_max_tokens_per_item"}}) {
         INFO(arch);
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
-        // Whisper and FireRedLID are sized under max_num_encoder_input_tokens (next tests); the others stay
-        // refused.
-        const bool sized =
-            arch == "WhisperForConditionalGeneration" || arch == "FireRedLIDForConditionalGeneration";
-        CHECK(f.support == (sized ? kvcalc::Support::exact : kvcalc::Support::refused));
+        // Each sized under max_num_encoder_input_tokens (next tests), refused without it.
+        CHECK(f.support == kvcalc::Support::exact);
         const std::string caches = f.caches;
         for (const std::string& says :
              {std::string("_get_kv_cache_groups_uniform_page_size"),
@@ -1988,6 +1981,12 @@ TEST_CASE("Whisper: self-attention per token, cross-attention over max_num_encod
         parse(kvcalc::check_json(config, R"({"max_num_encoder_input_tokens": 1500, "pool_tokens": 100000})"));
     CHECK(chk.at("error").at("field") == "max_num_encoder_input_tokens");
 
+    // Whisper's published configs say is_encoder_decoder true: read, not refused as an unmodelled field.
+    kvcalc::json flagged = parse(config);
+    flagged["is_encoder_decoder"] = true;
+    auto f = kvcalc::read_model_text(flagged.dump());
+    REQUIRE(f.ok());
+    CHECK(f->groups.size() == 2);
     // The decoder's fields are required: num_hidden_layers (the encoder's copy) is not read for them.
     for (const char* field : {"decoder_layers", "decoder_attention_heads", "d_model"}) {
         INFO(field);
@@ -2040,6 +2039,144 @@ TEST_CASE("FireRedLID: its decoder's fields or vLLM's defaults, the cross-attent
     CHECK(bad.error().field == "d_model");
 }
 
+TEST_CASE(
+    "Cohere ASR: the decoder's fields on transf_decoder.config_dict, the cross-attention as Whisper's") {
+    // vLLM cohere_asr.py CohereASRDecoder: config_dict.get("num_layers") CohereASRDecoderLayers, each a
+    // CohereASRAttention and a CohereASRCrossAttention of num_attention_heads KV heads of hidden_size //
+    // num_attention_heads. The config is written from Cohere Transcribe's published decoder shape
+    // (SOURCES.md): 8 layers of 8 heads of 1024 / 8 = 128, 1024 positions.
+    const std::string path =
+        std::string(KVCALC_SOURCE_DIR) +
+        "/tests/fixtures/configs/reconstructed/CohereLabs--cohere-transcribe-03-2026-shape-written.json";
+    const std::string config = kvtest::read_file(path);
+    auto m = kvcalc::read_model_text(config);
+    REQUIRE(m.ok());
+    CHECK(m->num_layers.value == 8);
+    CHECK(m->num_layers.source == "transf_decoder.config_dict.num_layers");
+    CHECK(m->max_context.value == 1024);  // config_dict.max_sequence_length, the decoder's position table
+    REQUIRE(m->groups.size() == 2);
+    CHECK_FALSE(m->groups[0].cross_attention);
+    CHECK(m->groups[1].cross_attention);
+    CHECK(m->groups[1].count == 8);
+    CHECK(m->groups[1].kv_heads.value == 8);
+    CHECK(m->groups[1].k_head_dim.value == 128);
+
+    kvcalc::SizeOptions o;
+    o.accounting = kvcalc::Accounting::vllm;
+    o.context = 1000;
+    auto none = kvcalc::size_model(*m, o);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "max_num_encoder_input_tokens");
+    o.encoder_tokens = 8192;  // SchedulerConfig's max_num_batched_tokens, the length in the newest vLLM read
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    // Per token, the self-attention only: 8 x 2 x 8 x 128 x 2 = 32,768 B.
+    CHECK(r->bytes_per_token == 8ull * 2 * 8 * 128 * 2);
+    // Pages of 2 x 16 x 8 x 128 x 2 = 65,536 B: self cdiv(1000, 16) = 63 blocks, cross cdiv(8192, 16) = 512,
+    // in 8 layers: (63 + 512) x 65,536 x 8 = 301,465,600 B.
+    CHECK(r->sequence_bytes_vllm == (63ull + 512) * (2 * 16 * 8 * 128 * 2) * 8);
+    CHECK(r->sequence_bytes_vllm == 301465600);
+    // Every token unrounded: (1000 + 8192) x 32,768 = 301,203,456 B.
+    CHECK(r->sequence_bytes_naive == (1000ull + 8192) * 32768);
+
+    auto parse = [](const std::string& text) {
+        auto j = kvcalc::parse_json_text(text);
+        REQUIRE(j.ok());
+        return j.value();
+    };
+    // Each decoder field is required (config_dict.get gives None, no default), named by its full path.
+    for (const char* field : {"num_layers", "num_attention_heads", "hidden_size"}) {
+        INFO(field);
+        kvcalc::json c = parse(config);
+        c["transf_decoder"]["config_dict"].erase(field);
+        auto e = kvcalc::read_model_text(c.dump());
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == std::string("transf_decoder.config_dict.") + field);
+    }
+    // Heads that do not divide hidden_size: CohereASRAttention raises.
+    kvcalc::json odd = parse(config);
+    odd["transf_decoder"]["config_dict"]["num_attention_heads"] = 3;
+    auto bad = kvcalc::read_model_text(odd.dump());
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "transf_decoder.config_dict.hidden_size");
+    // The decoder's fields at the root are not vLLM's: without transf_decoder (or its config_dict), an error.
+    auto root = kvcalc::read_model_text(R"({"architectures": ["CohereAsrForConditionalGeneration"],
+        "num_layers": 8, "num_attention_heads": 8, "hidden_size": 1024})");
+    REQUIRE_FALSE(root.ok());
+    CHECK(root.error().field == "transf_decoder");
+    auto no_dict = kvcalc::read_model_text(R"({"architectures": ["CohereAsrForConditionalGeneration"],
+        "transf_decoder": {"num_layers": 8}})");
+    REQUIRE_FALSE(no_dict.ok());
+    CHECK(no_dict.error().field == "transf_decoder.config_dict");
+    auto not_object = kvcalc::read_model_text(R"({"architectures": ["CohereAsrForConditionalGeneration"],
+        "transf_decoder": {"config_dict": [8]}})");
+    REQUIRE_FALSE(not_object.ok());
+    CHECK(not_object.error().field == "transf_decoder.config_dict");
+    CHECK(not_object.error().code == kvcalc::code::invalid_value);
+}
+
+TEST_CASE("Nemotron Parse: the mBART decoder on the decoder sub-config, the cross-attention as Whisper's") {
+    // nvidia/NVIDIA-Nemotron-Parse-v1.1's published config (SOURCES.md). vLLM nemotron_parse.py
+    // MBartDecoderNoPos(config.decoder): decoder_layers 10 MBartDecoderLayers (its num_hidden_layers 12 is
+    // not read), each a WhisperAttention and a WhisperCrossAttention of decoder_attention_heads 16 KV heads
+    // of d_model 1024 / 16 = 64.
+    const std::string config = kvtest::read_file(
+        std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/nvidia--NVIDIA-Nemotron-Parse-v1.1.json");
+    auto m = kvcalc::read_model_text(config);
+    REQUIRE(m.ok());
+    CHECK(m->text_path == "decoder");
+    CHECK(m->num_layers.value == 10);
+    CHECK(m->num_layers.source == "decoder.decoder_layers");
+    CHECK(m->max_context.value == 0);  // no length field vLLM's is known to be read from: a context is asked
+    REQUIRE(m->groups.size() == 2);
+    CHECK(m->groups[1].cross_attention);
+    CHECK(m->groups[1].count == 10);
+    CHECK(m->groups[1].kv_heads.value == 16);
+    CHECK(m->groups[1].k_head_dim.value == 64);
+
+    kvcalc::SizeOptions o;
+    o.accounting = kvcalc::Accounting::vllm;
+    o.context = 4096;
+    // NemotronParseProcessingInfo.get_mm_max_tokens_per_item of this config: (image_size[0] 2048 //
+    // patch_size 16) x ((image_size[1] 1648 // 16) // 4) + 1 = 128 x 25 + 1 = 3,201 encoder tokens.
+    o.encoder_tokens = (2048 / 16) * ((1648 / 16) / 4) + 1;
+    CHECK(*o.encoder_tokens == 3201);
+    auto r = kvcalc::size_model(*m, o);
+    REQUIRE(r.ok());
+    // Per token: 10 x 2 x 16 x 64 x 2 = 40,960 B.
+    CHECK(r->bytes_per_token == 10ull * 2 * 16 * 64 * 2);
+    // Pages of 2 x 16 x 16 x 64 x 2 = 65,536 B: self cdiv(4096, 16) = 256, cross cdiv(3201, 16) = 201, in 10
+    // layers: (256 + 201) x 65,536 x 10 = 299,499,520 B.
+    CHECK(r->sequence_bytes_vllm == (256ull + 201) * (2 * 16 * 16 * 64 * 2) * 10);
+    CHECK(r->sequence_bytes_vllm == 299499520);
+
+    auto parse = [](const std::string& text) {
+        auto j = kvcalc::parse_json_text(text);
+        REQUIRE(j.ok());
+        return j.value();
+    };
+    // The decoder sub-config's fields are required (its class's defaults are not taken), named by their path.
+    for (const char* field : {"decoder_layers", "decoder_attention_heads", "d_model"}) {
+        INFO(field);
+        kvcalc::json c = parse(config);
+        c["decoder"].erase(field);
+        auto e = kvcalc::read_model_text(c.dump());
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error().field == std::string("decoder.") + field);
+    }
+    kvcalc::json odd = parse(config);
+    odd["decoder"]["decoder_attention_heads"] = 3;
+    auto bad = kvcalc::read_model_text(odd.dump());
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().field == "decoder.d_model");
+    kvcalc::json none = parse(config);
+    none.erase("decoder");
+    auto missing = kvcalc::read_model_text(none.dump());
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().field == "decoder");
+    CHECK(missing.error().code == kvcalc::code::missing_field);
+}
+
 TEST_CASE("the inventory: every architecture exact or refused with a reason; unknown ones warned") {
     const auto& rows = kvcalc::architecture_table();
     CHECK(rows.size() == 273);
@@ -2052,7 +2189,7 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
-    CHECK(exact == 268);
+    CHECK(exact == 270);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("JambaForCausalLM")).support ==
           kvcalc::Support::exact);
     CHECK(kvcalc::family_of(*kvcalc::find_architecture("MllamaForConditionalGeneration")).support ==
