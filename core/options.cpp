@@ -68,7 +68,8 @@ const std::vector<OptionSpec> table = {
      size_check_table, &Options::indexer_kv_dtype},
     {"max_num_encoder_input_tokens", OptionType::count, "N", "none: required for an encoder-decoder",
      "vLLM's encoder tokens a request's cross-attention caches (scheduler_config."
-     "max_num_encoder_input_tokens): an encoder-decoder (Whisper) reserves them in every decoder layer",
+     "max_num_encoder_input_tokens): an encoder-decoder (Whisper, FireRedLID, Cohere ASR, Nemotron Parse) "
+     "reserves them in every decoder layer",
      size_check_table, &Options::max_num_encoder_input_tokens},
     {"shared_prefix", OptionType::count_or_zero, "N", "0",
      "tokens of a prefix every sequence of the batch shares, stored once", size_command,

@@ -340,7 +340,7 @@ const contra = [
   ['no_rope_layers of the wrong length', `${good.slice(0, -1)}, "attention_chunk_size": 64, "no_rope_layers": [1, 0]}`, err('inconsistent', 'no_rope_layers')],
   ['no_rope_layers with a 2', `${good.slice(0, -1)}, "attention_chunk_size": 64, "no_rope_layers": [1, 1, 2, 0]}`, err('invalid_value', 'no_rope_layers[2]')],
   ['all layers shared', `${good.slice(0, -1)}, "num_kv_shared_layers": 4}`, err('inconsistent', 'num_kv_shared_layers')],
-  ['global KV heads not dividing', `${good.slice(0, -1)}, "num_global_key_value_heads": 3}`, err('inconsistent', 'num_global_key_value_heads')],
+  ['global KV heads not dividing', `${good.slice(0, -1)}, "attention_k_eq_v": true, "num_global_key_value_heads": 3}`, err('inconsistent', 'num_global_key_value_heads')],
   ['multi_query as a string', `${withField('num_key_value_heads', 'null').slice(0, -1)}, "multi_query": "yes"}`, err('invalid_value', 'multi_query')],
   ['text_config as a string', '{"text_config": "num_hidden_layers"}', err('invalid_value', 'text_config')],
   ['text_config as an array', '{"text_config": [4]}', err('invalid_value', 'text_config')],
