@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for SECONDS in all (default 60), with ASan and UBSan: fuzz_config
-# over config parsing and sizing (seeded from ../shared/configs and its regression corpus) for
+# over config parsing and sizing (seeded from ../shared/configs, the fixture configs and its regression corpus) for
 # half of it, fuzz_log over the engine-log reader and the check of a log (seeded from the real
 # logs of tests/fixtures/engine-logs and its regression corpus) for the other half.
 # Findings land in build-fuzz/findings/; a crash fails the run. `npm run fuzz -- 600`
@@ -34,8 +34,11 @@ run() {  # target corpus-dir regressions-dir dict seeds...
     return 1
   fi
 }
+# Seeded with every config the tests size: the shared ones and the fixtures of the families vLLM serves
+# (each family's reader, the encoder-decoders' and the new layer kinds' included).
 run fuzz_config corpus tests/fuzz/regressions tests/fuzz/config.dict \
-  ../shared/configs/*.json ../shared/configs/reconstructed/*.json || status=1
+  ../shared/configs/*.json ../shared/configs/reconstructed/*.json \
+  tests/fixtures/configs/*.json tests/fixtures/configs/reconstructed/*.json || status=1
 # The real logs under 16 KB (the long DEBUG logs would slow every run to a crawl under ASan).
 mapfile -t small_logs < <(find tests/fixtures/engine-logs -name '*.log' -size -16k)
 run fuzz_log corpus-log tests/fuzz/log-regressions tests/fuzz/log.dict "${small_logs[@]}" || status=1

@@ -120,7 +120,8 @@ TEST_CASE("every fixture config has its expected figures, or its refusal") {
                 CHECK(r->state_bytes == figure(at["state"]));
             }
             const json& tp8 = e["tp8"];
-            kvcalc::SizeOptions o = options(tp8.value("context", std::uint64_t{4096}));  // its own when shorter
+            kvcalc::SizeOptions o =
+                options(tp8.value("context", std::uint64_t{4096}));  // its own when shorter
             o.tp = 8;
             auto r = kvcalc::size_model(*m, o);
             if (tp8.contains("refused")) {

@@ -44,9 +44,11 @@ void check_invariants(const kvcalc::ModelSpec& m, const kvcalc::SizeResult& r, c
     // Every layer's cache is in one group, and a layer's second cache (Falcon-H1, Zamba2) in
     // another: the groups count each layer once, plus each second cache once; a looped model's
     // layer once per loop step (per_layer).
+    // An encoder's layers run beside the text model (Voxtral Realtime's causal Whisper): a group of their
+    // own, outside the text model's layer list.
     std::uint64_t caches = 0;
     for (const auto& g : m.groups)
-        caches += g.count;
+        if (!g.encoder) caches += g.count;
     require(m.layer_group.size() == m.num_layers.value);
     std::uint64_t expected = 0;
     for (std::uint32_t g : m.layer_group)
