@@ -346,9 +346,10 @@ Result<ModelSpec> read_model(json config) {
     if (m.family == "hrm_text")
         layers = Sourced{2 * layers->value,
                          format("2 x {} {} (HRM-Text's L and H stacks)", layers->source, layers->value)};
-    if (layers->value > 100000)
+    if (layers->value > ModelSpec::max_layers)
         return field_error(code::invalid_value, layers->source,
-                           "{} layers is beyond any real model (at most 100000)", layers->value);
+                           "{} layers is beyond any real model (at most {})", layers->value,
+                           ModelSpec::max_layers);
     m.num_layers = *layers;
 
     // Mamba models have no attention: no heads to read.

@@ -1795,10 +1795,6 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     return true;
 }
 
-}  // namespace kvcalc
-
-namespace kvcalc {
-
 // vLLM voxtral_realtime.py VoxtralRealtimeGeneration.forward runs audio_config's encoder on every step:
 // text positions p expand to encoder positions p x block_pool_size + [0, block_pool_size)
 // (_expand_tensor), so each text token carries block_pool_size encoder frames. voxtral.py
@@ -1844,8 +1840,12 @@ Result<bool> add_causal_encoder(ModelSpec& m) {
             code::invalid_value, "block_pool_size",
             "is 1: vLLM's WhisperCausalAttention asserts block_pool_size > 1 (mistral.py sets it to "
             "downsample_factor for a causal encoder)");
+    if (layers.value > ModelSpec::max_layers)
+        return field_error(code::invalid_value, layers.source,
+                           "{} layers is beyond any real model (at most {})", layers.value,
+                           ModelSpec::max_layers);
     auto kv = mul(pool.value, heads.value);
-    if (!kv || layers.value > 100000 || *kv > 1000000)
+    if (!kv || *kv > 1000000)
         return a.error(code::invalid_value, "block_pool_size", "and encoder_attention_heads are too large");
     LayerGroup g;
     g.kind = LayerKind::sliding_window;

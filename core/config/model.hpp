@@ -107,6 +107,8 @@ struct ModelSpec {
     // KV beside the Mamba-2 state of its hybrid layers. Empty for every other model.
     std::vector<std::uint32_t> layer_second_group;
     static constexpr std::uint32_t no_second_cache = 0xffffffffu;
+    // The most layers a model (or an encoder beside it) may have: beyond any real model.
+    static constexpr std::uint64_t max_layers = 100000;
     std::vector<Warning> warnings;
     // The whole config, for the weights estimate (shared: variants of a model share it), and
     // the text model's object in it.

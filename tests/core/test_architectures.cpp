@@ -2335,6 +2335,14 @@ TEST_CASE("Voxtral Realtime: the text model's sliding cache and the causal encod
         REQUIRE_FALSE(e.ok());
         CHECK(e.error().field == "audio_config." + field);
     }
+    // As many encoder layers as no real model has: named by their own field, at the text model's bound.
+    kvcalc::json deep = parse(text);
+    deep["audio_config"]["encoder_layers"] = 100001;
+    auto ed = kvcalc::read_model_text(deep.dump());
+    REQUIRE_FALSE(ed.ok());
+    CHECK(ed.error().field == "audio_config.encoder_layers");
+    CHECK(ed.error().message ==
+          "audio_config.encoder_layers: 100001 layers is beyond any real model (at most 100000)");
     kvcalc::json none = parse(text);
     none.erase("audio_config");
     auto en = kvcalc::read_model_text(none.dump());
