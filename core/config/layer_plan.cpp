@@ -1638,7 +1638,8 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     Sourced full_kv = kv_heads, full_hd = head_dim;
     auto k_eq_v = f.flag("attention_k_eq_v", false);
     if (!k_eq_v) return k_eq_v.forward_error();
-    if ((*k_eq_v || m.family == "diffusion_gemma") && f.find("num_global_key_value_heads")) {
+    m.k_eq_v = *k_eq_v || m.family == "diffusion_gemma";
+    if (m.k_eq_v && f.find("num_global_key_value_heads")) {
         auto g = f.positive("num_global_key_value_heads");
         if (!g) return g.forward_error();
         if (g->value > m.query_heads.value || m.query_heads.value % g->value != 0)

@@ -100,6 +100,9 @@ struct ModelSpec {
     std::string kv_quant_source;
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     Sourced block_size;  // the block vLLM sets for this model (MiniMax-M3's sparse_block_size), or 0
+    // Gemma 4's attention_k_eq_v (DiffusionGemma's always): its full layers' K serves as V, their KV heads
+    // num_global_key_value_heads; the layer plan and the weights read it here.
+    bool k_eq_v = false;
     std::vector<LayerGroup> groups;
     std::vector<std::uint32_t> layer_group;  // layer index -> index into groups
     // Layers with a second cache of another kind: layer index -> its group, or no_second_cache.

@@ -714,11 +714,6 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     w.parts.lm_head = w.tied_embeddings ? 0 : *head_params;
 
     // Decoder layers.
-    auto keqv = f.flag("attention_k_eq_v", false);
-    if (!keqv) return keqv.forward_error();
-    // DiffusionGemma's full layers have no v_proj whatever the config says (vLLM diffusion_gemma.py sets
-    // text_config.attention_k_eq_v before building Gemma4Model).
-    const bool k_eq_v = *keqv || m.family == "diffusion_gemma";
     const LayerGroup* default_attention = nullptr;
     for (const auto& g : m.groups)
         if (g.kind == LayerKind::full_attention || g.kind == LayerKind::sliding_window ||
@@ -749,7 +744,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
                         if (!ok) return ok.forward_error();
                         break;
                     }
-                    attention_blocks(L, g, k_eq_v, first);
+                    attention_blocks(L, g, m.k_eq_v, first);  // no v_proj with k_eq_v
                     break;
                 }
                 case LayerKind::sliding_window:
