@@ -63,8 +63,7 @@ const std::vector<OptionSpec> table = {
      size_check_table, &Options::mamba_cache_mode},
     {"indexer_kv_dtype", OptionType::choice, "bf16 fp8", "bf16",
      "vLLM's --attention-config indexer_kv_dtype: the dtype of a sparse-attention indexer's keys "
-     "(MiniMax-M3: "
-     "one sparse_index_dim key a token on each sparse layer), bf16 (vLLM's default) or fp8",
+     "(MiniMax-M3: one sparse_index_dim key a token on each sparse layer), bf16 (vLLM's default) or fp8",
      size_check_table, &Options::indexer_kv_dtype},
     {"max_num_encoder_input_tokens", OptionType::count, "N", "none: required for an encoder-decoder",
      "vLLM's encoder tokens a request's cross-attention caches (scheduler_config."

@@ -1269,14 +1269,11 @@ void warn_unmodelled(const Fields& f, ModelSpec& m) {
         m.warnings.push_back(
             {"canvas_length",
              "DiffusionGemma's canvas (canvas_length, vLLM's default 256) is scheduled as draft tokens "
-             "within the "
-             "context: the pool and the concurrency vLLM reports are the Gemma 4 text model's. vLLM runs at "
-             "most 8 "
-             "requests at once unless max_num_seqs is given, and its per-request diffusion state "
-             "(max_num_seqs x "
-             "canvas_length x hidden_size fp32 self-conditioning embeddings, and the sampler's canvas x "
-             "vocabulary "
-             "scratch) lies outside the KV pool, not in a pool kvcalc derives from a GPU's memory"});
+             "within the context: the pool and the concurrency vLLM reports are the Gemma 4 text model's. "
+             "vLLM runs at most 8 requests at once unless max_num_seqs is given, and its per-request "
+             "diffusion state (max_num_seqs x canvas_length x hidden_size fp32 self-conditioning embeddings, "
+             "and the sampler's canvas x vocabulary scratch) lies outside the KV pool, not in a pool kvcalc "
+             "derives from a GPU's memory"});
 }
 
 // Unlimited-OCR (vLLM unlimited_ocr.py UnlimitedOCRForCausalLM, a DeepseekOCRForCausalLM on language_config):

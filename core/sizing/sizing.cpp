@@ -609,10 +609,10 @@ Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     r.shared_prefix = o_.shared_prefix;
     r.speculative_tokens = o_.speculative_tokens;
     r.mamba_align = o_.mamba_align;
-    for (const LayerGroup& g : m_->groups)
+    for (const LayerGroup& g : m_->groups) {
         if (g.indexer_dim.value) r.indexer_kv_dtype = o_.indexer_kv_dtype;
-    for (const LayerGroup& g : m_->groups)
         if (g.cross_attention) r.encoder_tokens = *o_.encoder_tokens;
+    }
     r.bytes_per_token = bytes_per_token_;
     r.bytes_per_token_per_gpu = bytes_per_token_per_gpu_;
     r.warnings = warnings_;

@@ -826,8 +826,7 @@ Result<WeightEstimate> estimate_weights(const ModelSpec& m, const std::string& w
     if (m.family == "diffusion_gemma")  // diffusion_gemma.py DiffusionGemmaSelfConditioning: gate, up, down
         w.excluded.push_back(
             "the self-conditioning MLP (3 x hidden_size x self_conditioning_size, else intermediate_size; "
-            "not "
-            "counted)");
+            "not counted)");
     for (const char* mtp : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
         auto n = optional_int(f, mtp);
         if (n && *n && **n > 0)
