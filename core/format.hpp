@@ -9,11 +9,9 @@
 #include <string_view>
 #include <type_traits>
 
-#include <nlohmann/json_fwd.hpp>
+#include "config/json_fwd.hpp"
 
 namespace kvcalc {
-
-using json = nlohmann::json;
 
 // Placeholder values besides text (C strings, std::strings, string_views, all borrowed
 // until the call returns) and non-negative integers (in decimal, as std::to_string prints):

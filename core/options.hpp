@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "check/pool.hpp"
-#include "config/json.hpp"
+#include "config/json_fwd.hpp"
 
 namespace kvcalc {
 

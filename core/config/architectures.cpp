@@ -1,5 +1,7 @@
 #include "config/architectures.hpp"
 
+#include "config/json.hpp"
+
 namespace kvcalc {
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "config/json.hpp"
+#include "config/json_fwd.hpp"
 
 namespace kvcalc {
 

@@ -10,11 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/json_fwd.hpp"
 #include "result.hpp"
 
 namespace kvcalc {
-
-using json = nlohmann::json;
 
 // Python's json writer emits bare NaN / Infinity / -Infinity (Nemotron-H does). They are
 // read as these marker strings, so a field that needs a number can say "got NaN".

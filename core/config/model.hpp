@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "config/json.hpp"
+#include "config/json_fwd.hpp"
+#include "result.hpp"
 
 namespace kvcalc {
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "config/json.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
 
