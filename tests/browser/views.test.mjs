@@ -202,6 +202,72 @@ test('gqa view: every divisor of the query heads, cache and ratio to MHA, MLA po
   await page.close();
 });
 
+test('every view follows a typed context: the table, the GQA rows and the formula keep their rows and show the new figures', async () => {
+  const { page, log } = await openPage(env, '/all.html');
+  await waitForWidgets(page);
+  const q = '#all';
+  const tableRow = (name) => page.$eval(q, (el, n) => [...el.shadowRoot.querySelectorAll('.table tbody tr')]
+    .map((tr) => [...tr.children].map((c) => c.textContent.trim())).find((r) => r[0] === n), name);
+  const heads = () => page.$eval(q, (el) => [...el.shadowRoot.querySelectorAll('.table thead th')].map((th) => th.textContent).slice(6, 10));
+  const gqa = () => page.$eval(q, (el) => [...el.shadowRoot.querySelectorAll('.gqa tbody tr')]
+    .map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+  const type = async (tokens) => {
+    await page.locator(`${q} input[name=context]`).fill(String(tokens));
+    await page.$eval(q, (el) => el.updateComplete);
+  };
+
+  // 65,536 tokens: the chosen column sits between 32K and 128K.
+  await type(65536);
+  assert.deepEqual(await heads(), ['Memory at 4K', 'Memory at 32K', 'Memory at 64K', 'Memory at 128K']);
+  // Llama-3.1-8B: 131,072 B per token: 512 MiB at 4K, 4 GiB at 32K, 8 GiB at 64K, 16 GiB at 128K
+  assert.deepEqual((await tableRow('meta-llama/Llama-3.1-8B')).slice(6, 10), ['512 MiB', '4 GiB', '8 GiB', '16 GiB']);
+  // Mistral-7B keeps its 4,096-token window (32 x 4,096 B x 4,096 = 512 MiB) and has no figure past its own 32,768
+  assert.deepEqual((await tableRow('mistralai/Mistral-7B-v0.1')).slice(6, 10), ['512 MiB', '512 MiB', '—', '—']);
+  let rows = await gqa();
+  // Qwen2.5-7B at 65,536: 4 KV heads 57,344 x 65,536 = 3.5 GiB, MHA 401,408 x 65,536 = 24.5 GiB,
+  // MLA 32,256 x 65,536 = 2,113,929,216 B = 1.97 GiB
+  assert.deepEqual(rows[2].slice(3), ['57,344 B', '3.50 GiB', '0.14x']);
+  assert.deepEqual(rows[5].slice(3), ['401,408 B', '24.50 GiB', '1.00x']);
+  assert.deepEqual(rows[6].slice(3), ['32,256 B', '1.97 GiB', '0.08x']);
+  assert.equal(await page.$eval(q, (el) => el.shadowRoot.querySelectorAll('.gqa tbody tr')[6].cells[4].title), '2,113,929,216 B');
+  // The rows stay the same nodes from one context to the next (a focus or selection in them stays).
+  await page.$eval(q, (el) => {
+    window.__kept = [el.shadowRoot.querySelector('.table tbody tr'), el.shadowRoot.querySelector('.gqa tbody tr'),
+      el.shadowRoot.querySelector('.formula .term')];
+  });
+
+  // 8,192 tokens: the chosen column moves between 4K and 32K, every cell with it.
+  await type(8192);
+  assert.deepEqual(await heads(), ['Memory at 4K', 'Memory at 8K', 'Memory at 32K', 'Memory at 128K']);
+  // Llama-3.1-8B at 8,192: 131,072 x 8,192 = 1 GiB
+  assert.deepEqual((await tableRow('meta-llama/Llama-3.1-8B')).slice(6, 10), ['512 MiB', '1 GiB', '4 GiB', '16 GiB']);
+  assert.deepEqual((await tableRow('mistralai/Mistral-7B-v0.1')).slice(6, 10), ['512 MiB', '512 MiB', '512 MiB', '—']);
+  const cell = await page.$eval(q, (el) => [...el.shadowRoot.querySelectorAll('.table tbody tr')]
+    .find((tr) => tr.cells[0].textContent.trim() === 'meta-llama/Llama-3.1-8B').cells[7].title);
+  assert.equal(cell, '1,073,741,824 B');
+  rows = await gqa();
+  // 57,344 x 8,192 = 448 MiB; 401,408 x 8,192 = 3,136 MiB = 3.06 GiB; 32,256 x 8,192 = 252 MiB
+  assert.deepEqual(rows[2].slice(3), ['57,344 B', '448 MiB', '0.14x']);
+  assert.deepEqual(rows[5].slice(3), ['401,408 B', '3.06 GiB', '1.00x']);
+  assert.deepEqual(rows[6].slice(3), ['32,256 B', '252 MiB', '0.08x']);
+  // the formula's per-token line is unchanged: 2 x 28 x 4 x 128 x 2 = 57,344 B; the sequence: 57,344 x 8,192 = 448 MiB
+  assert.match(await shadowText(page, q, '.formula'), /57,344/);
+  assert.match(await shadowText(page, q, '.formula .results'), /448 MiB \(469,762,048 B\)/);
+  assert.deepEqual(await page.$eval(q, (el) => [el.shadowRoot.querySelector('.table tbody tr'), el.shadowRoot.querySelector('.gqa tbody tr'),
+    el.shadowRoot.querySelector('.formula .term')].map((n, i) => n === window.__kept[i])), [true, true, true]);
+
+  // Another model rebuilds them, with its own figures: DeepSeek-V3, 70,272 B per token; its GQA
+  // rows are the divisors of 128 and its own MLA point.
+  await page.locator(`${q} select[name=model]`).selectOption('deepseek-ai/DeepSeek-V3');
+  await page.$eval(q, (el) => el.updateComplete);
+  rows = await gqa();
+  assert.equal(rows.length, 9);
+  // 70,272 x 8,192 = 575,668,224 B = 549 MiB
+  assert.deepEqual(rows[8].slice(3, 5), ['70,272 B', '549 MiB']);
+  assert.deepEqual(await problems(page, log), CLEAN);
+  await page.close();
+});
+
 test('chart: memory against context on a log axis, one line per KV dtype, the pool as a line', async () => {
   const { page, log } = await openPage(env, '/all.html');
   await waitForWidgets(page);

@@ -75,6 +75,24 @@ export class FormulaView {
 
   // formula: the JS API's formula() for the result (terms with values and sources).
   update({ result: r, formula, fmt }) {
+    // The per-token lines change with the model and options, not with the context or batch:
+    // a new context sets only the figures below them.
+    const key = JSON.stringify([fmt.locale, formula.bytesPerToken, formula.groups,
+      r.groups.map((g) => [g.kind, g.layers, g.name, g.mixer, g.stateBytesLayer])]);
+    if (key !== this.perTokenKey) {
+      this.perTokenKey = key;
+      replace(this.perToken, this.perTokenLines(r, formula, fmt));
+    } else {
+      // As after a rebuild: no term highlighted, the tip back to its default below.
+      for (const a of this.perToken.querySelectorAll('.term.active')) a.classList.remove('active');
+    }
+    replace(this.perSequence, sequenceLines(r, fmt));
+    this.renderResults(r, fmt);
+    replace(this.warnings, r.warnings.map((w) => h('li', null, w.field ? `${w.field}: ${w.message}` : w.message)));
+    setText(this.tip, this.defaultTip);
+  }
+
+  perTokenLines(r, formula, fmt) {
     const lines = [];
     const perToken = formula.groups.filter((g) => g.per === 'token');
     const multi = r.groups.length > 1;
@@ -101,12 +119,7 @@ export class FormulaView {
     for (const g of noCache) {
       lines.push(h('p', { class: 'note' }, `${fmt.int(g.layers)} ${g.name} layers keep no cache.`));
     }
-    replace(this.perToken, lines);
-
-    replace(this.perSequence, sequenceLines(r, fmt));
-    this.renderResults(r, fmt);
-    replace(this.warnings, r.warnings.map((w) => h('li', null, w.field ? `${w.field}: ${w.message}` : w.message)));
-    setText(this.tip, this.defaultTip);
+    return lines;
   }
 
   renderResults(r, fmt) {

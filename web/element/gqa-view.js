@@ -172,6 +172,11 @@ export function describeGqa({ r, q, points, mla, mha, ownKv, fmt }) {
     `for each KV-head count (divisors of ${fmt.int(q)} query heads). ${each.join('; ')}.`;
 }
 
+// A GQA table row's last three cells: bytes per token, the cache, the ratio to MHA.
+function figureCells([perToken, exact, cache, ratio]) {
+  return [h('td', { class: 'num' }, perToken), h('td', { class: 'num', title: exact }, cache), h('td', { class: 'num' }, ratio)];
+}
+
 export class GqaView {
   constructor(onPick) {
     this.onPick = onPick;
@@ -226,6 +231,7 @@ export class GqaView {
     const data = gqaData(series, r, fmt);
     if (data.none || data.error) {
       this.data = null;
+      this.rowsKey = null;
       replace(this.bars);
     }
     if (data.none) {
@@ -258,7 +264,12 @@ export class GqaView {
       `${fmt.int(per)} query ${per === 1 ? 'head' : 'heads'} per KV head`;
     this.range.setAttribute('aria-valuetext', valueText);
     setText(this.label, `KV heads (divisors of ${fmt.int(q)} query heads; field varied: ${isMla ? 'MLA expanded to heads' : kvHeadsField(r)})`);
-    replace(this.ticks, this.points.map((x) => h('span', null, fmt.int(x.kvHeads))));
+    // The ticks and the table's rows are built for a model, locale and chosen point; a new
+    // context or batch sets the figures in their cells.
+    const shape = JSON.stringify([fmt.locale, q, this.points.map((x) => x.kvHeads), ownKv, p.kvHeads, isMla, mla?.label ?? null]);
+    const rebuild = shape !== this.rowsKey;
+    this.rowsKey = shape;
+    if (rebuild) replace(this.ticks, this.points.map((x) => h('span', null, fmt.int(x.kvHeads))));
 
     setText(this.readout, `${valueText}: ${fmt.bytesBoth(p.bytes)} at ${fmt.tokens(r.context)}` +
       `${r.batch > 1 ? ` × batch ${fmt.int(r.batch)}` : ''}, ${ratioText(p.bytes, mha.bytes, fmt)} of MHA` +
@@ -266,23 +277,32 @@ export class GqaView {
 
     this.tableWrap.setAttribute('aria-label', `KV cache of ${r.model} for each KV-head count`);
     setText(this.caption, `${r.model}: KV cache at ${fmt.tokens(r.context)}, batch ${fmt.int(r.batch)}, ${r.kvDtype}, ${r.accounting}`);
-    const rows = this.points.map((x) => h('tr', { class: x.kvHeads === p.kvHeads ? 'current' : null },
-      h('th', { scope: 'row' }, fmt.int(x.kvHeads), x.kvHeads === ownKv ? h('span', { class: 'muted' }, ' (configured)') : null),
-      h('td', { class: 'kind' }, kindOf(x.kvHeads, q)),
-      h('td', { class: 'num' }, fmt.int(q / x.kvHeads)),
-      h('td', { class: 'num' }, fmt.bytes(x.bytesPerToken)),
-      h('td', { class: 'num', title: fmt.bytes(x.bytes) }, fmt.binary(x.bytes)),
-      h('td', { class: 'num' }, ratioText(x.bytes, mha.bytes, fmt))));
-    if (mla) {
-      rows.push(h('tr', { class: isMla ? 'current' : null },
-        h('th', { scope: 'row' }, mla.label),
-        h('td', { class: 'kind' }, 'MLA'),
-        h('td', { class: 'num' }, '—'),
-        h('td', { class: 'num' }, fmt.bytes(mla.bytesPerToken)),
-        h('td', { class: 'num', title: fmt.bytes(mla.bytes) }, fmt.binary(mla.bytes)),
-        h('td', { class: 'num' }, ratioText(mla.bytes, mha.bytes, fmt))));
+    // Each row's figures: bytes per token, the cache (its exact bytes as the title), the ratio.
+    const figures = [...this.points, ...(mla ? [mla] : [])].map((x) => [fmt.bytes(x.bytesPerToken), fmt.bytes(x.bytes),
+      fmt.binary(x.bytes), ratioText(x.bytes, mha.bytes, fmt)]);
+    if (rebuild) {
+      const rows = this.points.map((x, i) => h('tr', { class: x.kvHeads === p.kvHeads ? 'current' : null },
+        h('th', { scope: 'row' }, fmt.int(x.kvHeads), x.kvHeads === ownKv ? h('span', { class: 'muted' }, ' (configured)') : null),
+        h('td', { class: 'kind' }, kindOf(x.kvHeads, q)),
+        h('td', { class: 'num' }, fmt.int(q / x.kvHeads)),
+        ...figureCells(figures[i])));
+      if (mla) {
+        rows.push(h('tr', { class: isMla ? 'current' : null },
+          h('th', { scope: 'row' }, mla.label),
+          h('td', { class: 'kind' }, 'MLA'),
+          h('td', { class: 'num' }, '—'),
+          ...figureCells(figures[this.points.length])));
+      }
+      replace(this.tbody, rows);
+    } else {
+      figures.forEach(([perToken, exact, cache, ratio], i) => {
+        const cells = this.tbody.rows[i].cells;
+        setText(cells[3], perToken);
+        if (cells[4].title !== exact) cells[4].title = exact;
+        setText(cells[4], cache);
+        setText(cells[5], ratio);
+      });
     }
-    replace(this.tbody, rows);
     this.data = data;
     this.drawBars();
     this.drawHeads(q, p.kvHeads, fmt);

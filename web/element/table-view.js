@@ -86,19 +86,22 @@ export class TableView {
     if (c.options.accounting !== undefined) base.accounting = c.options.accounting;
     // The fixed columns are read once for a dtype and accounting (the engine keeps them);
     // a new chosen context asks the core for that one column only.
-    const fixed = tableFor(rows, (configs) => e.table(configs, { ...base, contexts: TABLE_CONTEXTS })).rowOf;
+    const { report: fixedReport, rowOf: fixed } = tableFor(rows, (configs) => e.table(configs, { ...base, contexts: TABLE_CONTEXTS }));
     const chosen = contexts.find((x) => !TABLE_CONTEXTS.includes(x));
     const own = chosen ? tableFor(rows, (configs) => e.table(configs, { ...base, contexts: [chosen] })).rowOf : null;
     const rowOf = fixed.map((f, i) => (!f.r || !own ? f : own[i].r ? {
       r: { ...f.r, kvBytes: contexts.map((x) => (x === chosen ? own[i].r.kvBytes[0] : f.r.kvBytes[TABLE_CONTEXTS.indexOf(x)])) },
     } : own[i]));
-    this.update({ rows, rowOf, contexts, fmt, state });
+    this.update({ rows, rowOf, contexts, fmt, state, fixed: fixedReport });
     // The scrolling box's name tells two tables of one page apart (axe: unique landmarks).
     this.wrap.setAttribute('aria-label', `Per-model table: ${rows.slice(0, 2).map((r) => r.label).join(', ')}` +
       `${rows.length > 2 ? ` and ${rows.length - 2} more` : ''}`);
   }
 
-  update({ rows, rowOf, contexts, fmt, state }) {
+  // fixed: the table() report at the fixed contexts (rowOf adds the chosen context's column
+  // to its rows), the same object while the rows, dtype and accounting stay (the engine keeps
+  // it): it stands for everything a row shows beside its memory columns.
+  update({ rows, rowOf, contexts, fmt, state, fixed }) {
     const data = rows.map((row, i) => ({ row, ...rowOf[i] }));
     const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
     const cols = this.columns(contexts, fmt, withWeights);
@@ -108,16 +111,17 @@ export class TableView {
     // cells are then set in place. A re-render for another view changes nothing.
     const order = this.sorted(data, cols);
     const shape = JSON.stringify([fmt.locale, this.sort, cols.map((c) => (c.index === undefined ? c.key : 'memory')),
-      order.map((d) => [d.row, d.error ?? { ...d.r, kvBytes: null }])]);
-    if (shape !== this.bodyKey) {
+      order.map((d) => [d.row.key, d.row.label, d.row.current, d.row.pasted ?? null, d.error ?? null])]);
+    if (shape !== this.bodyKey || fixed !== this.bodyFixed) {
       this.bodyKey = shape;
+      this.bodyFixed = fixed;
       replace(this.tbody, order.map((d) => this.renderRow(d, cols, fmt)));
     } else {
       const memory = cols.map((c, i) => [c, i]).filter(([c]) => c.index !== undefined);
       order.forEach((d, i) => {
         if (!d.r) return;
         const cells = this.tbody.rows[i].cells;
-        for (const [c, j] of memory) patchMemoryCell(cells[j], memoryCell(d.r, c.index, fmt));
+        for (const [c, j] of memory) patchMemoryCell(cells[j], d.r, c.index, fmt);
       });
     }
     setText(this.caption, `KV cache of one sequence per model (whole model), KV dtype ${state.kvDtype ?? 'auto'}, ` +
@@ -218,8 +222,12 @@ function memoryCell(r, index, fmt) {
     : { text: fmt.binary(v), value: String(v), title: fmt.bytes(v) };
 }
 
-// Sets a memory cell (a <td> as renderRow builds it) to show cell, touching what changed.
-function patchMemoryCell(td, cell) {
+// Sets a memory cell (a <td> as renderRow builds it) to show row r's figure at contexts[index],
+// touching what changed: a cell that already shows those exact bytes is left as it is.
+function patchMemoryCell(td, r, index, fmt) {
+  const v = r.kvBytes[index];
+  if (v !== null && td.firstElementChild?.value === String(v)) return;
+  const cell = memoryCell(r, index, fmt);
   if (td.title !== cell.title) td.title = cell.title;
   const data = td.firstElementChild;
   if (cell.value === null) {
