@@ -459,9 +459,17 @@ Result<ModelSpec> read_model(json config) {
         break;
     }
 
-    const char* cname =
-        f.first_of({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length",
-                    "model_max_length", "max_seq_len", "max_seq_length", "max_target_positions", "seq_len"});
+    const auto length_field = [](const Fields& x) {
+        return x.first_of({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length",
+                           "model_max_length", "max_seq_len", "max_seq_length", "max_target_positions",
+                           "seq_len"});
+    };
+    // Cohere ASR: vLLM registers a bare CohereASRConfig (transformers_utils/configs/cohere_asr.py 5e8f576),
+    // so ModelConfig's max length (config/model.py _get_and_verify_max_len) is looked for on the root, where
+    // none of these keys means vLLM's assumed 2048 unless --max-model-len is given; cohere_asr.py reads
+    // transf_decoder.config_dict.max_sequence_length only for its positional table. kvcalc reads the root
+    // and, without a key there, gives no default context.
+    const char* cname = m.family == "cohere_asr" ? length_field(top) : length_field(f);
     // Moondream3TextConfig sets max_position_embeddings to max_context.
     if (moondream) cname = f.find("max_context") ? "max_context" : nullptr;
     if (!cname) cname = top.first_of({"max_position_embeddings", "model_max_length"});

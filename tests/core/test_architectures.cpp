@@ -2053,7 +2053,19 @@ TEST_CASE(
     REQUIRE(m.ok());
     CHECK(m->num_layers.value == 8);
     CHECK(m->num_layers.source == "transf_decoder.config_dict.num_layers");
-    CHECK(m->max_context.value == 1024);  // config_dict.max_sequence_length, the decoder's position table
+    // No default context: vLLM looks for the max length on the root of its bare CohereASRConfig, which this
+    // config does not give (config_dict.max_sequence_length, 1024, sizes only the decoder's position table).
+    CHECK_FALSE(m->max_context.value);
+    {
+        auto j = kvcalc::parse_json_text(config);
+        REQUIRE(j.ok());
+        kvcalc::json c = j.value();
+        c["max_seq_len"] = 4096;
+        auto rooted = kvcalc::read_model_text(c.dump());
+        REQUIRE(rooted.ok());
+        CHECK(rooted->max_context.value == 4096);
+        CHECK(rooted->max_context.source == "max_seq_len");
+    }
     REQUIRE(m->groups.size() == 2);
     CHECK_FALSE(m->groups[0].cross_attention);
     CHECK(m->groups[1].cross_attention);
