@@ -143,13 +143,13 @@ Result<json> presets_report(Session& session) {
         if (!model) continue;              // every bundled config is tested to load; skip rather than abort
         const ModelSpec& m = (*model)->spec;
         json entry;
-        entry["id"] = p.id;
-        entry["name"] = m.name;
-        entry["attention_kind"] = attention_kind(m);
-        entry["max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
-        entry["layers"] = m.num_layers.value;
+        set_member(entry, "id", p.id);
+        set_member(entry, "name", m.name);
+        set_member(entry, "attention_kind", attention_kind(m));
+        set_member(entry, "max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr));
+        set_member(entry, "layers", m.num_layers.value);
         auto plan = SizePlan::make(m, SizeOptions{});
-        entry["bytes_per_token"] = plan ? json(plan->bytes_per_token()) : json(nullptr);
+        set_member(entry, "bytes_per_token", plan ? json(plan->bytes_per_token()) : json(nullptr));
         list.push_back(std::move(entry));
     }
     return list;
@@ -276,8 +276,8 @@ std::string Session::table(std::string_view configs_text, std::string_view optio
     if (o->format) {
         auto text = render_table(*t, *o->format);
         if (!text) return error_text(text.error());
-        out["format"] = *o->format;
-        out["text"] = *text;
+        set_member(out, "format", *o->format);
+        set_member(out, "text", *text);
     }
     return to_text(out);
 }
@@ -309,13 +309,13 @@ std::string gpu_presets_json() {
     for (std::size_t i = 0; i < gpu_preset_count(); ++i) {
         const GpuPreset& g = gpu_preset_at(i);
         json o;
-        o["id"] = g.id;
-        o["name"] = g.name;
-        o["nominal"] = g.nominal;
-        o["memory_bytes"] = gpu_memory_bytes(g);
-        o["memory_gib"] = fixed_point(g.memory_gib_hundredths, 2);
-        o["measured"] = g.measured;
-        o["source"] = g.source;
+        set_member(o, "id", g.id);
+        set_member(o, "name", g.name);
+        set_member(o, "nominal", g.nominal);
+        set_member(o, "memory_bytes", gpu_memory_bytes(g));
+        set_member(o, "memory_gib", fixed_point(g.memory_gib_hundredths, 2));
+        set_member(o, "measured", g.measured);
+        set_member(o, "source", g.source);
         list.push_back(std::move(o));
     }
     return to_text(list);

@@ -321,14 +321,14 @@ json options_json() {
         for (Command c : {size_command, check_command, table_command})
             if (o.commands & c) commands.push_back(command_name(c));
         json e;
-        e["name"] = o.name;
-        e["js"] = js_name(o);
-        e["cli"] = cli_flag(o);
-        e["type"] = type_name(o.type);
-        e["values"] = o.values;
-        e["default"] = o.default_text;
-        e["help"] = o.help;
-        e["commands"] = std::move(commands);
+        set_member(e, "name", o.name);
+        set_member(e, "js", js_name(o));
+        set_member(e, "cli", cli_flag(o));
+        set_member(e, "type", type_name(o.type));
+        set_member(e, "values", o.values);
+        set_member(e, "default", o.default_text);
+        set_member(e, "help", o.help);
+        set_member(e, "commands", std::move(commands));
         list.push_back(std::move(e));
     }
     return list;

@@ -327,24 +327,24 @@ Result<Pool> pool_from_gpu(const Deployment& d, const WeightEstimate& weights,
     p.bytes = derived->pool_bytes_per_gpu;
     p.source = format("derived from {} (see pool.steps)", in.gpu_source);
     json& j = p.derivation;
-    j["engine"] = engine_name(d.engine);
-    j["gpu_memory_bytes"] = in.gpu_memory_bytes;
-    j["gpu_source"] = in.gpu_source;
-    j["fraction"] = in.fraction.text;
-    j["fraction_source"] = in.fraction_source;
-    j["requested_bytes"] = derived->requested_bytes;
-    j["weight_bytes_per_gpu"] = in.weight_bytes_per_gpu;
-    j["activation_peak_bytes"] = vllm ? json(in.activation_peak_bytes) : json(nullptr);
-    j["activation_peak_source"] = vllm ? json(in.activation_source) : json(nullptr);
-    j["non_torch_bytes"] = in.non_torch_bytes;
-    j["non_torch_source"] = in.non_torch_source;
-    j["pool_bytes_per_gpu"] = derived->pool_bytes_per_gpu;
-    j["memory_left"] = derived->memory_left;
-    j["bytes_per_token_per_gpu"] = per_token;
-    j["block_size"] = d.block.value;
-    j["pool_blocks"] = derived->pool_blocks;
-    j["pool_tokens"] = derived->pool_tokens;
-    j["steps"] = derived->steps;
+    set_member(j, "engine", engine_name(d.engine));
+    set_member(j, "gpu_memory_bytes", in.gpu_memory_bytes);
+    set_member(j, "gpu_source", in.gpu_source);
+    set_member(j, "fraction", in.fraction.text);
+    set_member(j, "fraction_source", in.fraction_source);
+    set_member(j, "requested_bytes", derived->requested_bytes);
+    set_member(j, "weight_bytes_per_gpu", in.weight_bytes_per_gpu);
+    set_member(j, "activation_peak_bytes", vllm ? json(in.activation_peak_bytes) : json(nullptr));
+    set_member(j, "activation_peak_source", vllm ? json(in.activation_source) : json(nullptr));
+    set_member(j, "non_torch_bytes", in.non_torch_bytes);
+    set_member(j, "non_torch_source", in.non_torch_source);
+    set_member(j, "pool_bytes_per_gpu", derived->pool_bytes_per_gpu);
+    set_member(j, "memory_left", derived->memory_left);
+    set_member(j, "bytes_per_token_per_gpu", per_token);
+    set_member(j, "block_size", d.block.value);
+    set_member(j, "pool_blocks", derived->pool_blocks);
+    set_member(j, "pool_tokens", derived->pool_tokens);
+    set_member(j, "steps", derived->steps);
     if (!vllm && !o.mem_fraction_static) {
         // SGLang sizes the fraction itself: (memory - reserved) / memory, to 3 decimals, with
         // at least 10 GB reserved on a GPU over 60 GB. 0.88 is its fallback when it cannot.
@@ -403,49 +403,52 @@ json log_json(const EngineLog& log, const Pool& p) {
     json understood = json::array();
     for (const auto& f : log.understood) {
         json u;
-        u["line"] = f.line;
-        u["what"] = f.what;
-        u["text"] = f.text;
-        u["repeats"] = f.repeats;
+        set_member(u, "line", f.line);
+        set_member(u, "what", f.what);
+        set_member(u, "text", f.text);
+        set_member(u, "repeats", f.repeats);
         understood.push_back(std::move(u));
     }
     auto count = [](const std::optional<LogCount>& c) { return c ? json(c->value) : json(nullptr); };
     json j;
-    j["engine"] = log.engine;
-    j["version"] = log.version;
-    j["pool_tokens"] = count(log.pool_tokens            ? log.pool_tokens
-                             : log.max_total_num_tokens ? log.max_total_num_tokens
-                                                        : log.sglang_tokens);
-    j["gpu_blocks"] = count(log.gpu_blocks);
-    j["kv_memory_bytes"] = log.kv_memory ? json(log.kv_memory->bytes) : json(nullptr);
-    j["kv_memory_text"] = log.kv_memory ? log.kv_memory->text : std::string();
-    j["max_model_len"] = count(log.max_model_len);
-    j["max_concurrency_text"] = log.concurrency && log.concurrency->hundredths
-                                    ? json(hundredths_text(*log.concurrency->hundredths))
-                                    : json(nullptr);
+    set_member(j, "engine", log.engine);
+    set_member(j, "version", log.version);
+    set_member(j, "pool_tokens",
+               count(log.pool_tokens            ? log.pool_tokens
+                     : log.max_total_num_tokens ? log.max_total_num_tokens
+                                                : log.sglang_tokens));
+    set_member(j, "gpu_blocks", count(log.gpu_blocks));
+    set_member(j, "kv_memory_bytes", log.kv_memory ? json(log.kv_memory->bytes) : json(nullptr));
+    set_member(j, "kv_memory_text", log.kv_memory ? log.kv_memory->text : std::string());
+    set_member(j, "max_model_len", count(log.max_model_len));
+    set_member(j, "max_concurrency_text",
+               log.concurrency && log.concurrency->hundredths
+                   ? json(hundredths_text(*log.concurrency->hundredths))
+                   : json(nullptr));
     json refusal = nullptr;
     if (log.refusal) {
         refusal = json::object();
-        refusal["max_model_len"] = or_null(log.refusal->max_model_len);
-        refusal["needed_text"] = log.refusal->needed ? json(log.refusal->needed->text) : json(nullptr);
+        set_member(refusal, "max_model_len", or_null(log.refusal->max_model_len));
+        set_member(refusal, "needed_text",
+                   log.refusal->needed ? json(log.refusal->needed->text) : json(nullptr));
         refusal["available_text"] =
             log.refusal->available ? json(log.refusal->available->text) : json(nullptr);
-        refusal["estimated_max_model_len"] = or_null(log.refusal->estimated_max_len);
-        refusal["line"] = log.refusal->line;
+        set_member(refusal, "estimated_max_model_len", or_null(log.refusal->estimated_max_len));
+        set_member(refusal, "line", log.refusal->line);
     }
-    j["refusal"] = std::move(refusal);
-    j["padding_layers"] = count(log.padding_layers);
-    j["tp"] = count(log.tp);
-    j["pp"] = count(log.pp);
-    j["full_layer_tokens"] = count(log.full_layer_tokens);
-    j["swa_layer_tokens"] = count(log.swa_layer_tokens);
-    j["mamba_cache_size"] = count(log.mamba_cache_size);
-    j["understood"] = std::move(understood);
+    set_member(j, "refusal", std::move(refusal));
+    set_member(j, "padding_layers", count(log.padding_layers));
+    set_member(j, "tp", count(log.tp));
+    set_member(j, "pp", count(log.pp));
+    set_member(j, "full_layer_tokens", count(log.full_layer_tokens));
+    set_member(j, "swa_layer_tokens", count(log.swa_layer_tokens));
+    set_member(j, "mamba_cache_size", count(log.mamba_cache_size));
+    set_member(j, "understood", std::move(understood));
     json notes = log.notes;
     if (p.log)
         for (const auto& n : p.log->notes)
             notes.push_back(n);
-    j["notes"] = std::move(notes);
+    set_member(j, "notes", std::move(notes));
     return j;
 }
 
@@ -454,16 +457,17 @@ json cross_checks_json(const Pool& p) {
     if (!p.log) return list;
     for (const CrossCheck& c : p.log->checks) {
         json e;
-        e["figure"] = c.figure;
-        e["engine"] = c.engine;
-        e["kvcalc"] = c.kvcalc;
-        e["kvcalc_figure"] = c.derived;
-        e["agree"] = c.agree;
-        e["line"] = c.line ? json(c.line) : json(nullptr);
-        e["text"] = c.agree
-                        ? format("{}: the engine's {} agrees with kvcalc's {}", c.figure, c.engine, c.kvcalc)
-                        : format("{}: the engine printed {}{}; kvcalc derives {}", c.figure, c.engine,
-                                 c.line ? format(" (line {})", c.line) : std::string(), c.kvcalc);
+        set_member(e, "figure", c.figure);
+        set_member(e, "engine", c.engine);
+        set_member(e, "kvcalc", c.kvcalc);
+        set_member(e, "kvcalc_figure", c.derived);
+        set_member(e, "agree", c.agree);
+        set_member(e, "line", c.line ? json(c.line) : json(nullptr));
+        set_member(e, "text",
+                   c.agree
+                       ? format("{}: the engine's {} agrees with kvcalc's {}", c.figure, c.engine, c.kvcalc)
+                       : format("{}: the engine printed {}{}; kvcalc derives {}", c.figure, c.engine,
+                                c.line ? format(" (line {})", c.line) : std::string(), c.kvcalc));
         list.push_back(std::move(e));
     }
     return list;
@@ -653,73 +657,75 @@ Result<json> check_report(const Model& model, const Options& o) {
             {weights.error().field, format("no weights estimate: {}", weights.error().message)});
 
     json j;
-    j["model"] = m.name;
-    j["engine"] = engine_name(*engine);
-    j["pool_tokens"] = p.tokens;
-    j["pool_source"] = p.source;
-    j["max_context"] = C;
-    j["max_context_source"] = context->source;
-    j["model_max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
-    j["block_size"] = block.value;
-    j["block_size_source"] = block.source;
-    j["fits"] = cr.fits;
-    j["fits_by"] = cr.fits_by;
-    j["verdict_source"] = cr.verdict_source;
-    j["blocks_needed"] = cr.blocks_needed;
-    j["blocks_available"] = cr.blocks_available;
-    j["max_concurrency"] = hundredths_json(cr.max_concurrency_hundredths);  // prints as its 2 decimals
-    j["max_concurrency_text"] = cr.max_concurrency_text;
-    j["max_concurrency_hundredths"] = cr.max_concurrency_hundredths;
-    j["max_safe_context"] = cr.max_safe_context;
-    j["max_safe_context_source"] = cr.max_safe_context_source;
-    j["concurrency"] = or_null(o.concurrency);
-    j["concurrency_fits"] = cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr);
-    j["max_context_at_concurrency"] = or_null(cr.max_context_at_concurrency);
-    j["advice"] = cr.advice;
-    j["tp"] = par->tp;
-    j["pp"] = par->pp;
-    j["kv_dtype"] = sr.kv_dtype.name;
-    j["bytes_per_token_per_gpu"] = sr.bytes_per_token_per_gpu;
-    j["accounting"] = accounting_name(so.accounting);
-    j["request_bytes_per_gpu"] = sr.kv_bytes_per_gpu;
-    j["pool_bytes_per_gpu"] = or_null(p.bytes);
-    j["param_count"] = weights ? json(weights->param_count) : json(nullptr);
-    j["weight_bytes"] = weights ? json(weights->weight_bytes) : json(nullptr);
-    j["weight_bytes_per_gpu"] = or_null(weights_per_gpu);
-    j["weight_dtype"] = weights ? json(weights->dtype.name) : json(nullptr);
-    j["pool"] = p.derivation;
-    j["pool_blocks"] = p.log && p.log->blocks ? json(*p.log->blocks) : json(nullptr);
-    j["log"] = o.engine_log ? log_json(log, p) : json(nullptr);
-    j["cross_checks"] = cross_checks_json(p);
+    set_member(j, "model", m.name);
+    set_member(j, "engine", engine_name(*engine));
+    set_member(j, "pool_tokens", p.tokens);
+    set_member(j, "pool_source", p.source);
+    set_member(j, "max_context", C);
+    set_member(j, "max_context_source", context->source);
+    set_member(j, "model_max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr));
+    set_member(j, "block_size", block.value);
+    set_member(j, "block_size_source", block.source);
+    set_member(j, "fits", cr.fits);
+    set_member(j, "fits_by", cr.fits_by);
+    set_member(j, "verdict_source", cr.verdict_source);
+    set_member(j, "blocks_needed", cr.blocks_needed);
+    set_member(j, "blocks_available", cr.blocks_available);
+    set_member(j, "max_concurrency",
+               hundredths_json(cr.max_concurrency_hundredths));  // prints as its 2 decimals
+    set_member(j, "max_concurrency_text", cr.max_concurrency_text);
+    set_member(j, "max_concurrency_hundredths", cr.max_concurrency_hundredths);
+    set_member(j, "max_safe_context", cr.max_safe_context);
+    set_member(j, "max_safe_context_source", cr.max_safe_context_source);
+    set_member(j, "concurrency", or_null(o.concurrency));
+    set_member(j, "concurrency_fits", cr.concurrency_fits ? json(*cr.concurrency_fits) : json(nullptr));
+    set_member(j, "max_context_at_concurrency", or_null(cr.max_context_at_concurrency));
+    set_member(j, "advice", cr.advice);
+    set_member(j, "tp", par->tp);
+    set_member(j, "pp", par->pp);
+    set_member(j, "kv_dtype", sr.kv_dtype.name);
+    set_member(j, "bytes_per_token_per_gpu", sr.bytes_per_token_per_gpu);
+    set_member(j, "accounting", accounting_name(so.accounting));
+    set_member(j, "request_bytes_per_gpu", sr.kv_bytes_per_gpu);
+    set_member(j, "pool_bytes_per_gpu", or_null(p.bytes));
+    set_member(j, "param_count", weights ? json(weights->param_count) : json(nullptr));
+    set_member(j, "weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
+    set_member(j, "weight_bytes_per_gpu", or_null(weights_per_gpu));
+    set_member(j, "weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
+    set_member(j, "pool", p.derivation);
+    set_member(j, "pool_blocks", p.log && p.log->blocks ? json(*p.log->blocks) : json(nullptr));
+    set_member(j, "log", o.engine_log ? log_json(log, p) : json(nullptr));
+    set_member(j, "cross_checks", cross_checks_json(p));
     json lp = nullptr;
     if (p.log && p.log->layout) {
         const LogPool& l = *p.log;
         lp = json::object();
-        lp["layout"] = l.layout->text;
-        lp["groups"] = l.layout->groups;
-        lp["group_size"] = l.layout->hybrid ? json(l.layout->group_size) : json(nullptr);
-        lp["padding_layers"] = l.layout->padding_layers;
-        lp["block_bytes_per_gpu"] = l.layout->block_bytes;
-        lp["blocks_per_request"] = or_null(l.blocks_per_request);
-        lp["engine_blocks_low"] = or_null(l.engine_low);
-        lp["engine_blocks_high"] = or_null(l.engine_high);
-        lp["memory_blocks_low"] = or_null(l.memory_low);
-        lp["memory_blocks_high"] = or_null(l.memory_high);
+        set_member(lp, "layout", l.layout->text);
+        set_member(lp, "groups", l.layout->groups);
+        set_member(lp, "group_size", l.layout->hybrid ? json(l.layout->group_size) : json(nullptr));
+        set_member(lp, "padding_layers", l.layout->padding_layers);
+        set_member(lp, "block_bytes_per_gpu", l.layout->block_bytes);
+        set_member(lp, "blocks_per_request", or_null(l.blocks_per_request));
+        set_member(lp, "engine_blocks_low", or_null(l.engine_low));
+        set_member(lp, "engine_blocks_high", or_null(l.engine_high));
+        set_member(lp, "memory_blocks_low", or_null(l.memory_low));
+        set_member(lp, "memory_blocks_high", or_null(l.memory_high));
     }
-    j["log_blocks"] = std::move(lp);
-    j["verdict_from"] = p.log ? json(follow_kvcalc ? "kvcalc" : "engine") : json(nullptr);
+    set_member(j, "log_blocks", std::move(lp));
+    set_member(j, "verdict_from", p.log ? json(follow_kvcalc ? "kvcalc" : "engine") : json(nullptr));
     json ev = nullptr;
     if (p.log && p.log->engine_verdict) {
         const EngineVerdict& v = *p.log->engine_verdict;
         ev = json::object();
-        ev["fits"] = v.fits;
-        ev["max_context"] = v.context;
-        ev["max_concurrency_text"] = v.hundredths ? json(hundredths_text(*v.hundredths)) : json(nullptr);
-        ev["estimated_max_context"] = or_null(v.estimated_max_context);
-        ev["said"] = v.said;
+        set_member(ev, "fits", v.fits);
+        set_member(ev, "max_context", v.context);
+        set_member(ev, "max_concurrency_text",
+                   v.hundredths ? json(hundredths_text(*v.hundredths)) : json(nullptr));
+        set_member(ev, "estimated_max_context", or_null(v.estimated_max_context));
+        set_member(ev, "said", v.said);
     }
-    j["engine_verdict"] = std::move(ev);
-    j["warnings"] = warnings_json(warnings);
+    set_member(j, "engine_verdict", std::move(ev));
+    set_member(j, "warnings", warnings_json(warnings));
     return j;
 }
 

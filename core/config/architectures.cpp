@@ -187,35 +187,35 @@ json architectures_json() {
     for (const auto& a : architectures) {
         const Family& f = family_of(a);
         json r;
-        r["architecture"] = a.name;
-        r["family"] = a.family;
-        r["support"] = f.support == Support::exact ? "exact" : "refused";
-        r["caches"] = f.caches;
-        r["text_config"] = a.text_config;
-        r["note"] = a.removed ? "removed from vLLM main in 2026" : "";
+        set_member(r, "architecture", a.name);
+        set_member(r, "family", a.family);
+        set_member(r, "support", f.support == Support::exact ? "exact" : "refused");
+        set_member(r, "caches", f.caches);
+        set_member(r, "text_config", a.text_config);
+        set_member(r, "note", a.removed ? "removed from vLLM main in 2026" : "");
         rows.push_back(std::move(r));
     }
     json ds = json::array();
     for (const auto& d : defaults) {
         json r;
-        r["model_type"] = d.model_type;
-        r["config_class"] = d.config_class;
-        r["field"] = d.field;
-        r["value"] = *parse_json_text(d.value);
-        r["meaning"] = d.meaning;
+        set_member(r, "model_type", d.model_type);
+        set_member(r, "config_class", d.config_class);
+        set_member(r, "field", d.field);
+        set_member(r, "value", *parse_json_text(d.value));
+        set_member(r, "meaning", d.meaning);
         ds.push_back(std::move(r));
     }
     json un = json::array();
     for (const auto& u : unmodelled) {
         json r;
-        r["field"] = u.field;
-        r["why"] = u.why;
+        set_member(r, "field", u.field);
+        set_member(r, "why", u.why);
         un.push_back(std::move(r));
     }
     json out;
-    out["architectures"] = std::move(rows);
-    out["class_defaults"] = std::move(ds);
-    out["unmodelled_fields"] = std::move(un);
+    set_member(out, "architectures", std::move(rows));
+    set_member(out, "class_defaults", std::move(ds));
+    set_member(out, "unmodelled_fields", std::move(un));
     return out;
 }
 

@@ -214,6 +214,10 @@ std::string to_text(const json& j, int indent) {
     return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
+[[gnu::noinline]] void set_member(json& object, const char* key, json&& value) {
+    object[key] = std::move(value);
+}
+
 const json* member(const json& object, std::string_view key) {
     if (!object.is_object()) return nullptr;
     auto it = object.find(key);

@@ -44,6 +44,16 @@ std::string to_text(const json& j, int indent = -1);
 // The member `key` of an object, or nullptr when absent (or `object` is not an object).
 const json* member(const json& object, std::string_view key);
 
+// object[key] = value, out of line: the reports set some 270 members, and each
+// `j["key"] = value` written inline costs its site the lookup call, the value's
+// construction, nlohmann's move assignment and a destructor (about 60 bytes of wasm); a
+// call costs about 12. One instance per value type.
+template <class T>
+[[gnu::noinline]] void set_member(json& object, const char* key, const T& value) {
+    object[key] = value;
+}
+void set_member(json& object, const char* key, json&& value);
+
 // A whole number as JSON, or null when there is none.
 inline json or_null(const std::optional<std::uint64_t>& v) {
     return v ? json(*v) : json(nullptr);

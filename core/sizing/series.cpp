@@ -139,50 +139,50 @@ Result<json> series_report(const Model& model, const Options& options, const jso
             return spec.forward_error();  // the axis is malformed, not the variant impossible
         for (const json& dtype : *dtypes) {
             json s;
-            s["variant"] = v;
-            s["kv_dtype"] = dtype;
-            s["kv_dtype_name"] = nullptr;
-            s["kv_heads"] = nullptr;
-            s["latent_dim"] = nullptr;
-            s["attention_kind"] = nullptr;
-            s["bytes_per_token"] = nullptr;
-            s["bytes_per_token_per_gpu"] = nullptr;
-            s["kv_bytes"] = nullptr;
-            s["kv_bytes_per_gpu"] = nullptr;
-            s["error"] = nullptr;
+            set_member(s, "variant", v);
+            set_member(s, "kv_dtype", dtype);
+            set_member(s, "kv_dtype_name", nullptr);
+            set_member(s, "kv_heads", nullptr);
+            set_member(s, "latent_dim", nullptr);
+            set_member(s, "attention_kind", nullptr);
+            set_member(s, "bytes_per_token", nullptr);
+            set_member(s, "bytes_per_token_per_gpu", nullptr);
+            set_member(s, "kv_bytes", nullptr);
+            set_member(s, "kv_bytes_per_gpu", nullptr);
+            set_member(s, "error", nullptr);
             SizeOptions o = base;
             o.kv_dtype = dtype.get<std::string>();
             Result<SizePlan> plan = spec ? SizePlan::make(*spec, o) : Result<SizePlan>(spec.error());
             if (!plan) {
-                s["error"] = error_json(plan.error());
+                set_member(s, "error", error_json(plan.error()));
                 series.push_back(std::move(s));
                 continue;
             }
             for (const LayerGroup& g : spec->groups) {
                 if (g.kind == LayerKind::mla && s["latent_dim"].is_null())
-                    s["latent_dim"] = g.latent_dim.value;
+                    set_member(s, "latent_dim", g.latent_dim.value);
                 if (is_attention(g.kind) && g.kind != LayerKind::mla && s["kv_heads"].is_null())
-                    s["kv_heads"] = g.kv_heads.value;
+                    set_member(s, "kv_heads", g.kv_heads.value);
             }
-            s["kv_dtype_name"] = plan->kv_dtype().name;
-            s["attention_kind"] = attention_kind(*spec);
-            s["bytes_per_token"] = plan->bytes_per_token();
-            s["bytes_per_token_per_gpu"] = plan->bytes_per_token_per_gpu();
+            set_member(s, "kv_dtype_name", plan->kv_dtype().name);
+            set_member(s, "attention_kind", attention_kind(*spec));
+            set_member(s, "bytes_per_token", plan->bytes_per_token());
+            set_member(s, "bytes_per_token_per_gpu", plan->bytes_per_token_per_gpu());
             json bytes = json::array(), bytes_gpu = json::array();
             for (std::uint64_t c : cs) {
                 auto f = plan->figures(c);
-                if (!f && s["error"].is_null()) s["error"] = error_json(f.error());
+                if (!f && s["error"].is_null()) set_member(s, "error", error_json(f.error()));
                 bytes.push_back(f ? json(f->kv_bytes) : json(nullptr));
                 bytes_gpu.push_back(f ? json(f->kv_bytes_per_gpu) : json(nullptr));
             }
-            s["kv_bytes"] = std::move(bytes);
-            s["kv_bytes_per_gpu"] = std::move(bytes_gpu);
+            set_member(s, "kv_bytes", std::move(bytes));
+            set_member(s, "kv_bytes_per_gpu", std::move(bytes_gpu));
             series.push_back(std::move(s));
         }
     }
     json out;
-    out["contexts"] = cs;
-    out["series"] = std::move(series);
+    set_member(out, "contexts", cs);
+    set_member(out, "series", std::move(series));
     return out;
 }
 

@@ -230,31 +230,31 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
         const Result<WeightEstimate>& w = other ? *other : model->weights;
         if (!w && w.error().code == code::bad_option) return w.error();
         json row;
-        row["model"] = m.name;
-        row["attention_kind"] = attention_kind(m);
-        row["layers"] = m.num_layers.value;
-        row["kv_heads_text"] = per_group(m, true);
-        row["query_heads"] = m.query_heads.value;
-        row["head_size_text"] = per_group(m, false);
-        row["bytes_per_token"] = plan->bytes_per_token();
-        row["kv_bytes"] = std::move(kv);
-        row["max_context"] = m.max_context.value ? json(m.max_context.value) : json(nullptr);
-        row["param_count"] = w ? json(w->param_count) : json(nullptr);
-        row["weight_bytes"] = w ? json(w->weight_bytes) : json(nullptr);
-        row["weight_dtype"] = w ? json(w->dtype.name) : json(nullptr);
-        row["kv_dtype"] = plan->kv_dtype().name;
+        set_member(row, "model", m.name);
+        set_member(row, "attention_kind", attention_kind(m));
+        set_member(row, "layers", m.num_layers.value);
+        set_member(row, "kv_heads_text", per_group(m, true));
+        set_member(row, "query_heads", m.query_heads.value);
+        set_member(row, "head_size_text", per_group(m, false));
+        set_member(row, "bytes_per_token", plan->bytes_per_token());
+        set_member(row, "kv_bytes", std::move(kv));
+        set_member(row, "max_context", m.max_context.value ? json(m.max_context.value) : json(nullptr));
+        set_member(row, "param_count", w ? json(w->param_count) : json(nullptr));
+        set_member(row, "weight_bytes", w ? json(w->weight_bytes) : json(nullptr));
+        set_member(row, "weight_dtype", w ? json(w->dtype.name) : json(nullptr));
+        set_member(row, "kv_dtype", plan->kv_dtype().name);
         for (const auto& g : m.groups)
             if (g.cross_attention) {  // its memory columns hold the encoder's tokens too
-                row["encoder_tokens"] = *o.encoder_tokens;
+                set_member(row, "encoder_tokens", *o.encoder_tokens);
                 break;
             }
         rows.push_back(std::move(row));
     }
     json t;
-    t["contexts"] = contexts;
-    t["accounting"] = accounting_name(base.accounting);
-    t["kv_dtype"] = base.kv_dtype;
-    t["rows"] = std::move(rows);
+    set_member(t, "contexts", contexts);
+    set_member(t, "accounting", accounting_name(base.accounting));
+    set_member(t, "kv_dtype", base.kv_dtype);
+    set_member(t, "rows", std::move(rows));
     return t;
 }
 
