@@ -6,6 +6,14 @@
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
 
+// This file is compiled at -O3 for the searches and series that evaluate a plan thousands of
+// times; what runs once a call (making the plan, its detailed result) is optimised for size.
+#if defined(__clang__)
+#define KVCALC_ONCE_A_CALL __attribute__((minsize))
+#else
+#define KVCALC_ONCE_A_CALL
+#endif
+
 namespace kvcalc {
 namespace {
 
@@ -246,9 +254,11 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
 // vLLM's block layout: hybrid attention + state models enlarge the attention block until
 // its page holds one state page (align 16, 64 for MLA) and pad the state page to it;
 // models mixing attention types with different page sizes grow the smaller pages' block.
-SizePlan::Layout SizePlan::vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok,
-                                       const std::vector<std::uint64_t>& state, std::uint64_t block,
-                                       std::vector<Warning>* warnings) {
+KVCALC_ONCE_A_CALL SizePlan::Layout SizePlan::vllm_layout(const ModelSpec& m,
+                                                          const std::vector<std::uint64_t>& tok,
+                                                          const std::vector<std::uint64_t>& state,
+                                                          std::uint64_t block,
+                                                          std::vector<Warning>* warnings) {
     Layout L;
     L.block.assign(m.groups.size(), block);
     std::uint64_t attn_tok = 0, max_state = 0;
@@ -299,7 +309,7 @@ SizePlan::Layout SizePlan::vllm_layout(const ModelSpec& m, const std::vector<std
     return L;
 }
 
-Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
+KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     if (o.context && (*o.context == 0 || *o.context > max_exact))
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", *o.context);
     if (o.batch == 0 || o.batch > max_exact)
@@ -595,7 +605,7 @@ Result<SizeFigures> SizePlan::figures(std::uint64_t context) const {
     return evaluate(context, nullptr);
 }
 
-Result<SizeResult> SizePlan::result(std::uint64_t context) const {
+KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     SizeResult r;
     r.context = context;
     r.context_source = o_.context ? "context" : m_->max_context.source;
