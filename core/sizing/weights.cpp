@@ -19,10 +19,12 @@ struct N {
     N(std::uint64_t x) : v(x) {}  // NOLINT: implicit by design, so expressions read as arithmetic
     N(opt_u64 x) : v(x) {}        // NOLINT
 };
-N operator*(N a, N b) {
+// Out of line, as push() below: the estimate (run once a model) writes some 70 of these, and
+// each inlined copy of the overflow check cost its site more wasm than a call.
+[[gnu::noinline]] N operator*(N a, N b) {
     return N(mul(a.v, b.v));
 }
-N operator+(N a, N b) {
+[[gnu::noinline]] N operator+(N a, N b) {
     return N(add(a.v, b.v));
 }
 
@@ -280,8 +282,8 @@ struct Blocks {
     bool overflow = false;
 };
 
-void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
-          std::uint64_t kv_heads = 0) {
+[[gnu::noinline]] void push(Blocks& b, const char* part, N params, Shard s = Shard::split, bool linear = true,
+                            std::uint64_t kv_heads = 0) {
     if (!params.v) {
         b.overflow = true;
         return;
