@@ -459,23 +459,28 @@ Result<ModelSpec> read_model(json config) {
         break;
     }
 
-    const auto length_field = [](const Fields& x) {
-        return x.first_of({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length",
-                           "model_max_length", "max_seq_len", "max_seq_length", "max_target_positions",
-                           "seq_len"});
-    };
+    // ModelConfig's max length: the first of these keys on vLLM's text config
+    // (model_arch_config_convertor.py ModelArchConfigConvertorBase.derive_max_model_len_and_key); with
+    // none, config/model.py _get_and_verify_max_len assumes 2048 unless --max-model-len is given, where
+    // kvcalc gives no default context and says where it looked.
+    static constexpr std::initializer_list<const char*> length_keys = {
+        "max_position_embeddings", "n_positions",          "seq_length",
+        "max_sequence_length",     "model_max_length",     "max_seq_len",
+        "max_seq_length",          "max_target_positions", "seq_len"};
     // Cohere ASR: vLLM registers a bare CohereASRConfig (transformers_utils/configs/cohere_asr.py 5e8f576),
-    // so ModelConfig's max length (config/model.py _get_and_verify_max_len) is looked for on the root, where
-    // none of these keys means vLLM's assumed 2048 unless --max-model-len is given; cohere_asr.py reads
-    // transf_decoder.config_dict.max_sequence_length only for its positional table. kvcalc reads the root
-    // and, without a key there, gives no default context.
-    const char* cname = m.family == "cohere_asr" ? length_field(top) : length_field(f);
+    // so the keys are looked for on the root; cohere_asr.py reads transf_decoder.config_dict's
+    // max_sequence_length only for its positional table.
+    const Fields& lf = m.family == "cohere_asr" ? top : f;
+    const char* cname = lf.first_of(length_keys);
+    const Fields* cf = &lf;
     // Moondream3TextConfig sets max_position_embeddings to max_context.
     if (moondream) cname = f.find("max_context") ? "max_context" : nullptr;
-    if (!cname) cname = top.first_of({"max_position_embeddings", "model_max_length"});
+    if (!cname) {
+        cname = top.first_of({"max_position_embeddings", "model_max_length"});
+        cf = &top;
+    }
     if (cname) {
-        const Fields& cf = f.find(cname) ? f : top;
-        auto c = cf.positive(cname);
+        auto c = cf->positive(cname);
         if (!c) return c.forward_error();
         m.max_context = *c;
     }
@@ -499,6 +504,17 @@ Result<ModelSpec> read_model(json config) {
         auto s = f.positive("max_seq_len");
         if (!s) return s.forward_error();
         if (!m.max_context.value || s->value < m.max_context.value) m.max_context = *s;
+    }
+    if (!m.max_context.value) {  // where the message "no max context" says kvcalc looked
+        std::string keys;
+        for (const char* k : length_keys)
+            keys += format("{}{}", keys.empty() ? "" : ", ", k);
+        if (moondream) keys = "max_context";
+        m.max_context.source = lf.prefix().empty() ? format("looked for {} at the config's root", keys)
+                                                   : format(
+                                                         "looked for {} in {}, and max_position_embeddings, "
+                                                         "model_max_length at the config's root",
+                                                         keys, lf.prefix());
     }
 
     auto plan = build_layer_plan(f, m, kv, hd);

@@ -107,10 +107,8 @@ Result<json> series_report(const Model& model, const Options& options, const jso
     auto contexts = axis(axes, "contexts", max_points, default_context);
     if (!contexts) return contexts.forward_error();
     if (contexts->empty())
-        return fail(
-            code::missing_field, "context",
-            "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
-            "max_sequence_length, model_max_length): give contexts");
+        return fail(code::missing_field, "context", "no max context in the config ({}): give contexts",
+                    m.max_context.source);
     std::vector<std::uint64_t> cs;
     for (std::size_t i = 0; i < contexts->size(); ++i) {
         auto c = checked_integer((*contexts)[i], format("contexts[{}]", i), false);

@@ -453,9 +453,8 @@ KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const Siz
 Result<std::uint64_t> SizePlan::default_context() const {
     if (o_.context) return *o_.context;
     if (m_->max_context.value > 0) return m_->max_context.value;
-    return fail(code::missing_field, "context",
-                "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
-                "max_sequence_length, model_max_length): give a context");
+    return fail(code::missing_field, "context", "no max context in the config ({}): give a context",
+                m_->max_context.source);
 }
 
 // One layer of a group for a batch of n sequences of `context` tokens sharing a `prefix`.
@@ -649,10 +648,8 @@ Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o) {
     } else if (m.max_context.value > 0) {
         context = m.max_context.value;
     } else {
-        return fail(
-            code::missing_field, "context",
-            "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
-            "max_sequence_length, model_max_length): give a context");
+        return fail(code::missing_field, "context", "no max context in the config ({}): give a context",
+                    m.max_context.source);
     }
     if (context == 0 || context > max_exact)
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", context);

@@ -2065,7 +2065,22 @@ TEST_CASE(
         REQUIRE(rooted.ok());
         CHECK(rooted->max_context.value == 4096);
         CHECK(rooted->max_context.source == "max_seq_len");
+        // The key config_dict also has: the root's value, not the decoder's 1,024.
+        c.erase("max_seq_len");
+        c["max_sequence_length"] = 4096;
+        auto same_key = kvcalc::read_model_text(c.dump());
+        REQUIRE(same_key.ok());
+        CHECK(same_key->max_context.value == 4096);
+        CHECK(same_key->max_context.source == "max_sequence_length");
     }
+    // Sizing without a context says where kvcalc looked: every key vLLM reads, on the root.
+    auto no_context = kvcalc::size_model(*m, kvcalc::SizeOptions{});
+    REQUIRE_FALSE(no_context.ok());
+    CHECK(no_context.error().field == "context");
+    CHECK(no_context.error().message ==
+          "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
+          "max_sequence_length, model_max_length, max_seq_len, max_seq_length, max_target_positions, seq_len "
+          "at the config's root): give a context");
     REQUIRE(m->groups.size() == 2);
     CHECK_FALSE(m->groups[0].cross_attention);
     CHECK(m->groups[1].cross_attention);
@@ -2140,6 +2155,11 @@ TEST_CASE("Nemotron Parse: the mBART decoder on the decoder sub-config, the cros
     CHECK(m->num_layers.value == 10);
     CHECK(m->num_layers.source == "decoder.decoder_layers");
     CHECK(m->max_context.value == 0);  // no length field vLLM's is known to be read from: a context is asked
+    CHECK(
+        m->max_context.source ==
+        "looked for max_position_embeddings, n_positions, seq_length, max_sequence_length, model_max_length, "
+        "max_seq_len, max_seq_length, max_target_positions, seq_len in decoder, and max_position_embeddings, "
+        "model_max_length at the config's root");
     REQUIRE(m->groups.size() == 2);
     CHECK(m->groups[1].cross_attention);
     CHECK(m->groups[1].count == 10);
