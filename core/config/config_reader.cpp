@@ -475,7 +475,20 @@ Result<ModelSpec> read_model(json config) {
     const Fields* cf = &lf;
     // Moondream3TextConfig sets max_position_embeddings to max_context.
     if (moondream) cname = f.find("max_context") ? "max_context" : nullptr;
-    if (!cname) {
+    // Nemotron Parse: the model's own config class (hf_nemotron_parse_config.py NemotronParseConfig, loaded
+    // with its remote code; nemotron_parse.py reads config.decoder from it) copies the root's
+    // max_sequence_length into decoder.max_sequence_length, so vLLM finds the root's value on the root and
+    // the decoder alike, after the three keys its search tries first. The class's default (9000) is not
+    // taken, as the decoder's are not: without the root key, no default context.
+    const bool parse = m.family == "nemotron_parse";
+    if (parse) {
+        cname = f.first_of({"max_position_embeddings", "n_positions", "seq_length"});
+        if (!cname && top.find("max_sequence_length")) {
+            cname = "max_sequence_length";
+            cf = &top;
+        }
+    }
+    if (!cname && !parse) {
         cname = top.first_of({"max_position_embeddings", "model_max_length"});
         cf = &top;
     }
@@ -510,11 +523,12 @@ Result<ModelSpec> read_model(json config) {
         for (const char* k : length_keys)
             keys += format("{}{}", keys.empty() ? "" : ", ", k);
         if (moondream) keys = "max_context";
-        m.max_context.source = lf.prefix().empty() ? format("looked for {} at the config's root", keys)
-                                                   : format(
-                                                         "looked for {} in {}, and max_position_embeddings, "
-                                                         "model_max_length at the config's root",
-                                                         keys, lf.prefix());
+        const char* root_keys = parse ? "max_sequence_length" : "max_position_embeddings, model_max_length";
+        if (parse) keys = "max_position_embeddings, n_positions, seq_length";
+        m.max_context.source =
+            lf.prefix().empty()
+                ? format("looked for {} at the config's root", keys)
+                : format("looked for {} in {}, and {} at the config's root", keys, lf.prefix(), root_keys);
     }
 
     auto plan = build_layer_plan(f, m, kv, hd);

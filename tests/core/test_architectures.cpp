@@ -2154,12 +2154,32 @@ TEST_CASE("Nemotron Parse: the mBART decoder on the decoder sub-config, the cros
     CHECK(m->text_path == "decoder");
     CHECK(m->num_layers.value == 10);
     CHECK(m->num_layers.source == "decoder.decoder_layers");
-    CHECK(m->max_context.value == 0);  // no length field vLLM's is known to be read from: a context is asked
-    CHECK(
-        m->max_context.source ==
-        "looked for max_position_embeddings, n_positions, seq_length, max_sequence_length, model_max_length, "
-        "max_seq_len, max_seq_length, max_target_positions, seq_len in decoder, and max_position_embeddings, "
-        "model_max_length at the config's root");
+    // The root's max_sequence_length 9000: NemotronParseConfig (the model's hf_nemotron_parse_config.py)
+    // copies it into decoder.max_sequence_length, the key vLLM's search finds there.
+    CHECK(m->max_context.value == 9000);
+    CHECK(m->max_context.source == "max_sequence_length");
+    {
+        auto j = kvcalc::parse_json_text(config);
+        REQUIRE(j.ok());
+        kvcalc::json c = j.value();
+        // A key the search tries first, in the decoder: it wins.
+        c["decoder"]["max_position_embeddings"] = 1024;
+        auto first = kvcalc::read_model_text(c.dump());
+        REQUIRE(first.ok());
+        CHECK(first->max_context.value == 1024);
+        CHECK(first->max_context.source == "decoder.max_position_embeddings");
+        // The decoder's own max_sequence_length is replaced by the root's: not read.
+        c["decoder"].erase("max_position_embeddings");
+        c["decoder"]["max_sequence_length"] = 2048;
+        c.erase("max_sequence_length");
+        auto none = kvcalc::read_model_text(c.dump());
+        REQUIRE(none.ok());
+        CHECK(none->max_context.value == 0);  // the class's default 9000 is not taken
+        CHECK(
+            none->max_context.source ==
+            "looked for max_position_embeddings, n_positions, seq_length in decoder, and max_sequence_length "
+            "at the config's root");
+    }
     REQUIRE(m->groups.size() == 2);
     CHECK(m->groups[1].cross_attention);
     CHECK(m->groups[1].count == 10);
