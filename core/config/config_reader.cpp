@@ -529,6 +529,8 @@ Result<ModelSpec> read_model(json config) {
             lf.prefix().empty()
                 ? format("looked for {} at the config's root", keys)
                 : format("looked for {} in {}, and {} at the config's root", keys, lf.prefix(), root_keys);
+        // What vLLM does then (_get_and_verify_max_len), said, not assumed.
+        m.max_context.source += "; vLLM would assume 2048 tokens unless --max-model-len is given";
     }
 
     auto plan = build_layer_plan(f, m, kv, hd);

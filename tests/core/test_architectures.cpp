@@ -2080,7 +2080,8 @@ TEST_CASE(
     CHECK(no_context.error().message ==
           "no max context in the config (looked for max_position_embeddings, n_positions, seq_length, "
           "max_sequence_length, model_max_length, max_seq_len, max_seq_length, max_target_positions, seq_len "
-          "at the config's root): give a context");
+          "at the config's root; vLLM would assume 2048 tokens unless --max-model-len is given): give a "
+          "context");
     REQUIRE(m->groups.size() == 2);
     CHECK_FALSE(m->groups[0].cross_attention);
     CHECK(m->groups[1].cross_attention);
@@ -2178,7 +2179,7 @@ TEST_CASE("Nemotron Parse: the mBART decoder on the decoder sub-config, the cros
         CHECK(
             none->max_context.source ==
             "looked for max_position_embeddings, n_positions, seq_length in decoder, and max_sequence_length "
-            "at the config's root");
+            "at the config's root; vLLM would assume 2048 tokens unless --max-model-len is given");
     }
     REQUIRE(m->groups.size() == 2);
     CHECK(m->groups[1].cross_attention);
