@@ -35,6 +35,13 @@ try {
         const problems = [];
         page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
         await page.goto(base + file);
+        // Elements go live as they near the viewport (loading="lazy", the default): bring each
+        // near, as a reader scrolling down does, then back to the top.
+        for (const el of await page.$$('kv-calc')) {
+          await el.scrollIntoViewIfNeeded();
+          await el.evaluate((e) => e.updateComplete).catch(() => {});
+        }
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.waitForFunction(() => [...document.querySelectorAll('kv-calc')].every((el) => el.result), null, { timeout: 15000 })
           .catch(() => problems.push('a <kv-calc> did not compute within 15 s'));
         const name = `${file.replace(/\//g, '_').replace(/\.html$/, '')}-${size}-${scheme}.png`;
