@@ -1,5 +1,7 @@
 #include "config/architectures.hpp"
 
+#include <array>
+
 #include "config/json.hpp"
 
 namespace kvcalc {
@@ -127,6 +129,20 @@ const std::vector<UnmodelledField> unmodelled = {
     {"conv_L_cache", nullptr, "short-convolution state layers (LFM2)", "lfm2"},
 };
 
+// What the reader needs of each family: its name, its support and, for a refused one, why (the
+// message that refuses a config of it). What an exact family caches is told by architectures_json()
+// alone (kvcalc architectures, the site's Architectures page), so a module that never lists the
+// inventory (the wasm) carries none of that text: it is dropped at compile time here.
+template <std::size_t N>
+constexpr std::array<Family, N> briefs(const Family (&rows)[N]) {
+    std::array<Family, N> out{};
+    for (std::size_t i = 0; i < N; ++i)
+        out[i] = {rows[i].name, rows[i].support, rows[i].support == Support::refused ? rows[i].caches : ""};
+    return out;
+}
+constexpr auto family_briefs = briefs(family_rows);
+const std::vector<Family> families(family_briefs.begin(), family_briefs.end());
+
 }  // namespace
 
 const std::vector<Family>& family_table() {
@@ -141,6 +157,12 @@ const Architecture* find_architecture(std::string_view name) {
     for (const auto& a : architectures)
         if (name == a.name) return &a;
     return nullptr;
+}
+
+const char* family_caches(std::string_view name) {
+    for (const Family& f : family_rows)
+        if (name == f.name) return f.caches;
+    return "";
 }
 
 const Family& family_of(const Architecture& a) {
@@ -190,7 +212,7 @@ json architectures_json() {
         set_member(r, "architecture", a.name);
         set_member(r, "family", a.family);
         set_member(r, "support", f.support == Support::exact ? "exact" : "refused");
-        set_member(r, "caches", f.caches);
+        set_member(r, "caches", family_caches(f.name));
         set_member(r, "text_config", a.text_config);
         set_member(r, "note", a.removed ? "removed from vLLM main in 2026" : "");
         rows.push_back(std::move(r));

@@ -20,7 +20,9 @@ enum class Support { exact, refused };
 struct Family {
     const char* name;  // "jamba"
     Support support;
-    const char* caches;  // exact: what each layer caches; refused: what kvcalc does not model
+    // exact: what each layer caches; refused: what kvcalc does not model. In family_table(), an exact
+    // family's is "" (architectures_json() has it): only the refusal messages read it there.
+    const char* caches;
 };
 
 struct Architecture {
@@ -34,6 +36,9 @@ const std::vector<Family>& family_table();
 const std::vector<Architecture>& architecture_table();
 const Architecture* find_architecture(std::string_view name);
 const Family& family_of(const Architecture& a);
+// What family `name` caches (refused: why), in full, as `kvcalc architectures` lists it; "" for a
+// family the inventory does not have.
+const char* family_caches(std::string_view name);
 
 // An encoder-decoder vLLM serves: its decoder's fields (each decoder layer a self-attention and a
 // cross-attention of `heads` KV heads of width / heads), in the object vLLM reads them from, and vLLM's

@@ -1758,6 +1758,7 @@ TEST_CASE("Mllama: refused with its vLLM reason, vLLM no longer serves it") {
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
         CHECK(f.support == kvcalc::Support::refused);
         CHECK(std::string(f.caches).find(says) != std::string::npos);
+        CHECK(std::string(f.caches) == kvcalc::family_caches(f.name));  // a refusal's reason is kept whole
         auto e = kvcalc::read_model_text(R"({"architectures": [")" + arch + R"("], "hidden_size": 256,
             "num_attention_heads": 4, "num_hidden_layers": 2})");
         REQUIRE_FALSE(e.ok());
@@ -1873,7 +1874,7 @@ TEST_CASE("the encoder-decoders: the pool rule read, the unsettled encoder lengt
         const kvcalc::Family& f = kvcalc::family_of(*kvcalc::find_architecture(arch));
         // Each sized under max_num_encoder_input_tokens (next tests), refused without it.
         CHECK(f.support == kvcalc::Support::exact);
-        const std::string caches = f.caches;
+        const std::string caches = kvcalc::family_caches(f.name);
         for (const std::string& says :
              {std::string("_get_kv_cache_groups_uniform_page_size"),
               std::string("get_encdec_max_encoder_len"), std::string("max_num_batched_tokens"), own})
@@ -2238,7 +2239,11 @@ TEST_CASE("the inventory: every architecture exact or refused with a reason; unk
         INFO(a.name);
         const kvcalc::Family& f = kvcalc::family_of(a);
         CHECK(std::string(f.name) == a.family);  // every architecture's family is listed
-        CHECK(std::string(f.caches).size() > 10);
+        CHECK(std::string(kvcalc::family_caches(f.name)).size() > 10);
+        // The reader keeps a refused family's reason, for the message; an exact family's text is
+        // the inventory's alone.
+        CHECK(std::string(f.caches) ==
+              (f.support == kvcalc::Support::refused ? kvcalc::family_caches(f.name) : ""));
         exact += f.support == kvcalc::Support::exact;
         CHECK(kvcalc::find_architecture(a.name) == &a);
     }
