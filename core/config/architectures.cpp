@@ -130,9 +130,10 @@ const std::vector<UnmodelledField> unmodelled = {
 };
 
 // What the reader needs of each family: its name, its support and, for a refused one, why (the
-// message that refuses a config of it). What an exact family caches is told by architectures_json()
-// alone (kvcalc architectures, the site's Architectures page), so a module that never lists the
-// inventory (the wasm) carries none of that text: it is dropped at compile time here.
+// message that refuses a config of it). What an exact family caches, and a refused one's detail, are
+// told by architectures_json() alone (kvcalc architectures, the site's Architectures page), so a
+// module that never lists the inventory (the wasm) carries none of that text: it is dropped at
+// compile time here.
 template <std::size_t N>
 constexpr std::array<Family, N> briefs(const Family (&rows)[N]) {
     std::array<Family, N> out{};
@@ -159,9 +160,9 @@ const Architecture* find_architecture(std::string_view name) {
     return nullptr;
 }
 
-const char* family_caches(std::string_view name) {
+std::string family_caches(std::string_view name) {
     for (const Family& f : family_rows)
-        if (name == f.name) return f.caches;
+        if (name == f.name) return f.detail ? std::string(f.caches) + " " + f.detail : f.caches;
     return "";
 }
 

@@ -6,6 +6,7 @@
 // site's Architectures page read them.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct Family {
     // exact: what each layer caches; refused: what kvcalc does not model. In family_table(), an exact
     // family's is "" (architectures_json() has it): only the refusal messages read it there.
     const char* caches;
+    // refused, optionally: the sources and arithmetic behind the reason, which the inventory prints
+    // after it and the refusal message leaves out (family_table() has none).
+    const char* detail = nullptr;
 };
 
 struct Architecture {
@@ -36,9 +40,9 @@ const std::vector<Family>& family_table();
 const std::vector<Architecture>& architecture_table();
 const Architecture* find_architecture(std::string_view name);
 const Family& family_of(const Architecture& a);
-// What family `name` caches (refused: why), in full, as `kvcalc architectures` lists it; "" for a
-// family the inventory does not have.
-const char* family_caches(std::string_view name);
+// What family `name` caches (refused: why, and its detail), in full, as `kvcalc architectures` lists
+// it; "" for a family the inventory does not have.
+std::string family_caches(std::string_view name);
 
 // An encoder-decoder vLLM serves: its decoder's fields (each decoder layer a self-attention and a
 // cross-attention of `heads` KV heads of width / heads), in the object vLLM reads them from, and vLLM's

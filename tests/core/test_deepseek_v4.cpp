@@ -17,8 +17,14 @@ std::string fixture(const std::string& name) {
     return read_file(std::string(KVCALC_SOURCE_DIR) + "/tests/fixtures/configs/" + name);
 }
 
-// The family's reason, as `kvcalc architectures` lists it.
+// The family's reason as `kvcalc architectures` lists it: the refusal's reason, then the sources and
+// the arithmetic behind it.
 std::string v4_reason() {
+    return kvcalc::family_caches("deepseek_v4");
+}
+
+// The reason a refusal message gives: the inventory's first part, without the sources.
+std::string v4_message_reason() {
     const kvcalc::Architecture* a = kvcalc::find_architecture("DeepseekV4ForCausalLM");
     REQUIRE(a != nullptr);
     const kvcalc::Family& f = kvcalc::family_of(*a);
@@ -33,6 +39,20 @@ const std::string small_v4 = R"("compress_ratios": [0, 4, 128, 4, 0], "head_dim"
     "torch_dtype": "bfloat16")";
 
 }  // namespace
+
+TEST_CASE("DeepSeek-V4's refusal: a reason a reader can take in, the sources in the inventory") {
+    const std::string brief = v4_message_reason();
+    // The caches a layer has, and why there is no figure, in a few lines: the message a pasted config
+    // gets. The inventory (kvcalc architectures, the Architectures page) gives it, then the sources.
+    CHECK(
+        brief ==
+        "several caches per layer in one packed pool: a sliding cache on every layer and, on a layer whose "
+        "compress_ratios entry is 4 or 128, a compressed MLA cache and an fp32 compressor state (at ratio 4 "
+        "also an indexer key cache and its state). vLLM changed how it pages and packs them between "
+        "releases, and no released vLLM's reported pool is reproduced, so kvcalc gives no figure rather than "
+        "a guess (kvcalc architectures gives the sources and the arithmetic).");
+    CHECK(v4_reason().rfind(brief + " Read in vllm-project/vllm (", 0) == 0);
+}
 
 TEST_CASE("DeepSeek-V4's refusal names what vLLM caches and what kvcalc did not read") {
     const std::string reason = v4_reason();
@@ -153,7 +173,7 @@ TEST_CASE("the published DeepSeek-V4-Flash and -Pro configs are refused by the a
         REQUIRE_FALSE(m.ok());
         CHECK(m.error().code == std::string(kvcalc::code::unsupported));
         CHECK(m.error().field == "architectures");
-        CHECK(m.error().message == "DeepseekV4ForCausalLM is not sized by kvcalc: " + v4_reason());
+        CHECK(m.error().message == "DeepseekV4ForCausalLM is not sized by kvcalc: " + v4_message_reason());
         // The one-shot API (the CLI's and the module's size, with its weights estimate) answers the
         // same error and no figure.
         auto report = kvcalc::parse_json_text(kvcalc::size_json(text, ""));
@@ -166,7 +186,7 @@ TEST_CASE("the published DeepSeek-V4-Flash and -Pro configs are refused by the a
 }
 
 TEST_CASE("a DeepSeek-V4 config without its architecture is refused by model_type, not sized") {
-    const std::string reason = v4_reason();
+    const std::string reason = v4_message_reason();
     SECTION("model_type deepseek_v4 and no architectures") {
         // Read as a standard decoder before, this one was sized as 4 sliding layers of 1 KV head x 512:
         // 2 x 4 x 1 x 512 x 2 = 8,192 B a token, a figure vLLM's layout has nothing to do with.
@@ -208,7 +228,7 @@ TEST_CASE("a DeepSeek-V4 config without its architecture is refused by model_typ
 }
 
 TEST_CASE("a malformed DeepSeek-V4 config gets the architecture's refusal, never a crash or a figure") {
-    const std::string reason = v4_reason();
+    const std::string reason = v4_message_reason();
     // compress_ratios too short, of the wrong type, negative or absent; sliding_window null.
     for (const std::string& bad :
          {std::string(R"("compress_ratios": [4], "num_hidden_layers": 4)"),
