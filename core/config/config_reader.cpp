@@ -462,34 +462,37 @@ Result<ModelSpec> read_model(json config) {
     // ModelConfig's max length: the first of these keys on vLLM's text config
     // (model_arch_config_convertor.py ModelArchConfigConvertorBase.derive_max_model_len_and_key); with
     // none, config/model.py _get_and_verify_max_len assumes 2048 unless --max-model-len is given, where
-    // kvcalc gives no default context and says where it looked.
+    // kvcalc gives no default context and says where it looked. Without one in the text config, kvcalc
+    // looks at the root for the keys of root_keys.
     static constexpr std::initializer_list<const char*> length_keys = {
         "max_position_embeddings", "n_positions",          "seq_length",
         "max_sequence_length",     "model_max_length",     "max_seq_len",
         "max_seq_length",          "max_target_positions", "seq_len"};
-    // Cohere ASR: vLLM registers a bare CohereASRConfig (transformers_utils/configs/cohere_asr.py 5e8f576),
-    // so the keys are looked for on the root; cohere_asr.py reads transf_decoder.config_dict's
-    // max_sequence_length only for its positional table.
-    const Fields& lf = m.family == "cohere_asr" ? top : f;
-    const char* cname = lf.first_of(length_keys);
-    const Fields* cf = &lf;
+    static constexpr std::initializer_list<const char*> root_length_keys = {"max_position_embeddings",
+                                                                            "model_max_length"};
     // Moondream3TextConfig sets max_position_embeddings to max_context.
-    if (moondream) cname = f.find("max_context") ? "max_context" : nullptr;
+    static constexpr std::initializer_list<const char*> moondream_keys = {"max_context"};
     // Nemotron Parse: the model's own config class (hf_nemotron_parse_config.py NemotronParseConfig, loaded
     // with its remote code; nemotron_parse.py reads config.decoder from it) copies the root's
     // max_sequence_length into decoder.max_sequence_length, so vLLM finds the root's value on the root and
     // the decoder alike, after the three keys its search tries first. The class's default (9000) is not
     // taken, as the decoder's are not: without the root key, no default context.
     const bool parse = m.family == "nemotron_parse";
-    if (parse) {
-        cname = f.first_of({"max_position_embeddings", "n_positions", "seq_length"});
-        if (!cname && top.find("max_sequence_length")) {
-            cname = "max_sequence_length";
-            cf = &top;
-        }
-    }
-    if (!cname && !parse) {
-        cname = top.first_of({"max_position_embeddings", "model_max_length"});
+    static constexpr std::initializer_list<const char*> parse_keys = {"max_position_embeddings",
+                                                                      "n_positions", "seq_length"};
+    static constexpr std::initializer_list<const char*> parse_root_keys = {"max_sequence_length"};
+    // Cohere ASR: vLLM registers a bare CohereASRConfig (transformers_utils/configs/cohere_asr.py 5e8f576),
+    // so the keys are looked for on the root; cohere_asr.py reads transf_decoder.config_dict's
+    // max_sequence_length only for its positional table.
+    const Fields& lf = m.family == "cohere_asr" ? top : f;
+    const std::initializer_list<const char*> text_keys = moondream ? moondream_keys
+                                                         : parse   ? parse_keys
+                                                                   : length_keys;
+    const std::initializer_list<const char*> root_keys = parse ? parse_root_keys : root_length_keys;
+    const char* cname = lf.first_of(text_keys);
+    const Fields* cf = &lf;
+    if (!cname) {
+        cname = top.first_of(root_keys);
         cf = &top;
     }
     if (cname) {
@@ -519,16 +522,16 @@ Result<ModelSpec> read_model(json config) {
         if (!m.max_context.value || s->value < m.max_context.value) m.max_context = *s;
     }
     if (!m.max_context.value) {  // where the message "no max context" says kvcalc looked
-        std::string keys;
-        for (const char* k : length_keys)
-            keys += format("{}{}", keys.empty() ? "" : ", ", k);
-        if (moondream) keys = "max_context";
-        const char* root_keys = parse ? "max_sequence_length" : "max_position_embeddings, model_max_length";
-        if (parse) keys = "max_position_embeddings, n_positions, seq_length";
-        m.max_context.source =
-            lf.prefix().empty()
-                ? format("looked for {} at the config's root", keys)
-                : format("looked for {} in {}, and {} at the config's root", keys, lf.prefix(), root_keys);
+        const auto listed = [](std::initializer_list<const char*> keys) {
+            std::string text;
+            for (const char* k : keys)
+                text += format("{}{}", text.empty() ? "" : ", ", k);
+            return text;
+        };
+        m.max_context.source = lf.prefix().empty()
+                                   ? format("looked for {} at the config's root", listed(text_keys))
+                                   : format("looked for {} in {}, and {} at the config's root",
+                                            listed(text_keys), lf.prefix(), listed(root_keys));
         // What vLLM does then (_get_and_verify_max_len), said, not assumed.
         m.max_context.source += "; vLLM would assume 2048 tokens unless --max-model-len is given";
     }
