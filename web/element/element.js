@@ -99,11 +99,11 @@
  * @cssprop --kv-font-size - Base font size (default: the size of the text around the element).
  */
 
-import { h, replace } from './element/dom.js';
-import { ATTRIBUTES } from './element/state.js';
-import { loadSections, SECTIONS } from './element/sections.js';
-import { load } from './api.js';
-import { plainEnglish } from './element/plain-english.js';
+import { h, replace } from './dom.js';
+import { ATTRIBUTES } from './state.js';
+import { loadSections, SECTIONS } from './sections.js';
+import { load } from '../api/api.js';
+import { plainEnglish } from './plain-english.js';
 
 // How near the viewport a lazy element starts loading: a screen's height ahead, so that on
 // a page read from the top it is drawn before it scrolls into view (#watch checks the same).
@@ -138,7 +138,7 @@ const warmNumbers = (el) => {
 
 // The element's code beyond this file (web/element/live.js), loaded once per page.
 let liveCode = null;
-const loadLive = () => (liveCode ??= import('./element/live.js').catch((err) => {
+const loadLive = () => (liveCode ??= import('./live.js').catch((err) => {
   liveCode = null;  // an element that starts later retries
   throw err;
 }));

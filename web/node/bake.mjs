@@ -10,10 +10,10 @@
 
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { load, wasmUrl, KvCalcError } from './kvcalc.js';
-import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from './element/state.js';
-import { Formatter } from './element/format.js';
-import { escapeHtml as escape, parseAttributes } from './html-text.mjs';
+import { load, wasmUrl, KvCalcError } from '../kvcalc.js';
+import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from '../element/state.js';
+import { Formatter } from '../element/format.js';
+import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
 
 export { parseAttributes };
 
