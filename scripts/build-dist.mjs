@@ -75,7 +75,8 @@ const lazyFiles = new Map();
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
 // The modules that hold what exists once per page: in a lazy file, importing them is
 // importing kvcalc.js, whose exports they are.
-const ONCE_PER_PAGE = ['api/api.js', 'api/errors.js', 'element/element.js'].map((f) => join(web, f));
+const ONCE_PER_PAGE = ['api/api.js', 'api/errors.js', 'element/element.js', 'element/change-event.js']
+  .map((f) => join(web, f));
 const layout = (lazy) => ({
   name: 'dist-layout',
   setup(b) {

@@ -105,19 +105,13 @@ import { loadSections, SECTIONS } from './sections.js';
 import { load } from '../api/api.js';
 import { plainEnglish } from './plain-english.js';
 
+// The element's change event, exported with it; live.js, which dispatches it, imports its
+// module, not this one (which imports live.js).
+export { KvCalcChangeEvent } from './change-event.js';
+
 // How near the viewport a lazy element starts loading: a screen's height ahead, so that on
 // a page read from the top it is drawn before it scrolls into view (#watch checks the same).
 const NEAR = '100% 0px';
-
-/** The `kvcalc-change` event: a new result is on screen. */
-export class KvCalcChangeEvent extends Event {
-  constructor(result, check, state) {
-    super('kvcalc-change', { bubbles: true, composed: true });
-    this.result = result;
-    this.check = check;
-    this.state = state;
-  }
-}
 
 // Outside a browser (Node importing dist/kvcalc.js for the API) there is no HTMLElement:
 // the class still exists, and define() does nothing.

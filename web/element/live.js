@@ -15,7 +15,7 @@ import { Controls, INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
 import { followTheme } from './theme.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
-import { KvCalcChangeEvent } from './element.js';
+import { KvCalcChangeEvent } from './change-event.js';
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
