@@ -1,21 +1,28 @@
-// kvcalc/bake: the no-JS fallback of every <kv-calc> of a built HTML page, computed by the
-// core (the same wasm the element runs) from the element's own attributes and inline config,
-// so a reader sees the figures at first paint, and search engines and readers without
-// JavaScript see them too. For `npx kvcalc bake` (dist/cli.mjs) and for build plugins.
+// kvcalc/bake: the baked content of every <kv-calc> of a built HTML page, computed by the
+// core (the same wasm the element runs) from the element's own attributes and inline config:
+// the element's first render, drawn by the element's own code and written as its
+// declarative shadow root (first-render.mjs), which links the element's style sheet
+// (baked-page.mjs says where it is), and the figures in words as its light-DOM fallback. A
+// reader sees the calculator at first paint, laid out as the live element will be, so
+// nothing moves when it goes live; search engines and readers without JavaScript see the
+// figures too. For `npx kvcalc bake` (dist/cli.mjs) and for build plugins.
 //
 // Which elements it fills: an empty one (white space, a `<!-- fallback -->` marker and an
 // inline `<script type="application/json">` config are all "empty"), and one it baked before
 // (its fallback carries data-kvcalc-baked="VERSION"). Content an author wrote is left alone
 // unless { force: true }. Baking what is already baked with the same figures changes nothing.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { load, wasmUrl, KvCalcError } from '../kvcalc.js';
 import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from '../element/state.js';
 import { Formatter } from '../element/format.js';
 import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
 import { htmlFiles, writeWhole } from './site-files.mjs';
+import { shadowRootHtml } from './first-render.mjs';
+import { pageLang, stylesheetFor, stylesheetText, writeStylesheet } from './baked-page.mjs';
 
-export { parseAttributes, htmlFiles, writeWhole };
+export { parseAttributes, htmlFiles, writeWhole, writeStylesheet, stylesheetText };
 
 /** The package version the fallbacks are marked with. */
 export const VERSION = '0.1.0';
@@ -124,24 +131,40 @@ const VIEW_HTML = { formula: formulaHtml, table: tableHtml, gqa: gqaHtml, check:
 // The inline config of an element's content, as the element reads it, or undefined.
 const INLINE_CONFIG = /<script\b[^>]*\btype\s*=\s*["']?application\/json["']?[^>]*>([\s\S]*?)<\/script>/i;
 
-async function fallbackFor(attrs, inlineConfig) {
+// What bake writes inside an element: its first render as a declarative shadow root, when
+// the page says where the style sheet is (page: { stylesheet, lang }), then the figures in
+// words. A message the live element would show above its figures (an input it does not
+// apply) is an error here, naming the attribute.
+async function fallbackFor(attrs, inlineConfig, page = null) {
   const k = await kv();
   const s = readState(attrs);
   const config = inlineConfig !== undefined ? inlineConfig : s.model ?? DEFAULT_MODEL;
   const what = inlineConfig !== undefined ? 'the inline config' : 'model';
-  return VIEW_HTML[s.view ?? 'formula'](k, config, s, what, inlineConfig !== undefined);
+  const text = VIEW_HTML[s.view ?? 'formula'](k, config, s, what, inlineConfig !== undefined);
+  if (!page) return text;
+  const { html, messages } = await shadowRootHtml(k, {
+    values: s, inline: inlineConfig ?? null, lang: page.lang, stylesheet: page.stylesheet, mark: VERSION,
+  });
+  if (messages.length) {
+    const named = /^([a-z-]+):/.exec(messages[0])?.[1];
+    throw new BakeError(named && ATTRIBUTES[named] ? named : what, messages[0]);
+  }
+  return `${html}\n${text}`;
 }
 
 /**
  * The baked fallback (HTML) for a <kv-calc> with these attributes ({name: value}, as written
- * in HTML) and inline config text. Throws an Error naming the attribute on bad input.
+ * in HTML) and inline config text: the figures in words; with { stylesheet } (the href of
+ * kvcalc.css from the page), first the element's first render as its declarative shadow
+ * root, as bake() writes it. Throws an Error naming the attribute on bad input.
  * @param {Record<string, string>} attributes
  * @param {string} [inlineConfigText]
+ * @param {{stylesheet?: string, lang?: string}} [options]
  */
-export async function fallbackHtml(attributes, inlineConfigText) {
+export async function fallbackHtml(attributes, inlineConfigText, { stylesheet, lang = 'en' } = {}) {
   const attrs = Object.fromEntries(Object.entries(attributes ?? {}).map(([n, v]) => [n.toLowerCase(), String(v)]));
   try {
-    return await fallbackFor(attrs, inlineConfigText);
+    return await fallbackFor(attrs, inlineConfigText, stylesheet ? { stylesheet, lang } : null);
   } catch (e) {
     if (e instanceof BakeError) throw Object.assign(new Error(e.message), { attribute: e.attribute });
     throw e;
@@ -160,18 +183,25 @@ function contentKind(content) {
 }
 
 /**
- * Bakes every <kv-calc> of one HTML text. Resolves to { html, changed, count, skipped }:
- * count elements baked, skipped elements with an author's content left alone. Rejects with
- * an Error whose message names the file, the line and the attribute on bad input (and
- * has .file, .line, .attribute).
+ * Bakes every <kv-calc> of one HTML text. Resolves to { html, changed, count, skipped,
+ * stylesheet }: count elements baked, skipped elements with an author's content left alone,
+ * stylesheet where the baked renders link kvcalc.css from ({ href, rootCopy }: rootCopy,
+ * the file at the root of the folder, which the caller writes: writeStylesheet(root)), or
+ * null when nothing was baked. Rejects with an Error whose message names the file, the line
+ * and the attribute on bad input (and has .file, .line, .attribute), or says that nothing
+ * tells where kvcalc.css is (give stylesheet, or root).
  * @param {string} html
- * @param {{file?: string, force?: boolean}} [options]
+ * @param {{file?: string, force?: boolean, root?: string, stylesheet?: string}} [options]
+ *   root: the folder the page is baked in (its kvcalc.css is at its root unless the page
+ *   loads kvcalc.js, beside which it is); stylesheet: the href of kvcalc.css from the page
  */
-export async function bake(html, { file = '<html>', force = false } = {}) {
+export async function bake(html, { file = '<html>', force = false, root, stylesheet } = {}) {
   let out = '';
   let at = 0;
   let count = 0;
   let skipped = 0;
+  let page = null;
+  let sheet = null;
   for (const m of html.matchAll(ELEMENT)) {
     const [whole, attrText, content] = m;
     const kind = contentKind(content);
@@ -180,9 +210,17 @@ export async function bake(html, { file = '<html>', force = false } = {}) {
       continue;
     }
     const inline = INLINE_CONFIG.exec(content);
+    if (!page) {
+      sheet = stylesheetFor(html, { file, root, stylesheet });
+      if (!sheet) {
+        throw Object.assign(new Error(`${file}: nothing says where kvcalc.css is for its baked elements: the page loads no kvcalc.js ` +
+          '(beside which it is) and no folder or stylesheet was given (bake(html, { root }) or { stylesheet: href })'), { file });
+      }
+      page = { stylesheet: sheet.href, lang: pageLang(html) };
+    }
     let fallback;
     try {
-      fallback = await fallbackFor(parseAttributes(attrText), inline ? inline[1] : undefined);
+      fallback = await fallbackFor(parseAttributes(attrText), inline ? inline[1] : undefined, page);
     } catch (e) {
       if (!(e instanceof BakeError)) throw e;
       const line = lineAt(html, m.index);
@@ -194,32 +232,33 @@ export async function bake(html, { file = '<html>', force = false } = {}) {
     count += 1;
   }
   out += html.slice(at);
-  return { html: out, changed: out !== html, count, skipped };
+  return { html: out, changed: out !== html, count, skipped, stylesheet: sheet };
 }
 
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
- * plugin's after-build hook. Resolves to { files, changed, count }: HTML files read, files
- * rewritten, <kv-calc> baked. Rejects on the first bad <kv-calc> (as bake() does), that
- * file left as it was. With reserve, then keeps each fallback at its live element's height
- * as `kvcalc bake --reserve` does (reserve.mjs: playwright-core and a Chromium measure them),
- * and the result also has reserved: { files, count, css }.
+ * plugin's after-build hook, and writes kvcalc.css at its root when a page links it there.
+ * Resolves to { files, changed, count }: HTML files read, files rewritten, <kv-calc> baked.
+ * Rejects on the first bad <kv-calc> (as bake() does), that file left as it was. The
+ * reserve option of earlier versions (measuring the live heights in Chromium) is no longer
+ * needed, and ignored: a baked element has its live layout from the first paint.
  * @param {string} path
- * @param {{force?: boolean, reserve?: boolean, chromium?: string}} [options]
+ * @param {{force?: boolean, stylesheet?: string}} [options]
  */
-export async function bakeSite(path, { force = false, reserve = false, chromium } = {}) {
+export async function bakeSite(path, { force = false, stylesheet } = {}) {
   const files = htmlFiles(path);
+  const root = statSync(path).isDirectory() ? path : dirname(path);
   let changed = 0;
   let count = 0;
+  let rootCopy = false;
   for (const file of files) {
-    const r = await bake(readFileSync(file, 'utf8'), { file, force });
+    const r = await bake(readFileSync(file, 'utf8'), { file, force, root, stylesheet });
     count += r.count;
+    rootCopy ||= Boolean(r.stylesheet?.rootCopy);
     if (!r.changed) continue;
     writeWhole(file, r.html);
     changed += 1;
   }
-  if (!reserve) return { files: files.length, changed, count };
-  const { reserveSite } = await import('./reserve.mjs');
-  const reserved = await reserveSite(path, chromium ? { chromium } : {});
-  return { files: files.length, changed, count, reserved };
+  if (rootCopy) writeStylesheet(root);
+  return { files: files.length, changed, count };
 }

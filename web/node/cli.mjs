@@ -4,19 +4,20 @@
 // compiled to wasm for Node (kvcalc_cli.cjs), so options, outputs and exit codes are the
 // native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages.
 
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const EXIT = { ok: 0, badInput: 1, usage: 2 };
 
-const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force] [--reserve [--chromium=PATH]]
+const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force]
 PATH is an HTML file or a folder of a built site (its .html files, node_modules skipped).
-Every <kv-calc> that is empty or was baked before gets the fallback the core computes for
-its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
-fallbacks are missing or stale; --force also replaces content an author wrote. --reserve
-then measures each live element in headless Chromium (needs playwright-core installed and
-Chromium, at /usr/bin/chromium or --chromium=PATH) and writes kvcalc-reserve.css at PATH,
-linked from each page: each fallback keeps its live element's height, so nothing moves.`;
+Every <kv-calc> that is empty or was baked before gets, in place, its first render (the
+calculator as it goes live, so nothing moves then) and its figures in words, which the core
+computes for its attributes and inline config. The first render links kvcalc.css: beside the
+page's kvcalc.js, else at the root of PATH, written there. --check changes nothing and exits 1
+when a page's baked content is missing or stale; --force also replaces content an author
+wrote. (--reserve, which measured the live heights in Chromium, is no longer needed: ignored.)`;
 
 const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|gqa|check] [--context N] [--batch N] [--kv-dtype D]
                   [--tp N] [--accounting naive|resident|vllm] [--pool-tokens N] [--max-context N]
@@ -95,10 +96,14 @@ async function runBake(args) {
   }
   if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
   const check = flags.has('--check');
-  const { bake, htmlFiles, writeWhole } = await import('./bake.mjs');
+  const { bake, htmlFiles, writeWhole, writeStylesheet, stylesheetText } = await import('./bake.mjs');
+  // Each file with the folder it is baked in: kvcalc.css goes at that folder's root.
   let files;
   try {
-    files = paths.flatMap((p) => htmlFiles(p));
+    files = paths.flatMap((p) => {
+      const root = statSync(p, { throwIfNoEntry: false })?.isDirectory() ? p : dirname(p);
+      return htmlFiles(p).map((file) => ({ file, root }));
+    });
   } catch (e) {
     console.error(`kvcalc bake: ${e.message}`);
     return EXIT.badInput;
@@ -107,11 +112,12 @@ async function runBake(args) {
   let stale = 0;
   let elements = 0;
   let changed = 0;
-  for (const file of files) {
+  const roots = new Set();  // the folders whose pages link kvcalc.css at their root
+  for (const { file, root } of files) {
     const html = readFileSync(file, 'utf8');
     let r;
     try {
-      r = await bake(html, { file, force: flags.has('--force') });
+      r = await bake(html, { file, root, force: flags.has('--force') });
     } catch (e) {
       // The file stays as it was; the others are baked.
       console.error(`kvcalc bake: ${e.message}`);
@@ -119,6 +125,7 @@ async function runBake(args) {
       continue;
     }
     elements += r.count;
+    if (r.stylesheet?.rootCopy) roots.add(root);
     if (r.skipped) console.error(`kvcalc bake: ${file}: ${r.skipped} <kv-calc> with an author's content left as written (--force replaces it)`);
     if (!r.changed) continue;
     changed += 1;
@@ -134,21 +141,28 @@ async function runBake(args) {
       failed += 1;
     }
   }
+  for (const root of roots) {
+    const sheet = join(root, 'kvcalc.css');
+    if (check) {
+      if (!existsSync(sheet) || readFileSync(sheet, 'utf8') !== stylesheetText()) {
+        console.error(`kvcalc bake: ${sheet}: the baked elements' style sheet is missing or stale (run kvcalc bake ${root})`);
+        stale += 1;
+      }
+      continue;
+    }
+    try {
+      writeStylesheet(root);
+    } catch (e) {
+      console.error(`kvcalc bake: ${e.message}`);
+      failed += 1;
+    }
+  }
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const what = `${elements} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
   console.log(check ? `kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale` : `kvcalc bake: ${what}; ${plural(changed, 'file')} changed`);
   if (failed || stale) return EXIT.badInput;
   if (flags.has('--reserve')) {
-    const { reserveSite } = await import('./reserve.mjs');
-    for (const path of paths) {
-      try {
-        const r = await reserveSite(path, chromium ? { chromium } : {});
-        console.log(`kvcalc bake --reserve: ${r.css}: the live heights of ${plural(r.count, 'element')} in ${plural(r.files, 'file')}`);
-      } catch (e) {
-        console.error(`kvcalc bake --reserve: ${path}: ${e.message}`);
-        return EXIT.badInput;
-      }
-    }
+    console.log('kvcalc bake --reserve: no longer needed, nothing measured: a baked element has its live layout from the first paint');
   }
   return EXIT.ok;
 }
