@@ -6,6 +6,7 @@
 
 import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { readTokens, readCount } from './state.js';
+import { textWidth } from './text-width.js';
 // The chart, shown under this view (sections.js takes it from here).
 export * as chart from './chart-view.js';
 
@@ -215,6 +216,7 @@ export class CheckView {
     const x = (t) => 4 + (t / span) * (W - 8);
     const over = check.maxContext > check.poolTokens;
     const label = `One ${fmt.int(check.maxContext)}-token request against a pool of ${fmt.tokens(check.poolTokens)}`;
+    const poolText = `pool: ${fmt.tokens(check.poolTokens)}`;
     this.bar.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this.bar.setAttribute('height', String(H));
     this.bar.setAttribute('aria-label', label);
@@ -224,6 +226,7 @@ export class CheckView {
       svg('rect', { class: over ? 'req over' : 'req', x: '4', y: '22', width: (x(check.maxContext) - 4).toFixed(1), height: '10', rx: '2' }),
       svg('line', { class: 'limit', x1: x(check.poolTokens).toFixed(1), x2: x(check.poolTokens).toFixed(1), y1: '12', y2: '42' }),
       svg('text', { x: '4', y: '12' }, `request: ${fmt.tokens(check.maxContext)}`),
-      svg('text', { x: Math.min(x(check.poolTokens), W - 4).toFixed(1), y: '54', 'text-anchor': 'end' }, `pool: ${fmt.tokens(check.poolTokens)}`));
+      // Ends at the pool's line, but never past either edge (a pool far below the request).
+      svg('text', { x: Math.max(Math.min(x(check.poolTokens), W - 4), 4 + textWidth(poolText, 12)).toFixed(1), y: '54', 'text-anchor': 'end' }, poolText));
   }
 }
