@@ -179,11 +179,13 @@ export async function build() {
     writeFileSync(join(OUT, file), renderPage({ file, title: meta.title, description: meta.description, body, usesElement }));
   }
 
-  // The plain-HTML example of the embedding guide, as a page that runs.
+  // The plain-HTML example of the embedding guide, as a page that runs, baked as its comment
+  // says (its kvcalc.css found beside its kvcalc.js, this site's copy).
   const snippet = readFileSync(join(ROOT, PLAIN_EXAMPLE), 'utf8');
   if (!snippet.includes(SNIPPET_PACKAGE_PATH)) throw new Error(`${PLAIN_EXAMPLE} does not load the package from ${SNIPPET_PACKAGE_PATH}`);
   mkdirSync(join(OUT, 'examples'), { recursive: true });
-  writeFileSync(join(OUT, 'examples/plain.html'), snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH));
+  const plain = (await bake(snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH), { file: PLAIN_EXAMPLE })).html;
+  writeFileSync(join(OUT, 'examples/plain.html'), plain);
   cpSync(join(ROOT, 'examples/plain-html/favicon.svg'), join(OUT, 'examples/favicon.svg'));
 
   for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));

@@ -22,14 +22,19 @@ let env;
 before(async () => { env = await examplesSetup(); });
 after(async () => { await env?.close(); });
 
-// What a reader without JavaScript sees of the first <kv-calc> of the built page.
+// What a reader without JavaScript sees of the first <kv-calc> of the built page (its baked
+// render, the element's declarative shadow root), and its figures in words (in the page for
+// search engines, shown by a browser without declarative shadow DOM).
 async function withoutJavaScript(dir, path) {
   const server = await startServer({ mounts: [['/', dir]] });
   const browser = await launch({ javaScriptEnabled: false });
   try {
     const page = await browser.context.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
-    return await page.$eval('kv-calc', (el) => el.innerText.replace(/\s+/g, ' ').trim());
+    return await page.$eval('kv-calc', (el) => ({
+      shown: el.shadowRoot?.querySelector('.kv[data-kvcalc-baked]')?.innerText.replace(/\s+/g, ' ').trim() ?? '',
+      words: el.querySelector('[data-kvcalc-baked]')?.textContent ?? '',
+    }));
   } finally {
     await browser.close();
     await new Promise((ok) => server.close(ok));
@@ -62,7 +67,9 @@ test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docu
   mkdirSync(cache, { recursive: true });
   writeFileSync(stamp, tarball);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
-  assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
+  const nojs = await withoutJavaScript(out, '/');
+  assert.equal(nojs.words, BAKED_TEXT);
+  assert.match(nojs.shown, /Bytes per token 57,344 B Per sequence \(32,768 tokens, resident\) 1\.75 GiB \(1,879,048,192 B\)/);
   // Docusaurus writes inline scripts (its theme's first paint, from localStorage) and styles
   // of its own, and draws its menu arrows from data: addresses; the element needs nothing
   // more than the strict policy.
@@ -94,7 +101,9 @@ test('Astro Starlight (MDX): the element from a component\'s <script>, baked aft
   const out = join(dir, 'dist');
   run(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'build', '--silent'], dir);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
-  assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
+  const nojs = await withoutJavaScript(out, '/');
+  assert.equal(nojs.words, BAKED_TEXT);
+  assert.match(nojs.shown, /Bytes per token 57,344 B Per sequence \(32,768 tokens, resident\) 1\.75 GiB \(1,879,048,192 B\)/);
   // Starlight writes inline scripts (its theme picker, from localStorage, and its sidebar)
   // and style attributes of its own; the element needs nothing more than the strict policy.
   const site = await checkSite(env, out, '/', GENERATOR_CSP);

@@ -105,7 +105,7 @@ test('--help prints the package\'s own commands, then the native usage (on stder
   assert.equal(w.stdout, n.stdout);
   assert.match(n.stderr, /^usage: kvcalc size CONFIG/);
   assert.ok(w.stderr.endsWith(n.stderr), 'the native usage, whole, last');
-  assert.match(w.stderr, /^usage: kvcalc bake PATH\.\.\. \[--check\] \[--force\] \[--reserve \[--chromium=PATH\]\]\n/);
+  assert.match(w.stderr, /^usage: kvcalc bake PATH\.\.\. \[--check\] \[--force\]\n/);
   assert.match(w.stderr, /\nusage: kvcalc svg CONFIG \[--chart context\|gqa\|check\]/);
   const b = spawnSync(process.execPath, [nodeCli, 'bake'], { encoding: 'utf8' });
   assert.equal(b.status, 2, 'bake without a PATH is a usage error');
