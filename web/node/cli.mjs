@@ -12,8 +12,12 @@ const EXIT = { ok: 0, badInput: 1, usage: 2 };
 const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force] [--reserve [--chromium=PATH]]
 PATH is an HTML file or a folder of a built site (its .html files, node_modules skipped).
 Every <kv-calc> that is empty or was baked before gets the fallback the core computes for
-its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
-fallbacks are missing or stale; --force also replaces content an author wrote. --reserve
+its attributes and inline config, in place (elements as a browser reads them: never inside an
+attribute, a comment, a script or a code block). A page that only mentions <kv-calc, and a run
+that finds no element, are reported. --check changes nothing and exits 1 when a page's
+fallbacks are missing or stale, when a page mentions <kv-calc out of sight (an attribute, a
+script, a comment) with no element, or when no element is found at all; --force also
+replaces content an author wrote, or an earlier bake. --reserve
 then measures each live element in headless Chromium (needs playwright-core installed and
 Chromium, at /usr/bin/chromium or --chromium=PATH) and writes kvcalc-reserve.css at PATH,
 linked from each page: each fallback keeps its live element's height, so nothing moves.`;
@@ -95,7 +99,7 @@ async function runBake(args) {
   }
   if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
   const check = flags.has('--check');
-  const { bake, htmlFiles, writeWhole } = await import('./bake.mjs');
+  const { bake, htmlFiles, noElementMessage, nothingBakedMessage, writeWhole } = await import('./bake.mjs');
   let files;
   try {
     files = paths.flatMap((p) => htmlFiles(p));
@@ -105,7 +109,10 @@ async function runBake(args) {
   }
   let failed = 0;
   let stale = 0;
+  let lost = 0;
+  let baked = 0;
   let elements = 0;
+  let mentioned = false;
   let changed = 0;
   for (const file of files) {
     const html = readFileSync(file, 'utf8');
@@ -118,8 +125,17 @@ async function runBake(args) {
       failed += 1;
       continue;
     }
-    elements += r.count;
+    baked += r.count;
+    elements += r.elements;
+    for (const w of r.warnings) console.error(`kvcalc bake: warning: ${w}`);
     if (r.skipped) console.error(`kvcalc bake: ${file}: ${r.skipped} <kv-calc> with an author's content left as written (--force replaces it)`);
+    if (r.mentions.length) {
+      mentioned = true;
+      console.error(`kvcalc bake: ${noElementMessage(file, r.mentions)}`);
+      // Out of sight (an attribute, a script, a comment) a mention is a copy of an element
+      // the page should have had: under --check, its figures are missing.
+      if (r.mentions.some((m) => !m.shown)) lost += 1;
+    }
     if (!r.changed) continue;
     changed += 1;
     if (check) {
@@ -135,9 +151,12 @@ async function runBake(args) {
     }
   }
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const what = `${elements} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
-  console.log(check ? `kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale` : `kvcalc bake: ${what}; ${plural(changed, 'file')} changed`);
-  if (failed || stale) return EXIT.badInput;
+  const what = `${baked} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
+  const nothing = !elements && !failed;
+  if (nothing) console.error(`kvcalc bake: ${nothingBakedMessage(paths, files.length, mentioned)}`);
+  if (check) console.log(`kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale${lost ? `, ${plural(lost, 'file')} with no element` : ''}`);
+  else console.log(`kvcalc bake: ${nothing ? `nothing baked: ${what}` : `${what}; ${plural(changed, 'file')} changed`}`);
+  if (failed || (check && (stale || lost || nothing))) return EXIT.badInput;
   if (flags.has('--reserve')) {
     const { reserveSite } = await import('./reserve.mjs');
     for (const path of paths) {
