@@ -93,7 +93,7 @@ test('a bad attribute: the file, the line and the attribute named; that file lef
   const r = npx(['bake', 'site']);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /site\/bad\.html:5: <kv-calc> context: expected a whole number of tokens \(or 4K, 128K, 1M\), got "lots"/);
-  assert.match(r.stderr, /site\/unknown\.html:2: <kv-calc> model: "No\/Such-Model" is neither config JSON nor a bundled preset id/);
+  assert.match(r.stderr, /site\/unknown\.html:2: <kv-calc> model: "No\/Such-Model" is not a bundled preset id \(npx kvcalc presets lists them; a config of your own goes in a <script type="application\/json"> inside the element\)\n/);
   assert.equal(readFileSync(join(dir, 'bad.html'), 'utf8'), bad);
   // 36 x 8 x 128 x 2 x 1 B (fp8) = 73,728 B per token.
   assert.match(readFileSync(join(dir, 'good.html'), 'utf8'), /keeps <data value="73728">73,728 B<\/data> of KV cache per token \(fp8/);
@@ -350,4 +350,34 @@ console.log(JSON.stringify({ page: { ...page, html: undefined }, site }));
   assert.equal(out.site.warnings.length, 3);
   assert.match(out.site.warnings[0], /^.*warned\/index\.html:2: <kv-calc> is inside a <p> \(line 2\), which the <p> of its baked fallback closes/);
   assert.equal(r.stderr, out.site.warnings.map((w) => `kvcalc bake: ${w}\n`).join(''));
+});
+
+test('bake\'s errors name the attribute as the page writes it, never the API\'s names', () => {
+  writeFileSync(join(app, 'names.mjs'), `
+import { fallbackHtml } from 'kvcalc/bake';
+const out = [];
+for (const [attributes, inline] of JSON.parse(process.argv[2])) {
+  try { await fallbackHtml(attributes, inline); out.push(null); } catch (e) { out.push([e.attribute, e.message]); }
+}
+console.log(JSON.stringify(out));
+`);
+  const cases = [
+    [{ view: 'check', 'pool-tokens': '681280' }],
+    // 36 layers x 8 KV heads x 128 x 2 x 2 B = 147,456 B a token for Qwen3-8B: x 2^50 tokens
+    // is above 2^53 - 1 bytes.
+    [{ view: 'check', model: 'Qwen/Qwen3-8B', 'pool-tokens': '681280', 'max-context': '1125899906842624' }],
+    [{ view: 'table', models: 'Qwen/Qwen3-8B, No/Such-Model' }],
+    [{ 'kv-dtype': 'fp8_ds_mla' }],
+    [{}, '{"num_hidden_layers": 2, "hidden_size": 256}'],
+  ];
+  const out = JSON.parse(execFileSync(process.execPath, ['names.mjs', JSON.stringify(cases)], { cwd: app, encoding: 'utf8' }));
+  assert.deepEqual(out, [
+    ['max-context', 'max-context: a check view needs the pool-tokens and max-context attributes'],
+    ['max-context', 'max-context: the KV cache of 1,125,899,906,842,624 tokens in the full_attention layers exceeds 2^53 - 1 bytes ' +
+      '(8 PiB), the largest figure kvcalc reports exactly: check max-context'],
+    ['models', 'models: "No/Such-Model" is not a bundled preset id (npx kvcalc presets lists them)'],
+    ['kv-dtype', 'kv-dtype: fp8_ds_mla applies only to MLA layers, and this model has none'],
+    // A field of the config keeps its name.
+    ['the inline config', 'the inline config: num_attention_heads: missing (also looked for n_head, num_heads, n_heads)'],
+  ]);
 });

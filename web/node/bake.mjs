@@ -57,13 +57,20 @@ function readState(attrs) {
 }
 
 // A core call; its KvCalcError names the attribute the option came from (else `what`: the
-// model attribute or the inline config).
+// model or models attribute, or the inline config), in the attribute's terms.
 function coreCall(fn, what) {
   try {
     return fn();
   } catch (e) {
     if (!(e instanceof KvCalcError)) throw e;
     const { attribute = what, message } = attributeError(e);
+    // The core's words for an id it does not know point at the API's presets(): here it is an
+    // attribute's preset id (a config of one's own goes inside the element).
+    const unknown = e.code === 'unknown_preset' && /("(?:[^"\\]|\\.)*") is neither config JSON nor a bundled preset id/.exec(message);
+    if (unknown) {
+      const inline = attribute === 'model' ? '; a config of your own goes in a <script type="application/json"> inside the element' : '';
+      throw new BakeError(attribute, `${attribute}: ${unknown[1]} is not a bundled preset id (npx kvcalc presets lists them${inline})`);
+    }
     throw new BakeError(attribute, `${attribute}: ${message}`);
   }
 }

@@ -63,11 +63,16 @@ async function runSvg(args) {
     options[ATTRIBUTES[m[1]].prop] = r.value;
   }
   if (positional.length !== 1) return usage('svg takes one CONFIG', SVG_USAGE);
+  if (options.chart === 'check') {
+    const missing = ['pool-tokens', 'max-context'].filter((name) => options[ATTRIBUTES[name].prop] === undefined);
+    if (missing.length) return usage(`svg --chart check needs ${missing.map((m) => `--${m} N`).join(' and ')}`, SVG_USAGE);
+  }
   const [arg] = positional;
   let config = arg;
+  let file = false;
   try {
     if (arg === '-') config = readFileSync(0, 'utf8');
-    else if (statSync(arg, { throwIfNoEntry: false })?.isFile()) config = readFileSync(arg, 'utf8');
+    else if ((file = Boolean(statSync(arg, { throwIfNoEntry: false })?.isFile()))) config = readFileSync(arg, 'utf8');
   } catch (e) {
     console.error(`kvcalc: ${arg}: ${e.message}`);
     return EXIT.badInput;
@@ -78,10 +83,17 @@ async function runSvg(args) {
     process.stdout.write(await kv.svg(config, options));
   } catch (e) {
     if (!e.code) throw e;
-    // The option as this command names it (its flags are the attributes): poolTokens -> --pool-tokens.
-    // --chart is this command's own flag.
-    const { attribute = e.field === 'chart' ? 'chart' : undefined, message } = attributeError(e);
-    console.error(`kvcalc: ${attribute ? `--${attribute}: ${message}` : e.message}`);
+    // CONFIG as the native CLI tells it: a path, stdin or a preset id (the core's words point
+    // at the API's presets()).
+    if (e.code === 'unknown_preset' && !file && arg !== '-') {
+      console.error(`kvcalc: ${JSON.stringify(arg)} is neither a readable file nor a bundled preset id (kvcalc presets lists them)`);
+      return EXIT.badInput;
+    }
+    // The option as this command names it, its flags being the attributes (poolTokens ->
+    // --pool-tokens), in front and inside; --chart is this command's own flag.
+    const { attribute, message } = e.field === 'chart' ? { attribute: 'chart', message: e.message.replace(/^chart: /, '') } : attributeError(e);
+    const flags = message.replace(new RegExp(`\\b(${SVG_OPTIONS.filter((o) => o.includes('-')).join('|')})\\b`, 'g'), '--$1');
+    console.error(`kvcalc: ${attribute ? `--${attribute}: ${flags}` : flags}`);
     return EXIT.badInput;
   }
   return EXIT.ok;
