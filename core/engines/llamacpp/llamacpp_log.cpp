@@ -451,7 +451,7 @@ void Reader::summary(std::string_view rest, std::string_view fn, LlamaCacheKind 
                     c.cells = LogCount{*n, line_};
                 } else if (starts_with(unit, "layer")) {
                     c.layers = LogCount{*n, line_};
-                } else if (unit.size() && unit[0] == '/') {  // "4/1 seqs", "2/ 1 seqs"
+                } else if (!unit.empty() && unit[0] == '/') {  // "4/1 seqs", "2/ 1 seqs"
                     std::size_t e2 = 0;
                     auto streams = read_uint(part, skip_blanks(part, w + 1), &e2);
                     if (streams && starts_with(part.substr(skip_blanks(part, e2)), "seq")) {
