@@ -142,31 +142,27 @@ export function mentionsText(list) {
 
 /**
  * What an element's content holds, as the element reads it: kind 'empty' (white space,
- * comments and its inline config only), 'baked' (a fallback this tool wrote: each element at
- * its top carries data-kvcalc-baked) or 'authored'; and inline, its inline config (the
- * first child <script type="application/json">: its text and its source as written), if any.
+ * comments and its inline config only), 'baked' (a fallback this tool wrote: an element in it
+ * carries data-kvcalc-baked) or 'authored'; and inline, its inline config (the first child
+ * <script type="application/json">: its text and its source as written), if any.
  * @param {string} content
  */
 export function readContent(content) {
   const context = defaultTreeAdapter.createElement(TAG, HTML.NS.HTML, []);
   const fragment = parseFragment(context, content, { sourceCodeLocationInfo: true });
   let inline;
-  let baked = false;
-  let authored = false;
+  let written = false;
   for (const node of fragment.childNodes) {
-    if (node.nodeName === '#comment') continue;
-    if (node.nodeName === '#text') {
-      if (node.value.trim()) authored = true;
-    } else if (!inline && node.tagName === 'script' && node.attrs.find((a) => a.name === 'type')?.value === 'application/json') {
+    if (node.nodeName === '#comment' || (node.nodeName === '#text' && !node.value.trim())) continue;
+    if (!inline && node.tagName === 'script' && node.attrs.find((a) => a.name === 'type')?.value === 'application/json') {
       const loc = node.sourceCodeLocation;
       inline = { text: node.childNodes.map((t) => t.value).join(''), source: content.slice(loc.startOffset, loc.endOffset) };
-    } else if (node.attrs?.some((a) => a.name === 'data-kvcalc-baked')) {
-      baked = true;
     } else {
-      authored = true;
+      written = true;
     }
   }
-  return { kind: authored ? 'authored' : baked ? 'baked' : 'empty', inline };
+  const baked = [...walk(fragment)].some((node) => node.attrs?.some((a) => a.name === 'data-kvcalc-baked'));
+  return { kind: baked ? 'baked' : written ? 'authored' : 'empty', inline };
 }
 
 /**
