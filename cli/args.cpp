@@ -138,6 +138,7 @@ void print_usage() {
     out +=
         "       kvcalc presets [--json]\n"
         "       kvcalc gpus [--json]\n"
+        "       kvcalc architectures [--json]\n"
         "CONFIG is a config.json path, - for stdin, or a bundled preset id (kvcalc presets).\n"
         "check needs --max-context (or an engine log that states it) and one pool: --pool-tokens,\n"
         "--engine-log or --gpu / --gpu-memory; it exits 3 when the context does not fit the pool.\n"

@@ -20,6 +20,26 @@ export interface BakeResult {
    * (writeStylesheet(root)); else the one beside the page's kvcalc.js, or the href given.
    */
   stylesheet: { href: string; rootCopy: boolean } | null;
+  /** <kv-calc> elements found (read by an HTML parser: never in an attribute, a comment, a script or a code block). */
+  elements: number;
+  /** For a page with no <kv-calc> element, where its text says `<kv-calc` (noElementMessage() tells them). */
+  mentions: Mention[];
+  /**
+   * What the author should know, each naming the file and the line: an element a browser
+   * ends early (inside a <p>, the fallback's block closes it) and shows its fallback after.
+   */
+  warnings: string[];
+}
+
+/** A place a page says `<kv-calc` where no element is. */
+export interface Mention {
+  /** "a <meta> content attribute", "a <script>", "a comment", "a code block", "text", ... */
+  where: string;
+  /** The same, plural ("comments"). */
+  many: string;
+  line: number;
+  /** Whether readers see it (a code block, text), rather than a copy out of sight. */
+  shown: boolean;
 }
 
 export interface BakeOptions {
@@ -63,6 +83,12 @@ export function stylesheetText(): string;
  */
 export function writeStylesheet(root: string): string;
 
+/** Why a page with these mentions and no element got nothing, naming file and places; undefined for none. */
+export function noElementMessage(file: string, mentions: Mention[]): string | undefined;
+
+/** Why a run over these paths baked nothing, when no file holds a <kv-calc> element. */
+export function nothingBakedMessage(paths: string[], files: number, mentioned: boolean): string;
+
 /** The attributes of a start tag's inside, values decoded, names in lower case. */
 export function parseAttributes(text: string): Record<string, string>;
 
@@ -89,7 +115,9 @@ export interface BakeSiteOptions {
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
  * plugin's after-build hook, and writes kvcalc.css at its root when a page links it there:
- * HTML files read, files rewritten, <kv-calc> baked. Rejects on the first bad <kv-calc> (as
- * bake() does), that file left as it was.
+ * HTML files read, files rewritten, <kv-calc> baked, and the warnings (also printed on
+ * stderr): an element a browser ends early, a page that mentions `<kv-calc` with no element,
+ * a site with no element at all. Rejects on the first bad <kv-calc> (as bake() does), that
+ * file left as it was.
  */
-export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number }>;
+export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number; warnings: string[] }>;

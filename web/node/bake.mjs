@@ -7,6 +7,9 @@
 // nothing moves when it goes live; search engines and readers without JavaScript see the
 // figures too. For `npx kvcalc bake` (dist/cli.mjs) and for build plugins.
 //
+// The elements are read as a browser reads the page (page-elements.mjs, with an HTML parser):
+// `<kv-calc` in an attribute, a comment, a script or a code block is no element, and only an
+// element's content is rewritten, every other byte of the page kept as written.
 // Which elements it fills: an empty one (white space, a `<!-- fallback -->` marker and an
 // inline `<script type="application/json">` config are all "empty"), and one it baked before
 // (its fallback carries data-kvcalc-baked="VERSION"). Content an author wrote is left alone
@@ -21,6 +24,7 @@ import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
 import { htmlFiles, writeWhole } from './site-files.mjs';
 import { shadowRootHtml } from './first-render.mjs';
 import { pageLang, stylesheetFor, stylesheetText, writeStylesheet } from './baked-page.mjs';
+import { PageError, endedEarly, mentionsText, pageElements, readContent } from './page-elements.mjs';
 
 export { parseAttributes, htmlFiles, writeWhole, writeStylesheet, stylesheetText };
 
@@ -60,13 +64,20 @@ function readState(attrs) {
 }
 
 // A core call; its KvCalcError names the attribute the option came from (else `what`: the
-// model attribute or the inline config).
+// model or models attribute, or the inline config), in the attribute's terms.
 function coreCall(fn, what) {
   try {
     return fn();
   } catch (e) {
     if (!(e instanceof KvCalcError)) throw e;
     const { attribute = what, message } = attributeError(e);
+    // The core's words for an id it does not know point at the API's presets(): here it is an
+    // attribute's preset id (a config of one's own goes inside the element).
+    const unknown = e.code === 'unknown_preset' && /("(?:[^"\\]|\\.)*") is neither config JSON nor a bundled preset id/.exec(message);
+    if (unknown) {
+      const inline = attribute === 'model' ? '; a config of your own goes in a <script type="application/json"> inside the element' : '';
+      throw new BakeError(attribute, `${attribute}: ${unknown[1]} is not a bundled preset id (npx kvcalc presets lists them${inline})`);
+    }
     throw new BakeError(attribute, `${attribute}: ${message}`);
   }
 }
@@ -128,9 +139,6 @@ function allHtml(k, config, s, what) {
 
 const VIEW_HTML = { formula: formulaHtml, table: tableHtml, gqa: gqaHtml, check: checkHtml, all: allHtml };
 
-// The inline config of an element's content, as the element reads it, or undefined.
-const INLINE_CONFIG = /<script\b[^>]*\btype\s*=\s*["']?application\/json["']?[^>]*>([\s\S]*?)<\/script>/i;
-
 // What bake writes inside an element: its first render as a declarative shadow root, when
 // the page says where the style sheet is (page: { stylesheet, lang }), then the figures in
 // words. A message the live element would show above its figures (an input it does not
@@ -171,77 +179,146 @@ export async function fallbackHtml(attributes, inlineConfigText, { stylesheet, l
   }
 }
 
-const ELEMENT = /<kv-calc\b([^>]*)>([\s\S]*?)<\/kv-calc\s*>/gi;
-const lineAt = (text, index) => text.slice(0, index).split('\n').length;
+// What bake writes inside an element: its inline config as the author wrote it, if any,
+// then the fallback.
+const bakedContent = (inlineSource, fallback) => `${inlineSource === undefined ? '' : `\n${inlineSource}`}\n${fallback}\n`;
 
-// What an element holds: 'empty' (nothing but white space, comments and its inline config),
-// 'baked' (a fallback this tool wrote), or 'authored'.
-function contentKind(content) {
-  const rest = content.replace(INLINE_CONFIG, '').replace(/<!--[\s\S]*?-->/g, '').trim();
-  if (!rest) return 'empty';
-  return rest.includes('data-kvcalc-baked=') ? 'baked' : 'authored';
+// A page's <kv-calc> that a browser ends early (endedEarly() of the baked page), told as the
+// author can fix it, at lines of the page as given (edits: where bake rewrote it).
+function endedEarlyWarning(file, html, elements, edits, e) {
+  // An offset of the baked page: its line in the page given, or null inside a baked fallback.
+  const lineOf = (offset) => {
+    let shift = 0;
+    for (const edit of edits) {
+      if (offset < edit.start) break;
+      if (offset < edit.start + edit.length) return null;
+      shift += edit.length - edit.original;
+    }
+    return html.slice(0, offset - shift).split('\n').length;
+  };
+  const closedLine = lineOf(e.closedOffset);
+  const closer = `the <${e.closedBy}> ${closedLine === null ? 'of its baked fallback' : `in it (line ${closedLine})`}`;
+  const shown = 'a browser shows what follows it after the element, where it stays once the element is live (the figures twice)';
+  const where = `${file}:${elements[e.index].line}: <kv-calc>`;
+  if (e.paragraphOffset !== undefined) {
+    return `${where} is inside a <p> (line ${lineOf(e.paragraphOffset)}), which ${closer} closes, and the element with it: ${shown}. ` +
+      'Put the element in a <div>, with a blank line before and after (Markdown then passes it through as HTML instead of ' +
+      'wrapping it in a paragraph)';
+  }
+  return `${where} is ended by ${closer}, before its </kv-calc>: ${shown}. Put the element in a <div> of its own`;
+}
+
+/**
+ * Why a page with no <kv-calc> element got nothing, naming where it mentions `<kv-calc`
+ * (bake()'s mentions), or undefined when it does not.
+ * @param {string} file
+ * @param {{where: string, many: string, line: number, shown: boolean}[]} mentions
+ */
+export function noElementMessage(file, mentions) {
+  if (!mentions.length) return undefined;
+  const why = mentions.every((m) => m.shown)
+    ? 'shown as text (an example of the element?), there is nothing to bake'
+    : 'its generator did not write the element into the HTML (with React or MDX, write it as the package README says)';
+  return `${file} mentions <kv-calc in ${mentionsText(mentions)}, but has no <kv-calc> element: ${why}`;
 }
 
 /**
  * Bakes every <kv-calc> of one HTML text. Resolves to { html, changed, count, skipped,
- * stylesheet }: count elements baked, skipped elements with an author's content left alone,
- * stylesheet where the baked renders link kvcalc.css from ({ href, rootCopy }: rootCopy,
- * the file at the root of the folder, which the caller writes: writeStylesheet(root)), or
- * null when nothing was baked. Rejects with an Error whose message names the file, the line
- * and the attribute on bad input (and has .file, .line, .attribute), or says that nothing
- * tells where kvcalc.css is (give stylesheet, or root).
+ * elements, mentions, warnings, stylesheet }: count elements baked, skipped elements with an
+ * author's content left alone, elements found; mentions, for a page with no element, where
+ * its text says `<kv-calc` (an attribute, a script, a comment, a code block:
+ * noElementMessage() tells them); warnings, each naming the file, the line and the fix, for
+ * an element whose fallback a browser shows outside it; stylesheet, where the baked renders
+ * link kvcalc.css from ({ href, rootCopy }: rootCopy, the file at the root of the folder,
+ * which the caller writes: writeStylesheet(root)), or null when nothing was baked. Rejects
+ * with an Error whose message names the file, the line and the attribute on bad input (and
+ * has .file, .line, .attribute), or says that nothing tells where kvcalc.css is (give
+ * stylesheet, or root).
  * @param {string} html
  * @param {{file?: string, force?: boolean, root?: string, stylesheet?: string}} [options]
  *   root: the folder the page is baked in (its kvcalc.css is at its root unless the page
  *   loads kvcalc.js, beside which it is); stylesheet: the href of kvcalc.css from the page
  */
 export async function bake(html, { file = '<html>', force = false, root, stylesheet } = {}) {
+  const fail = (line, message, attribute) => Object.assign(new Error(`${file}:${line}: ${message}`), { file, line, attribute });
+  let page;
+  try {
+    page = pageElements(html);
+  } catch (e) {
+    if (e instanceof PageError) throw fail(e.line, e.message);
+    throw e;
+  }
   let out = '';
   let at = 0;
   let count = 0;
   let skipped = 0;
-  let page = null;
+  let where = null;  // { stylesheet, lang } of the page's baked renders, once one is baked
   let sheet = null;
-  for (const m of html.matchAll(ELEMENT)) {
-    const [whole, attrText, content] = m;
-    const kind = contentKind(content);
+  // Where the baked page differs from the page given: length characters at start in out,
+  // where the page given had original characters.
+  const edits = [];
+  for (const element of page.elements) {
+    const { kind, inline } = readContent(html.slice(element.contentStart, element.contentEnd));
     if (kind === 'authored' && !force) {
       skipped += 1;
       continue;
     }
-    const inline = INLINE_CONFIG.exec(content);
-    if (!page) {
+    if (!where) {
       sheet = stylesheetFor(html, { file, root, stylesheet });
       if (!sheet) {
         throw Object.assign(new Error(`${file}: nothing says where kvcalc.css is for its baked elements: the page loads no kvcalc.js ` +
           '(beside which it is) and no folder or stylesheet was given (bake(html, { root }) or { stylesheet: href })'), { file });
       }
-      page = { stylesheet: sheet.href, lang: pageLang(html) };
+      where = { stylesheet: sheet.href, lang: pageLang(html) };
     }
     let fallback;
     try {
-      fallback = await fallbackFor(parseAttributes(attrText), inline ? inline[1] : undefined, page);
+      fallback = await fallbackFor(element.attributes, inline?.text, where);
     } catch (e) {
-      if (!(e instanceof BakeError)) throw e;
-      const line = lineAt(html, m.index);
-      throw Object.assign(new Error(`${file}:${line}: <kv-calc> ${e.message}`), { file, line, attribute: e.attribute });
+      if (e instanceof BakeError) throw fail(element.line, `<kv-calc> ${e.message}`, e.attribute);
+      throw e;
     }
-    const keep = inline ? `\n${inline[0]}` : '';
-    out += html.slice(at, m.index) + `<kv-calc${attrText}>${keep}\n${fallback}\n</kv-calc>`;
-    at = m.index + whole.length;
+    // Only the element's content is rewritten: every other byte of the page stays as written.
+    out += html.slice(at, element.contentStart);
+    const content = bakedContent(inline?.source, fallback);
+    edits.push({ start: out.length, length: content.length, original: element.contentEnd - element.contentStart });
+    out += content;
+    at = element.contentEnd;
     count += 1;
   }
   out += html.slice(at);
-  return { html: out, changed: out !== html, count, skipped, stylesheet: sheet };
+  const warnings = page.elements.length ? endedEarly(out).map((e) => endedEarlyWarning(file, html, page.elements, edits, e)) : [];
+  return {
+    html: out, changed: out !== html, count, skipped, elements: page.elements.length,
+    mentions: page.elements.length ? [] : page.mentions, warnings, stylesheet: sheet,
+  };
+}
+
+/**
+ * Why a run over these files baked nothing, when none of them holds a <kv-calc> element:
+ * the folder given may not be the built site, or its generator did not write the elements.
+ * @param {string[]} paths what the run was given
+ * @param {number} files HTML files read
+ * @param {boolean} mentioned whether any file mentions `<kv-calc` (noElementMessage tells where)
+ */
+export function nothingBakedMessage(paths, files, mentioned) {
+  const given = paths.join(', ');
+  if (!files) return `no HTML file in ${given}: nothing baked (is it the folder the site was built into?)`;
+  return `no <kv-calc> element in the ${files} HTML file${files === 1 ? '' : 's'} of ${given}: nothing baked (${mentioned
+    ? 'where they mention <kv-calc: see above'
+    : 'none of them mentions <kv-calc: is it the folder the site was built into?'})`;
 }
 
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
  * plugin's after-build hook, and writes kvcalc.css at its root when a page links it there.
- * Resolves to { files, changed, count }: HTML files read, files rewritten, <kv-calc> baked.
- * Rejects on the first bad <kv-calc> (as bake() does), that file left as it was. The
- * reserve option of earlier versions (measuring the live heights in Chromium) is no longer
- * needed, and ignored: a baked element has its live layout from the first paint.
+ * Resolves to { files, changed, count, warnings }: HTML files read, files rewritten,
+ * <kv-calc> baked, and what the author should know (each printed on stderr too, as `kvcalc
+ * bake` prints it): an element whose fallback a browser shows outside it, a page that
+ * mentions `<kv-calc` but has no element, a site with no element at all. Rejects on the
+ * first bad <kv-calc> (as bake() does), that file left as it was. The reserve option of
+ * earlier versions (measuring the live heights in Chromium) is no longer needed, and
+ * ignored: a baked element has its live layout from the first paint.
  * @param {string} path
  * @param {{force?: boolean, stylesheet?: string}} [options]
  */
@@ -251,14 +328,22 @@ export async function bakeSite(path, { force = false, stylesheet } = {}) {
   let changed = 0;
   let count = 0;
   let rootCopy = false;
+  let elements = 0;
+  let mentioned = false;
+  const warnings = [];
   for (const file of files) {
     const r = await bake(readFileSync(file, 'utf8'), { file, force, root, stylesheet });
     count += r.count;
     rootCopy ||= Boolean(r.stylesheet?.rootCopy);
+    elements += r.elements;
+    mentioned ||= r.mentions.length > 0;
+    warnings.push(...r.warnings, ...[noElementMessage(file, r.mentions)].filter(Boolean));
     if (!r.changed) continue;
     writeWhole(file, r.html);
     changed += 1;
   }
   if (rootCopy) writeStylesheet(root);
-  return { files: files.length, changed, count };
+  if (!elements) warnings.push(nothingBakedMessage([path], files.length, mentioned));
+  for (const w of warnings) console.warn(`kvcalc bake: ${w}`);
+  return { files: files.length, changed, count, warnings };
 }

@@ -5,7 +5,7 @@
 // (kvcalc.css, which the build writes at its root and `vite dev` serves there), and its
 // figures in words. Only pages Vite itself writes: VitePress and Astro render theirs after
 // Vite's bundle is closed, so there bake their built folder (npx kvcalc bake, or bakeSite).
-import { bake, stylesheetText } from './bake.mjs';
+import { bake, noElementMessage, stylesheetText } from './bake.mjs';
 
 const STYLESHEET = 'kvcalc.css';
 
@@ -35,7 +35,11 @@ export default function kvcalc({ force = false } = {}) {
     },
     transformIndexHtml: {
       order: 'post',
-      handler: async (html, ctx) => (await bake(html, { file: ctx.filename, force, stylesheet: `${base}${STYLESHEET}` })).html,
+      handler: async (html, ctx) => {
+        const r = await bake(html, { file: ctx.filename, force, stylesheet: `${base}${STYLESHEET}` });
+        for (const w of [...r.warnings, noElementMessage(ctx.filename, r.mentions)].filter(Boolean)) console.warn(`kvcalc bake: ${w}`);
+        return r.html;
+      },
     },
   };
 }
