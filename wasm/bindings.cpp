@@ -2,8 +2,8 @@
 // Session keeps the configs the page has read, so a config seen before is not read again;
 // a model handle also spares copying its text in. Every call answers JSON text, a report or
 // {"error": {...}} (modelFigures: numbers in the wasm memory, or the error; ggufFeed: a GGUF
-// reader's state); nothing here
-// throws and no logic lives here: web/api-calls.js turns the text into objects and errors
+// reader's state); nothing here throws and no logic lives here: web/api/api-calls.js turns the
+// text into objects and errors
 // into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
@@ -154,7 +154,7 @@ std::string options() {
     return kvcalc::to_text(kvcalc::options_json());
 }
 
-// GGUF files read by JS in slices (web/gguf-read.js), one reader per file, known by a handle
+// GGUF files read by JS in slices (web/api/gguf-read.js), one reader per file, known by a handle
 // (its index + 1) until closed: JS feeds each slice it read and is told where to read next.
 std::vector<std::unique_ptr<kvcalc::GgufReader>>& gguf_readers() {
     static std::vector<std::unique_ptr<kvcalc::GgufReader>> r;
