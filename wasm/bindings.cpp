@@ -3,8 +3,7 @@
 // a model handle also spares copying its text in. Every call answers JSON text, a report or
 // {"error": {...}} (modelFigures: numbers in the wasm memory, or the error; ggufFeed: a GGUF
 // reader's state); nothing here throws and no logic lives here: web/api/api-calls.js turns the
-// text into objects and errors
-// into KvCalcError.
+// text into objects and errors into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
 
