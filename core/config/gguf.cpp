@@ -120,7 +120,14 @@ const unsigned char* GgufReader::take(std::size_t n) {
 // Moves past n bytes, read or not: past the chunk, next_offset() is where the caller resumes.
 bool GgufReader::skip(std::uint64_t n, const char* what) {
     if (!reaches(n, what)) return false;
-    pos_ += n;
+    // Past the chunk, the skip stops one byte short and reads that byte: a file that ends
+    // inside what was skipped (a stream of unknown size) is then found, not taken as read.
+    if (n > 0 && pos_ + n > chunk_offset_ + chunk_.size()) {
+        pos_ += n - 1;
+        skipped_end_ = true;
+    } else {
+        pos_ += n;
+    }
     return true;
 }
 
@@ -229,6 +236,10 @@ GgufReader::State GgufReader::feed(std::uint64_t offset, std::string_view bytes)
     chunk_offset_ = offset;
     const unsigned char* p = nullptr;
     for (bool going = true; going && state_ == State::reading;) {
+        if (skipped_end_) {
+            if (!take(1)) break;
+            skipped_end_ = false;
+        }
         switch (step_) {
             case Step::header:
                 if (!(p = take(8))) break;

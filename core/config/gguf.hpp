@@ -16,9 +16,10 @@
 //
 // The caller feeds consecutive chunks of the file (a CLI's reads, a browser's File.slice, HTTP
 // Range responses) and asks next_offset() where to read next: past a long array of
-// fixed-width values (token_type, scores) it is the array's end, so those bytes are never
-// read. Only the document's values and one partial item (at most a kept string) are held, so
-// memory does not grow with the file or its tokenizer arrays.
+// fixed-width values (token_type, scores) it is the array's last byte, so the rest is never
+// read (that one byte shows that the file goes that far, its size known or not). Only the document's values
+// and one partial item (at most a kept string) are held, so memory does not grow with the file or its
+// tokenizer arrays.
 //
 // Layout and rules: the GGUF spec (ggml docs/gguf.md) and llama.cpp's reader
 // (ggml/src/gguf.cpp gguf_init_from_file_impl); big-endian files are read as huggingface.js
@@ -111,9 +112,10 @@ private:
     // The bytes being read: the chunk fed (valid during feed()), starting at chunk_offset_.
     std::string_view chunk_;
     std::uint64_t chunk_offset_ = 0;
-    std::uint64_t pos_ = 0;  // the file offset of the next byte to read
-    std::string held_;       // the first bytes of an item that runs past the chunk
-    std::string taken_;      // an item gathered from several chunks, while it is read
+    std::uint64_t pos_ = 0;     // the file offset of the next byte to read
+    std::string held_;          // the first bytes of an item that runs past the chunk
+    std::string taken_;         // an item gathered from several chunks, while it is read
+    bool skipped_end_ = false;  // a skip past the chunk: its last byte is still to read
 
     // The key-value pair being read.
     std::string key_;

@@ -348,6 +348,14 @@ TEST_CASE("gguf: the caps hold without a file size, and for what the document ke
           "GGUF: an array's elements at offset 49 would run past 67,108,864 bytes, in the value of t "
           "(element 0 of "
           "20,000,000): kvcalc reads at most 64 MiB of GGUF metadata");
+    // A stream that ends inside a skipped array (its last value) is truncated, not read: the reader
+    // asks for the array's last byte.
+    const std::string cut = Bytes::header(1).str("t").u32(t_array).u32(0).u64(5000).raw("abc").s;
+    GgufReader unsized;
+    CHECK(unsized.feed(0, cut) == GgufReader::State::reading);
+    CHECK(unsized.next_offset() == 49 + 5000 - 1);
+    CHECK(unsized.feed(unsized.next_offset(), "") == GgufReader::State::failed);
+    CHECK(unsized.error().message == "GGUF: the file ends at offset 5,048, in the value of t (element 5,000 of 5,000)");
     // 300 strings of 4,000 bytes are kept whole, and their 1.2 MB of text is over the document's bound.
     Bytes many = Bytes::header(300);
     for (int i = 0; i < 300; ++i)
