@@ -70,7 +70,7 @@ std::string GgufReader::where() const {
     return w;
 }
 
-bool GgufReader::fail(std::string message) {
+bool GgufReader::fail(const std::string& message) {
     error_ = make_error(
         code::malformed_gguf, "GGUF: " + message,
         step_ == Step::header || step_ == Step::counts || step_ == Step::key_length || step_ == Step::key
@@ -321,8 +321,8 @@ GgufReader::State GgufReader::feed(std::uint64_t offset, std::string_view bytes)
                         j = d > 0 ? inf_marker : neg_inf_marker;
                     else
                         j = d;
-                } else if (type_ & 1) {  // int8, int16, int32, int64: the odd types
-                    const unsigned shift = 64 - 8 * width;
+                } else if (type_ & 1) {                            // int8, int16, int32, int64: the odd types
+                    const unsigned shift = (64 - 8 * width) & 63;  // width is 1, 2, 4 or 8 here
                     j = static_cast<std::int64_t>(v << shift) >> shift;
                 } else {
                     j = v;

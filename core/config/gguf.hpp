@@ -139,7 +139,7 @@ private:
     bool skip(std::uint64_t n, const char* what);
     std::uint64_t load(const unsigned char* p, unsigned width) const;
     std::string where() const;
-    bool fail(std::string message);
+    bool fail(const std::string& message);
 };
 
 // A whole file (or its first bytes) held in memory, read in one chunk: the document, or the

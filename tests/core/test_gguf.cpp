@@ -355,7 +355,8 @@ TEST_CASE("gguf: the caps hold without a file size, and for what the document ke
     CHECK(unsized.feed(0, cut) == GgufReader::State::reading);
     CHECK(unsized.next_offset() == 49 + 5000 - 1);
     CHECK(unsized.feed(unsized.next_offset(), "") == GgufReader::State::failed);
-    CHECK(unsized.error().message == "GGUF: the file ends at offset 5,048, in the value of t (element 5,000 of 5,000)");
+    CHECK(unsized.error().message ==
+          "GGUF: the file ends at offset 5,048, in the value of t (element 5,000 of 5,000)");
     // 300 strings of 4,000 bytes are kept whole, and their 1.2 MB of text is over the document's bound.
     Bytes many = Bytes::header(300);
     for (int i = 0; i < 300; ++i)
