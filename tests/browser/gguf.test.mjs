@@ -68,6 +68,8 @@ test('a picked sparse 8 GiB GGUF is read for its metadata only, and handed to th
   if (said.startsWith('Using')) {
     assert.match(said, /^Using .*: the metadata of llama-3-8b\.gguf \(\d+(\.\d)? MB read of 8,589\.9 MB\)\.$/);
     assert.equal(await fieldError(page), '');
+    // 2 (K and V) x 32 layers x 8 KV heads x 128 (4096 / 32) x 2 B = 131,072 B a token.
+    assert.equal(await page.$eval('#qwen', (el) => el.result.bytesPerToken), 131072);
   } else {
     assert.equal(said, 'Not used: the figures are still those of the config before.');
     assert.doesNotMatch(await fieldError(page), /GGUF:/);
