@@ -5,7 +5,7 @@
 // keeps working.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadDist } from './support.mjs';
+import { heapOf, loadDist } from './support.mjs';
 import { readDescription, writeGguf } from '../gguf/write-gguf.mjs';
 
 let kv, kvcalc;
@@ -115,4 +115,20 @@ test('readGguf: the document is handed to the core as a config text', async () =
     assert.notEqual(e.code, 'malformed_gguf');
     assert.notEqual(e.code, 'internal_error');
   }
+});
+
+test('readGguf: many reads, refused, cancelled or whole, leave the wasm heap as it was', async () => {
+  const cut = new File([llama.subarray(0, 7000000)], 'cut.gguf');
+  const whole = new File([writeGguf(readDescription('gemma-3n-e2b'))], 'gemma.gguf');
+  const round = async () => {
+    await assert.rejects(kv.readGguf(cut), { code: 'malformed_gguf' });
+    const controller = new AbortController();
+    await assert.rejects(kv.readGguf(new File([llama], 'big.gguf'), { signal: controller.signal, onProgress: () => controller.abort() }),
+      { code: 'cancelled' });
+    assert.equal((await kv.readGguf(whole)).name, 'Gemma 3n E2B It');
+  };
+  await round();
+  const before = heapOf(kv);
+  for (let i = 0; i < 20; i++) await round();
+  assert.deepEqual(heapOf(kv), before);
 });
