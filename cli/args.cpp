@@ -145,6 +145,7 @@ void print_usage() {
     out +=
         "       kvcalc presets [--json]\n"
         "       kvcalc gpus [--json]\n"
+        "       kvcalc architectures [--json]\n"
         "CONFIG is a config.json or GGUF file's path (a GGUF file's metadata only is read), - for stdin,\n"
         "or a bundled preset id (kvcalc presets).\n"
         "check needs --max-context (or an engine log that states it) and one pool: --pool-tokens,\n"

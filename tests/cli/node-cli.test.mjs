@@ -128,6 +128,14 @@ test('--help prints the package\'s own commands, then the native usage (on stder
   assert.ok(w.stderr.endsWith(n.stderr), 'the native usage, whole, last');
   assert.match(w.stderr, /^usage: kvcalc bake PATH\.\.\. \[--check\] \[--force\] \[--reserve \[--chromium=PATH\]\]\n/);
   assert.match(w.stderr, /\nusage: kvcalc svg CONFIG \[--chart context\|gqa\|check\]/);
+  // Every command either CLI runs is in it: the native ones as cli/main.cpp dispatches them,
+  // the package's own as web/node/cli.mjs does.
+  const nativeCommands = [...readFileSync(join(repoRoot, 'cli/main.cpp'), 'utf8').matchAll(/cmd == "([a-z]+)"\) return run_/g)].map((m) => m[1]);
+  const ownCommands = [...readFileSync(join(repoRoot, 'web/node/cli.mjs'), 'utf8').matchAll(/^ {2}([a-z]+): \{ usage: /gm)].map((m) => m[1]);
+  assert.deepEqual(nativeCommands, ['size', 'presets', 'check', 'table', 'gpus', 'architectures']);
+  assert.deepEqual(ownCommands, ['bake', 'svg']);
+  for (const command of nativeCommands) assert.match(n.stderr, new RegExp(`^ *(usage: )?kvcalc ${command} `, 'm'), command);
+  for (const command of [...nativeCommands, ...ownCommands]) assert.match(w.stderr, new RegExp(`^ *(usage: )?kvcalc ${command} `, 'm'), command);
   const b = spawnSync(process.execPath, [nodeCli, 'bake'], { encoding: 'utf8' });
   assert.equal(b.status, 2, 'bake without a PATH is a usage error');
   assert.match(b.stderr, /bake takes at least one PATH/);
