@@ -152,15 +152,22 @@ Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads, const
         if (!mq) return mq.forward_error();
         if (*mq) return Sourced{1, format("{} true: one KV head", f.source("multi_query"))};
     }
-    if (const json* ac = f.find("attn_config"); ac && (model_type == "dbrx" || model_type == "mpt")) {
-        if (!ac->is_object())
+    if (model_type == "dbrx" || model_type == "mpt") {
+        const json* ac = f.find("attn_config");
+        if (ac && !ac->is_object())
             return field_error(code::invalid_value, f.path("attn_config"), "must be an object, got {}",
                                described(*ac));
-        Fields af(*ac, f.path("attn_config"));
-        if (af.find("kv_n_heads")) return af.positive("kv_n_heads");
-        if (const ClassDefault* d = defaults.row("attn_config.kv_n_heads"))
-            return Sourced{1, format("attn_config.kv_n_heads {} (default of {}: {})", d->value,
-                                     d->config_class, d->meaning)};
+        if (ac) {
+            Fields af(*ac, f.path("attn_config"));
+            if (af.find("kv_n_heads")) return af.positive("kv_n_heads");
+        }
+        // DbrxConfig builds DbrxAttentionConfig() when attn_config is absent, so its default holds then too.
+        if (const ClassDefault* d = defaults.row("attn_config.kv_n_heads")) {
+            auto v = checked_integer(*parse_json_text(d->value), f.path("attn_config.kv_n_heads"), false);
+            if (!v) return v.forward_error();
+            return Sourced{*v, format("{} {} (default of {}: {})", f.path("attn_config.kv_n_heads"), d->value,
+                                      d->config_class, d->meaning)};
+        }
     }
     const char* name = f.first_of({"n_head_kv", "num_kv_heads", "num_key_value_heads"});
     if (name) return f.positive(name);

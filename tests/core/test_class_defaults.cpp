@@ -61,11 +61,11 @@ const Case cases[] = {
      "26 x 2 x 4 x 256 x 2 B, 13 sliding (4096) and 13 full; max 8192"},
     {"gemma3_text", "fixture:google--gemma-3-1b-it.json", "", "", nullptr, 26, 106496, 0, 131072,
      "26 x 2 x 4 x 256 x 2 B: 22 sliding (4096), 4 full (layers 6, 12, 18, 24); max 131072"},
-    {"gemma3n_text", "", R"({"architectures": ["Gemma3nForCausalLM"], "model_type": "gemma3n_text",
-        "num_hidden_layers": 30, "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 256,
-        "hidden_size": 2048, "max_position_embeddings": 32768, "torch_dtype": "bfloat16"})",
-     "", nullptr, 30, 30720, 0, 0,
-     "written, Gemma-3n E2B's shape: the last 15 of 30 layers reuse caches; 15 x 2 x 2 x 256 x 2 B"},
+    {"gemma3n_text", "",
+     R"({"architectures": ["Gemma3nForCausalLM"], "model_type": "gemma3n_text", "torch_dtype": "bfloat16"})",
+     "", nullptr, 35, 40960, 0, 32768,
+     "written, every field left to Gemma3nTextConfig: 35 layers, full every 5th (7), the last 15 reuse "
+     "caches: 20 x 2 x 2 KV heads x 256 x 2 B; max 32768"},
     {"deepseek_v2", "shared:deepseek-ai--DeepSeek-V2-Lite.json", "", "", nullptr, 32, 36864, 0, 2048,
      "32 MLA layers x (512 + 64) x 2 B; max 2048"},
     {"deepseek_v3", "shared:deepseek-ai--DeepSeek-V3.json", "", "", nullptr, 61, 70272, 0, 4096,
@@ -74,19 +74,26 @@ const Case cases[] = {
      "36 x 2 x 8 x 64 x 2 B, 18 sliding (128) and 18 full; max 131072"},
     {"phi3", "fixture:microsoft--Phi-3.5-mini-instruct.json", "", "", nullptr, 32, 393216, 0, 4096,
      "32 x 2 x 32 KV heads (= query heads) x (3072 / 32) x 2 B, no window; max 4096"},
-    {"cohere2", "", R"({"architectures": ["Cohere2ForCausalLM"], "model_type": "cohere2",
-        "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "hidden_size": 4096,
-        "max_position_embeddings": 8192, "torch_dtype": "bfloat16"})",
-     "", nullptr, 32, 131072, 0, 0,
-     "written, Command R7B's shape: 32 x 2 x 8 x 128 x 2 B, 24 sliding (4096), 8 full"},
-    {"exaone4", "fixture:LGAI-EXAONE--EXAONE-4.0-32B.json", "", "", nullptr, 64, 262144, 0, 0,
-     "64 x 2 x 8 x 128 x 2 B, layer_types as published, window 4096"},
-    {"exaone_moe", "", R"({"architectures": ["ExaoneMoEForCausalLM"], "model_type": "exaone_moe",
-        "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
-        "hidden_size": 4096, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"})",
-     "", nullptr, 32, 131072, 0, 0, "written: 32 x 2 x 8 x 128 x 2 B, 24 sliding (4096), 8 full"},
-    {"olmo3", "fixture:allenai--Olmo-3.1-32B-Instruct.json", "", "", nullptr, 64, 262144, 0, 0,
-     "64 x 2 x 8 x 128 x 2 B, layer_types as published, window 4096"},
+    {"cohere2", "",
+     R"({"architectures": ["Cohere2ForCausalLM"], "model_type": "cohere2", "torch_dtype": "bfloat16"})", "",
+     nullptr, 40, 1310720, 0, 8192,
+     "written, every field left to Cohere2Config: 40 x 2 x 64 KV heads (= query heads) x (8192 / 64) x 2 B, "
+     "30 sliding (4096), 10 full; max 8192"},
+    {"exaone4", "",
+     R"({"architectures": ["Exaone4ForCausalLM"], "model_type": "exaone4", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 524288, 0, 2048,
+     "written, every field left to Exaone4Config: 32 x 2 x 32 x (4096 / 32) x 2 B, 24 sliding (4096), 8 "
+     "full; max 2048"},
+    {"exaone_moe", "",
+     R"({"architectures": ["ExaoneMoEForCausalLM"], "model_type": "exaone_moe", "head_dim": 128, "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, head_dim 128 given, the rest left to ExaoneMoeConfig: 32 x 2 x 32 x 128 x 2 B, 24 sliding "
+     "(4096), 8 full; max 2048"},
+    {"olmo3", "",
+     R"({"architectures": ["Olmo3ForCausalLM"], "model_type": "olmo3", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 524288, 0, 2048,
+     "written, every field left to Olmo3Config: 32 x 2 x 32 KV heads (= query heads) x (4096 / 32) x 2 B, 24 "
+     "sliding (4096), 8 full; max 2048"},
     {"afmoe", "", R"({"architectures": ["AfmoeForCausalLM"], "model_type": "afmoe", "num_hidden_layers": 32,
         "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "hidden_size": 4096,
         "max_position_embeddings": 65536, "torch_dtype": "bfloat16"})",
@@ -98,45 +105,48 @@ const Case cases[] = {
      "60 x 2 x 8 x (8192 / 128) x 2 B"},
     {"RefinedWebModel", "shared:reconstructed/tiiuae--falcon-7b-instruct.json", "", "", "RWForCausalLM", 32,
      8192, 0, 0, "Falcon-7B-Instruct's config as model_type RefinedWebModel: 32 x 2 x 1 x 64 x 2 B"},
-    {"gpt_bigcode", "fixture:TheBloke--WizardCoder-15B-1.0-GPTQ.json", "", "", nullptr, 40, 20480, 0, 0,
-     "multi_query true: 40 x 2 x 1 x (6144 / 48) x 2 B"},
-    {"dbrx", "", R"({"architectures": ["DbrxForCausalLM"], "model_type": "dbrx", "d_model": 6144,
-        "n_heads": 48, "n_layers": 40, "max_seq_len": 32768, "attn_config": {"kv_n_heads": 8},
-        "torch_dtype": "bfloat16"})",
-     "", nullptr, 40, 20480, 0, 0, "written, DBRX's shape: attn_config.kv_n_heads 1: 40 x 2 x 1 x 128 x 2 B"},
+    {"gpt_bigcode", "fixture:TheBloke--WizardCoder-15B-1.0-GPTQ.json", "", "", nullptr, 12, 3072, 0, 1024,
+     "WizardCoder's config without n_layer, n_head, n_embd and n_positions: GPTBigCodeConfig's 12 x 2 x 1 KV "
+     "head (multi_query) x (768 / 12) x 2 B; max 1024"},
+    {"dbrx", "", R"({"architectures": ["DbrxForCausalLM"], "model_type": "dbrx", "torch_dtype": "bfloat16"})",
+     "", nullptr, 24, 12288, 0, 2048,
+     "written, no attn_config: DbrxConfig builds DbrxAttentionConfig(), kv_n_heads 1: 24 x 2 x 1 x (2048 / "
+     "16) x 2 B; max 2048"},
     {"jamba", "", R"({"architectures": ["JambaForCausalLM"], "model_type": "jamba", "hidden_size": 4096,
         "num_hidden_layers": 32, "num_attention_heads": 32, "max_position_embeddings": 262144,
         "torch_dtype": "bfloat16"})",
      "", nullptr, 32, 16384, 28ull * ((4 - 1) * 8192 * 2 + 8192 * 16 * 2), 0,
      "written, Jamba-v0.1's shape: attention on layers 4, 12, 20, 28: 4 x 2 x 8 x 128 x 2 B; 28 Mamba "
      "layers of conv (4 - 1) x 8192 + ssm 8192 x 16 (I = 2 x 4096), 2 B each"},
-    {"mamba", "fixture:state-spaces--mamba-2.8b-hf.json", "", "", nullptr, 64, 0,
-     64ull * ((4 - 1) * 5120 * 2 + 5120 * 16 * 2), 0,
-     "64 Mamba layers of conv (4 - 1) x intermediate_size 5120 + ssm 5120 x 16, 2 B each"},
-    {"falcon_mamba", "fixture:state-spaces--mamba-2.8b-hf.json", "", "", "FalconMambaForCausalLM", 64, 0,
-     64ull * ((4 - 1) * 5120 * 2 + 5120 * 16 * 2), 0,
-     "Mamba-2.8B's config as model_type falcon_mamba: as mamba"},
+    {"mamba", "",
+     R"({"architectures": ["MambaForCausalLM"], "model_type": "mamba", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 0, 32ull * ((4 - 1) * 1536 * 2 + 1536 * 16 * 2), 0,
+     "written, every field left to MambaConfig: 32 layers of conv (4 - 1) x I + ssm I x 16, I = 2 x 768, 2 B "
+     "each"},
+    {"falcon_mamba", "", R"({"architectures": ["FalconMambaForCausalLM"], "model_type": "falcon_mamba",
+        "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 0, 32ull * ((4 - 1) * 1536 * 2 + 1536 * 16 * 2), 0,
+     "written, every field left to FalconMambaConfig: as mamba"},
     {"mamba2", "",
      R"({"architectures": ["Mamba2ForCausalLM"], "model_type": "mamba2", "num_hidden_layers": 48,
         "hidden_size": 4096, "torch_dtype": "bfloat16"})",
      "", nullptr, 48, 0, 48ull * ((4 - 1) * (8192 + 2 * 8 * 128) * 2 + 128 * 64 * 128 * 2), 0,
      "written, Codestral-Mamba's shape: conv (4 - 1) x (2 x 4096 + 2 x 8 groups x 128) + ssm 128 heads x 64 "
      "x 128, 2 B each"},
-    {"bamba", "", R"({"architectures": ["BambaForCausalLM"], "model_type": "bamba", "num_hidden_layers": 4,
-        "num_attention_heads": 32, "num_key_value_heads": 8, "hidden_size": 4096, "attn_layer_indices": [1],
-        "mamba_d_head": 64, "torch_dtype": "bfloat16"})",
-     "", nullptr, 4, 4096, 3ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 0,
-     "written: 1 attention layer of 2 x 8 x 128 x 2 B; 3 Mamba-2 layers of conv (4 - 1) x (2 x 4096 + "
-     "2 x 1 x 256) + ssm 128 x 64 x 256, 2 B each"},
-    {"granitemoehybrid", "", R"({"architectures": ["GraniteMoeHybridForCausalLM"],
-        "model_type": "granitemoehybrid", "num_hidden_layers": 4, "num_attention_heads": 32,
-        "num_key_value_heads": 8, "hidden_size": 4096, "layer_types": ["mamba", "attention", "mamba", "mamba"],
-        "mamba_d_head": 64, "torch_dtype": "bfloat16"})",
-     "", nullptr, 4, 4096, 3ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 0,
-     "written: as bamba, the layers from layer_types"},
+    {"bamba", "",
+     R"({"architectures": ["BambaForCausalLM"], "model_type": "bamba", "attn_layer_indices": [1], "mamba_d_head": 64, "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 4096, 31ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 262144,
+     "written, attn_layer_indices [1] and mamba_d_head 64 given: 1 attention layer of 2 x 8 x (4096 / 32) x "
+     "2 B; 31 Mamba-2 layers of conv (4 - 1) x (2 x 4096 + 2 x 1 x 256) + ssm 128 x 64 x 256, 2 B each; max "
+     "262144"},
+    {"granitemoehybrid", "",
+     R"({"architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid", "layer_types": ["mamba", "attention", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba"], "mamba_d_head": 64, "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 16384, 31ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 2048,
+     "written, 32 layer_types (attention on layer 1) and mamba_d_head 64 given: 2 x 32 KV heads (= query "
+     "heads) x 128 x 2 B; 31 Mamba-2 layers as bamba; max 2048"},
     {"nemotron_h", "shared:nvidia--Nemotron-H-56B-Base-8K.json", "", "", nullptr, 118, 0, 0, 0,
      "mamba_ssm_cache_dtype float32: the published figures (checked in the case)"},
-    {"falcon_h1", "fixture:reconstructed/tiiuae--Falcon-H1-7B-Instruct.json", "", "", nullptr, 44, 0, 0, 0,
+    {"falcon_h1", "fixture:reconstructed/tiiuae--Falcon-H1-7B-Instruct.json", "", "", nullptr, 32, 0, 0, 0,
      "the Mamba-2 shape from FalconH1Config's defaults (checked in the case)"},
     {"zamba2", "fixture:reconstructed/transformers--Zamba2Config-defaults.json", "", "", nullptr, 54, 0, 0, 0,
      "the file is Zamba2Config's defaults: the same figures (checked in the case)"},
@@ -146,6 +156,131 @@ const Case cases[] = {
      "LFM2.5's text model as model_type lfm2_moe: conv_L_cache 3 (checked in the case)"},
     {"llama4_text", "shared:meta-llama--Llama-4-Scout-17B-16E-Instruct.json", "", "text_config", nullptr, 48,
      0, 0, 0, "attention_chunk_size 8192 as published: the same figures (checked in the case)"},
+    {"gpt2", "", R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "torch_dtype": "bfloat16"})",
+     "", nullptr, 12, 36864, 0, 1024,
+     "written, every field left to its class: 12 x 2 x 12 x (768 / 12) x 2 B; max 1024"},
+    {"gptj", "", R"({"architectures": ["GPTJForCausalLM"], "model_type": "gptj", "torch_dtype": "bfloat16"})",
+     "", nullptr, 28, 458752, 0, 2048,
+     "written, every field left to its class: 28 x 2 x 16 x (4096 / 16) x 2 B; max 2048"},
+    {"gpt_neox", "",
+     R"({"architectures": ["GPTNeoXForCausalLM"], "model_type": "gpt_neox", "torch_dtype": "bfloat16"})", "",
+     nullptr, 44, 1081344, 0, 2048,
+     "written, every field left to its class: 44 x 2 x 64 x (6144 / 64) x 2 B; max 2048"},
+    {"opt", "", R"({"architectures": ["OPTForCausalLM"], "model_type": "opt", "torch_dtype": "bfloat16"})",
+     "", nullptr, 12, 36864, 0, 2048,
+     "written, every field left to its class: 12 x 2 x 12 x (768 / 12) x 2 B; max 2048"},
+    {"bloom", "fixture:bigscience--bloom-3b.json", "", "", nullptr, 2, 20480, 0, 0,
+     "Bloom-3B's config without n_layer and n_head (hidden_size kept: BloomConfig maps it to n_embed, which "
+     "kvcalc does not read): 2 x 2 x 8 x (2560 / 8) x 2 B"},
+    {"mpt", "", R"({"architectures": ["MptForCausalLM"], "model_type": "mpt", "torch_dtype": "bfloat16"})",
+     "", nullptr, 24, 196608, 0, 2048,
+     "written, every field left to its class: no attn_config: 24 x 2 x 16 KV heads (one per query head) x "
+     "(2048 / 16) x 2 B; max 2048"},
+    {"phi", "", R"({"architectures": ["PhiForCausalLM"], "model_type": "phi", "torch_dtype": "bfloat16"})",
+     "", nullptr, 24, 196608, 0, 2048,
+     "written, every field left to its class: 24 x 2 x 32 KV heads (= query heads) x (2048 / 32) x 2 B; max "
+     "2048"},
+    {"persimmon", "",
+     R"({"architectures": ["PersimmonForCausalLM"], "model_type": "persimmon", "torch_dtype": "bfloat16"})",
+     "", nullptr, 36, 589824, 0, 16384,
+     "written, every field left to its class: 36 x 2 x 64 x (4096 / 64) x 2 B; max 16384"},
+    {"granite", "",
+     R"({"architectures": ["GraniteForCausalLM"], "model_type": "granite", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 KV heads (= query heads) x (4096 / 32) x 2 B; max "
+     "2048"},
+    {"granitemoe", "",
+     R"({"architectures": ["GraniteMoeForCausalLM"], "model_type": "granitemoe", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 x 128 x 2 B; max 2048"},
+    {"smollm3", "",
+     R"({"architectures": ["SmolLM3ForCausalLM"], "model_type": "smollm3", "torch_dtype": "bfloat16"})", "",
+     nullptr, 36, 73728, 0, 32768,
+     "written, every field left to its class: 36 x 2 x 4 x (2048 / 16) x 2 B; max 32768"},
+    {"glm", "", R"({"architectures": ["GlmForCausalLM"], "model_type": "glm", "torch_dtype": "bfloat16"})",
+     "", nullptr, 40, 40960, 0, 131072,
+     "written, every field left to its class: 40 x 2 x 2 x head_dim 128 x 2 B; max 131072"},
+    {"glm4", "", R"({"architectures": ["Glm4ForCausalLM"], "model_type": "glm4", "torch_dtype": "bfloat16"})",
+     "", nullptr, 40, 40960, 0, 131072,
+     "written, every field left to its class: 40 x 2 x 2 x head_dim 128 x 2 B; max 131072"},
+    {"glm4_moe", "",
+     R"({"architectures": ["Glm4MoeForCausalLM"], "model_type": "glm4_moe", "head_dim": 128, "torch_dtype": "bfloat16"})",
+     "", nullptr, 46, 188416, 0, 131072,
+     "written, every field left to its class: head_dim 128 given (Glm4MoeConfig has none, and 4096 / 96 does "
+     "not divide): 46 x 2 x 8 x 128 x 2 B; max 131072"},
+    {"olmo", "", R"({"architectures": ["OlmoForCausalLM"], "model_type": "olmo", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 x 128 x 2 B; max 2048"},
+    {"olmo2", "",
+     R"({"architectures": ["Olmo2ForCausalLM"], "model_type": "olmo2", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 x 128 x 2 B; max 2048"},
+    {"olmoe", "",
+     R"({"architectures": ["OlmoeForCausalLM"], "model_type": "olmoe", "torch_dtype": "bfloat16"})", "",
+     nullptr, 16, 131072, 0, 4096,
+     "written, every field left to its class: 16 x 2 x 16 x (2048 / 16) x 2 B; max 4096"},
+    {"starcoder2", "",
+     R"({"architectures": ["Starcoder2ForCausalLM"], "model_type": "starcoder2", "torch_dtype": "bfloat16"})",
+     "", nullptr, 30, 30720, 0, 4096,
+     "written, every field left to its class: 30 x 2 x 2 x (3072 / 24) x 2 B; max 4096"},
+    {"stablelm", "",
+     R"({"architectures": ["StableLmForCausalLM"], "model_type": "stablelm", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 327680, 0, 4096,
+     "written, every field left to its class: 32 x 2 x 32 x (2560 / 32) x 2 B; max 4096"},
+    {"cohere", "",
+     R"({"architectures": ["CohereForCausalLM"], "model_type": "cohere", "torch_dtype": "bfloat16"})", "",
+     nullptr, 40, 1310720, 0, 8192,
+     "written, every field left to its class: 40 x 2 x 64 x (8192 / 64) x 2 B; max 8192"},
+    {"nemotron", "",
+     R"({"architectures": ["NemotronForCausalLM"], "model_type": "nemotron", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 786432, 0, 4096,
+     "written, every field left to its class: 32 x 2 x 48 KV heads (no KV-head field: one per query head) x "
+     "(6144 / 48) x 2 B; max 4096"},
+    {"ernie4_5", "",
+     R"({"architectures": ["Ernie4_5ForCausalLM"], "model_type": "ernie4_5", "torch_dtype": "bfloat16"})", "",
+     nullptr, 18, 18432, 0, 131072,
+     "written, every field left to its class: 18 x 2 x 2 x head_dim 128 x 2 B; max 131072"},
+    {"ernie4_5_moe", "",
+     R"({"architectures": ["Ernie4_5_MoeForCausalLM"], "model_type": "ernie4_5_moe", "torch_dtype": "bfloat16"})",
+     "", nullptr, 28, 57344, 0, 131072,
+     "written, every field left to its class: 28 x 2 x 4 x (2560 / 20) x 2 B; max 131072"},
+    {"hunyuan_v1_dense", "",
+     R"({"architectures": ["HunYuanDenseV1ForCausalLM"], "model_type": "hunyuan_v1_dense", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 x (4096 / 32) x 2 B; max 2048"},
+    {"hunyuan_v1_moe", "",
+     R"({"architectures": ["HunYuanMoEV1ForCausalLM"], "model_type": "hunyuan_v1_moe", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 x (4096 / 32) x 2 B; max 2048"},
+    {"minimax", "",
+     R"({"architectures": ["MiniMaxText01ForCausalLM"], "model_type": "minimax", "head_dim": 128, "layer_types": ["full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention"], "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 65536, 16ull * 32 * 128 * 128 * 2, 131072,
+     "written, head_dim 128 and MiniMaxConfig's own layer pattern given (full where (i + 1) % 2; kvcalc "
+     "reads no default pattern): 16 full layers x 2 x 8 x (4096 / 32) x 2 B; 16 lightning states of 32 heads "
+     "x 128 x 128, 2 B each; max 4096 x 32"},
+    {"qwen3_5_text", "",
+     R"({"architectures": ["Qwen3_5ForConditionalGeneration"], "model_type": "qwen3_5", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 32, 32768, 24ull * ((4 - 1) * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 128) * 2,
+     32768,
+     "written, every text field left to Qwen3_5TextConfig: full_attention_interval 4, 8 of 32 layers full, 8 "
+     "x 2 x 4 x 256 x 2 B; 24 gated-delta-net states of conv (4 - 1) x (2 x 16 x 128 + 32 x 128) + 32 x 128 "
+     "x 128, 2 B each; max 32768"},
+    {"qwen3_5_moe_text", "",
+     R"({"architectures": ["Qwen3_5MoeForConditionalGeneration"], "model_type": "qwen3_5_moe", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 40, 20480, 30ull * ((4 - 1) * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 128) * 2,
+     32768,
+     "written, every text field left to Qwen3_5MoeTextConfig: 10 of 40 layers full, 10 x 2 x 2 x 256 x 2 B; "
+     "30 gated-delta-net states as qwen3_5_text; max 32768"},
+    {"gemma4_text", "",
+     R"({"architectures": ["Gemma4ForCausalLM"], "model_type": "gemma4_text", "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention"], "global_head_dim": 512, "torch_dtype": "bfloat16"})",
+     "", nullptr, 30, 143360, 0, 131072,
+     "written, Gemma4TextConfig's own layer pattern (sliding_window_pattern 6) and global_head_dim kwarg 512 "
+     "given: 25 sliding (512) x 2 x 4 x 256 x 2 B + 5 full x 2 x 4 x 512 x 2 B; max 131072"},
+    {"kimi_linear", "", R"({"architectures": ["KimiLinearForCausalLM"], "model_type": "kimi_linear", "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "mla_use_nope": true, "linear_attn_config": {"full_attn_layers": [4, 8, 12, 16, 20, 24, 28, 32], "kda_layers": [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31], "head_dim": 128, "num_heads": 32, "short_conv_kernel_size": 4}, "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 9216, 24ull * ((4 - 1) * 3 * 32 * 128 * 2 + 32 * 128 * 128 * 4), 0,
+     "written, Kimi-Linear's MLA and KDA fields over KimiLinearConfig's 32 layers: 8 MLA layers x (512 + 64) "
+     "x 2 B; 24 KDA states of conv (4 - 1) x 3 x 32 x 128 in 2 B + a float32 recurrent state of 32 x 128 x "
+     "128 (Kimi-Linear-48B's 20 give 43,417,600 B)"},
 };
 
 json load(const Case& c) {
@@ -213,7 +348,9 @@ TEST_CASE("every config-class default: a config without the fields sizes as the 
             for (const auto& g : m->groups) {
                 if (g.kind != LayerKind::full_attention && g.kind != LayerKind::sliding_window) continue;
                 if (f == "num_key_value_heads") CHECK(g.kv_heads.source == said(d));
-                if (f == "head_dim") CHECK(g.k_head_dim.source == said(d));
+                // Gemma 4's full layers take their own size, global_head_dim (given in the case).
+                if (f == "head_dim" && g.k_head_dim.source != "global_head_dim")
+                    CHECK(g.k_head_dim.source == said(d));
             }
         }
     }
@@ -345,4 +482,26 @@ TEST_CASE("Gemma 3 4B's config, whose text_config leaves its heads to Gemma3Text
               "text_config.num_key_value_heads 4 (default of Gemma3TextConfig: the KV heads)");
         CHECK(g.k_head_dim.source == "text_config.head_dim 256 (default of Gemma3TextConfig: the head size)");
     }
+}
+
+TEST_CASE("DBRX's KV heads come from the table's DbrxAttentionConfig row, with attn_config or without") {
+    // DbrxConfig builds DbrxAttentionConfig() when attn_config is absent and
+    // DbrxAttentionConfig(**attn_config) when given: kv_n_heads 1 either way unless the config says
+    // otherwise.
+    for (const char* attn : {"", R"(, "attn_config": {})", R"(, "attn_config": {"clip_qkv": 8})"}) {
+        auto m = kvcalc::read_model_text(
+            std::string(R"({"architectures": ["DbrxForCausalLM"], "model_type": "dbrx",
+            "d_model": 6144, "n_heads": 48, "n_layers": 40)") +
+            attn + "}");
+        INFO(attn);
+        REQUIRE(m.ok());
+        CHECK(m->groups[0].kv_heads.value == 1);
+        CHECK(m->groups[0].kv_heads.source ==
+              "attn_config.kv_n_heads 1 (default of DbrxAttentionConfig: the KV heads)");
+    }
+    auto eight = kvcalc::read_model_text(R"({"architectures": ["DbrxForCausalLM"], "model_type": "dbrx",
+        "d_model": 6144, "n_heads": 48, "n_layers": 40, "attn_config": {"kv_n_heads": 8}})");
+    REQUIRE(eight.ok());
+    CHECK(eight->groups[0].kv_heads.value == 8);
+    CHECK(eight->groups[0].kv_heads.source == "attn_config.kv_n_heads");
 }
