@@ -94,10 +94,12 @@ const Case cases[] = {
      nullptr, 32, 524288, 0, 2048,
      "written, every field left to Olmo3Config: 32 x 2 x 32 KV heads (= query heads) x (4096 / 32) x 2 B, 24 "
      "sliding (4096), 8 full; max 2048"},
-    {"afmoe", "", R"({"architectures": ["AfmoeForCausalLM"], "model_type": "afmoe", "num_hidden_layers": 32,
-        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "hidden_size": 4096,
-        "max_position_embeddings": 65536, "torch_dtype": "bfloat16"})",
-     "", nullptr, 32, 131072, 0, 0, "written: 32 x 2 x 8 x 128 x 2 B, 24 sliding (2048), 8 full"},
+    {"afmoe", "",
+     R"({"architectures": ["AfmoeForCausalLM"], "model_type": "afmoe", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 262144, 0, 131072,
+     "written, every field left to vLLM's AfmoeConfig: 32 x 2 x 16 KV heads (= query heads) x 128 x 2 B, 24 "
+     "sliding "
+     "(2048), 8 full; max 131072"},
     {"falcon", "shared:reconstructed/tiiuae--falcon-7b-instruct.json", "", "", nullptr, 32, 8192, 0, 0,
      "multi_query true: 32 x 2 x 1 KV head x (4544 / 71) x 2 B"},
     {"RefinedWeb", "fixture:tiiuae--falcon-40b.json", "", "", nullptr, 60, 122880, 0, 0,
