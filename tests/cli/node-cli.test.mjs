@@ -4,9 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, configsDir } from '../expected/expected.mjs';
+import { writeAll } from '../gguf/write-gguf.mjs';
 
 const native = join(repoRoot, process.env.KVCALC_BUILD_DIR || 'build', 'kvcalc');
 const nodeCli = join(repoRoot, 'dist', 'cli.mjs');
@@ -85,6 +87,25 @@ test('table in every format, presets, gpus, architectures, engine logs and stdin
   ];
   cases.push([['check', join(logs, entry.config), '--engine-log', join(logs, entry.file), '--json']]);
   await same(cases);
+});
+
+test('GGUF files (both byte orders, cut, on stdin) read the same', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kvcalc-node-cli-gguf-'));
+  try {
+    writeAll(dir);
+    const ggufs = readdirSync(dir).filter((f) => f.endsWith('.gguf')).sort().map((f) => join(dir, f));
+    assert.ok(ggufs.length >= 16, String(ggufs.length));
+    const cut = join(dir, 'cut.gguf');
+    writeFileSync(cut, readFileSync(join(dir, 'llama-3-8b-instruct.gguf')).subarray(0, 3000000));
+    await same([
+      ...ggufs.map((f) => [['size', f, '--context', '4096', '--json']]),
+      [['size', cut, '--json']], [['size', cut]],
+      [['table', ggufs[0], sharedConfigs[0], '--format', 'json']],
+      [['size', '-', '--json'], readFileSync(join(dir, 'lfm2-1.2b.be.gguf'))],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('usage errors (exit 2) and bad input (exit 1) read the same', async () => {

@@ -25,7 +25,7 @@ export class Drawing {
     this.error = h('div', { class: 'error', role: 'alert', part: 'error' });
     this.controls = new Controls((a, v) => on.set(a, v));
     // The paste panel's input is built (and its code loaded) when it is first opened.
-    this.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json'));
+    this.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json or .gguf'));
     this.configPanel.addEventListener('toggle', () => {
       if (this.configPanel.open) on.openConfig();
     });

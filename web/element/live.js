@@ -275,7 +275,8 @@ export class Live {
   #configInput() {
     const panel = this.#drawing.configPanel;
     this.#configInputs ??= import('./config-input.js').then(
-      ({ ConfigInput }) => new ConfigInput(panel, (text) => this.#usePastedConfig(text)),
+      ({ ConfigInput }) => new ConfigInput(panel, (text) => this.#usePastedConfig(text),
+        (file, options) => this.#engine.kv.readGguf(file, options)),
       (err) => {
         this.#configInputs = null;  // opening the panel again retries
         replace(panel, panel.firstChild, h('p', { class: 'field-error', role: 'alert' },
