@@ -223,9 +223,10 @@ test('only real elements are baked: <kv-calc in an attribute, a script\'s string
   const at = MENTIONS.indexOf(`${open}</kv-calc>`) + open.length;
   assert.equal(baked.slice(0, at), MENTIONS.slice(0, at));
   assert.ok(baked.endsWith(MENTIONS.slice(at)));
-  assert.equal(text(baked.slice(at, baked.length - MENTIONS.length + at)).trim(),
+  assert.equal(text(parts(baked.slice(at, baked.length - MENTIONS.length + at)).words).trim(),
     'Qwen/Qwen3-8B keeps 147,456 B of KV cache per token (bf16) and 576 MiB (603,979,776 B) for one sequence of 4,096 tokens (resident accounting).');
-  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 1);
+  // The one element's render and its words.
+  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 2);
   // Again, and --force (which once failed on an attribute's copy): nothing more to change.
   for (const args of [['bake', 'mentions.html'], ['bake', '--force', 'mentions.html'], ['bake', '--check', 'mentions.html']]) {
     const again = npx(args);
@@ -312,21 +313,23 @@ test('an element inside a <p>: baked, with a warning naming the file, the line a
     `kvcalc bake: warning: paragraph.html:8: <kv-calc> is inside a <p> (line 8), which the <p> in it (line 8) closes, and the element with it: ${after}` +
     'kvcalc bake: paragraph.html: 1 <kv-calc> with an author\'s content left as written (--force replaces it)\n');
   const baked = readFileSync(page, 'utf8');
-  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 3);
+  // Each of the three: its render and its words.
+  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 6);
   // What bake wrote is found again where the browser would have moved it: a second bake and
   // a forced one change nothing.
   const again = npx(['bake', 'paragraph.html']);
   assert.equal(again.status, 0, again.stderr);
   assert.equal(again.stdout, 'kvcalc bake: 3 <kv-calc> in 1 file; 0 files changed\n');
-  // Warned again, at the lines of the baked page (the table's fallback is 12 lines long).
+  // Warned again, at the lines of the baked page (each element's render is a line of its
+  // own, before its words; the table's words are 12 lines long).
   assert.deepEqual(again.stderr.match(/paragraph\.html:\d+: <kv-calc> is inside a <p> \(line \d+\)/g),
-    ['paragraph.html:2: <kv-calc> is inside a <p> (line 2)', 'paragraph.html:6: <kv-calc> is inside a <p> (line 5)',
-      'paragraph.html:24: <kv-calc> is inside a <p> (line 24)']);
+    ['paragraph.html:2: <kv-calc> is inside a <p> (line 2)', 'paragraph.html:7: <kv-calc> is inside a <p> (line 6)',
+      'paragraph.html:27: <kv-calc> is inside a <p> (line 27)']);
   assert.equal(readFileSync(page, 'utf8'), baked);
   const forced = npx(['bake', '--force', 'paragraph.html']);
   assert.equal(forced.status, 0, forced.stderr);
   assert.equal(forced.stdout, 'kvcalc bake: 4 <kv-calc> in 1 file; 1 file changed\n');
-  assert.equal(readFileSync(page, 'utf8').replace(/<kv-calc model="Qwen\/Qwen3-8B">\n<p class="fallback"[^\n]*\n<\/kv-calc><\/p>\n$/, ''),
+  assert.equal(readFileSync(page, 'utf8').replace(/<kv-calc model="Qwen\/Qwen3-8B">\n<template [^\n]*\n<p class="fallback"[^\n]*\n<\/kv-calc><\/p>\n$/, ''),
     baked.replace(/<kv-calc model="Qwen\/Qwen3-8B"><p>By the author\.<\/p><\/kv-calc><\/p>\n$/, ''));
 });
 
@@ -358,7 +361,7 @@ console.log(JSON.stringify({ page: { ...page, html: undefined }, site }));
   const r = spawnSync(process.execPath, ['warned.mjs', site], { cwd: app, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(out.page, { changed: false, count: 0, skipped: 0, elements: 0, warnings: [], mentions: [
+  assert.deepEqual(out.page, { changed: false, count: 0, skipped: 0, elements: 0, warnings: [], stylesheet: null, mentions: [
     { where: 'a <meta> content attribute', many: '<meta> content attributes', line: 4, shown: false },
     { where: 'a <script>', many: '<script>s', line: 6, shown: false },
     { where: 'a comment', many: 'comments', line: 9, shown: false },

@@ -55,6 +55,7 @@
  * @part config-text - The config.json text area.
  * @part config-file - The config.json file input.
  * @part config-error - The error next to the config input, naming the field.
+ * @part config-progress - How much of a GGUF file has been read, while it is (the metadata only).
  * @part view - Each view's section.
  * @part formula - The formula view.
  * @part source - The formula's "where this value comes from" line.

@@ -384,10 +384,10 @@ export class Live {
   }
 
   // Draws the first render's other sections (names) and runs the other steps (functions),
-  // one per idle callback. The box keeps at least the fallback's height until the next
-  // render: where a page reserved the live height for the fallback and the live element is
-  // a little shorter (the reservation measured at a nearby width), shrinking now, perhaps in
-  // view, would move the page; the next render follows a change, which may.
+  // one per idle callback, each drawn section taking the place of the baked one that held it.
+  // Over a fallback, the box keeps at least the fallback's height until the next render
+  // (where a page gave the fallback a height of its own, shrinking now, perhaps in view,
+  // would move the page; the next render follows a change, which may).
   #drawLater(ctx, steps) {
     this.#later = whenIdle(() => {
       const step = steps.shift();
