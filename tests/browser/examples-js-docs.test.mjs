@@ -135,7 +135,7 @@ test('Eleventy 3 (markdown-it): the page\'s files by passthrough copy, baked on 
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), new RegExp(`<div class="kv-calc-box">\n${BAKED.source}`));
   // The files a page may load, and not the Node-only ones (the command, the baker, the plugins).
   assert.deepEqual(readdirSync(join(out, 'kvcalc')).sort(), ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js',
-    'gqa-view.js', 'kvcalc.css', 'kvcalc.js', 'kvcalc_core.wasm', 'live.js', 'styles.js', 'svg.js', 'table-view.js']);
+    'gguf-read.js', 'gqa-view.js', 'kvcalc.css', 'kvcalc.js', 'kvcalc_core.wasm', 'live.js', 'styles.js', 'svg.js', 'table-view.js']);
   const nojs = await withoutJavaScript(out, '/');
   assert.equal(nojs.words, BAKED_TEXT);
   assert.match(nojs.shown, /Bytes per token 57,344 B Per sequence \(32,768 tokens, resident\) 1\.75 GiB \(1,879,048,192 B\)/);
