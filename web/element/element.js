@@ -56,7 +56,6 @@
  * @part config-file - The file input (a config.json or a .gguf).
  * @part config-progress - The progress of a .gguf file's metadata being read (shown while it is read).
  * @part config-error - The error next to the config input, naming the field.
- * @part config-progress - How much of a GGUF file has been read, while it is (the metadata only).
  * @part view - Each view's section.
  * @part formula - The formula view.
  * @part source - The formula's "where this value comes from" line.
