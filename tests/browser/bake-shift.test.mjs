@@ -269,6 +269,54 @@ test('a fallback a Markdown renderer pushed out of its element (the element insi
   });
 });
 
+test('a baked render set as innerHTML (React\'s dangerouslySetInnerHTML on a client-side navigation) is attached as the shadow root, styled at once, and goes live in its box', async () => {
+  // The page's one baked element has loaded kvcalc.css; four more are made by script, their
+  // content what kvcalc/bake's fallbackHtml writes (as kvcalc/mdx and a server component
+  // give React), where innerHTML leaves the declarative shadow root an inert <template>.
+  const dir = site('inner-html', { elements: [FOUR[0]] });
+  bake([dir]);
+  const { fallbackHtml } = await import(join(DIST, 'bake.mjs'));
+  const made = await Promise.all(FOUR.map(async (e) => {
+    const attributes = Object.fromEntries([...e.matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    return { attributes, html: await fallbackHtml(attributes, undefined, { stylesheet: 'kvcalc/kvcalc.css' }) };
+  }));
+  await served(dir, async (url) => {
+    const page = await newPage({ width: 1280, height: 900 });
+    await page.goto(url);
+    await page.$eval('kv-calc', async (el) => { el.scrollIntoView(); await el.updateComplete; });
+    const insert = (tag) => page.evaluate(({ made, tag }) => made.map(({ attributes, html }) => {
+      const el = document.createElement(tag);
+      for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+      el.innerHTML = html;
+      document.body.append(el, Object.assign(document.createElement('p'), { textContent: 'Text below.' }));
+      // Styled: the style sheet's :host rules give the element its border.
+      return { shadow: Boolean(el.shadowRoot?.querySelector('.kv[data-kvcalc-baked]')), styled: getComputedStyle(el).borderTopStyle === 'solid',
+        template: el.querySelectorAll('template').length, words: el.querySelectorAll(':scope > [data-kvcalc-baked]').length };
+    }), { made, tag });
+    // Defined (kv-calc): attached as it is inserted, styled before any frame (the page's
+    // element has the style sheet: its <link> in the new render loads a task or more later).
+    assert.deepEqual(await insert('kv-calc'), made.map(() => ({ shadow: true, styled: true, template: 0, words: 1 })));
+    // Inserted before its tag is defined: attached when the element upgrades.
+    assert.deepEqual(await insert('kv-calc-late'), made.map(() => ({ shadow: false, styled: false, template: 1, words: 1 })));
+    assert.equal(await page.evaluate(() => {
+      customElements.get('kv-calc').define('kv-calc-late');
+      return [...document.querySelectorAll('kv-calc-late')].filter((el) => el.shadowRoot?.querySelector('.kv[data-kvcalc-baked]') &&
+        !el.querySelector('template') && getComputedStyle(el).borderTopStyle === 'solid').length;
+    }), 4);
+    // Each goes live in the box its baked render had (the figures of the check: 28 x 2 x 4 x
+    // 128 x 2 B = 57,344 B a token; a pool of 681,280 tokens holds no 1,048,576-token request).
+    const live = await page.$$eval('kv-calc, kv-calc-late', (els) => Promise.all(els.slice(1).map(async (el) => {
+      const baked = el.getBoundingClientRect().height;
+      el.scrollIntoView({ block: 'center' });
+      await el.updateComplete;
+      return { live: el.matches(':state(live)'), same: el.getBoundingClientRect().height === baked, bytesPerToken: el.result?.bytesPerToken };
+    })));
+    assert.deepEqual(live, [...made, ...made].map(() => ({ live: true, same: true, bytesPerToken: 57344 })));
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+});
+
 test('a baked page whose kvcalc.css does not arrive: the live element uses its own styles', async () => {
   const dir = site('no-css', { elements: [FOUR[0]] });
   bake([dir]);

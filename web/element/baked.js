@@ -5,8 +5,10 @@
 
 const SECTION_NAMES = ['formula', 'chart', 'table', 'gqa', 'check'];
 
-// { link, base, sections: {name: node} } of the baked render in shadow, or null.
-// (A shadow root is no element: `:scope >` selects nothing under it, hence its children.)
+// { link, adopted, base, sections: {name: node} } of the baked render in shadow, or null;
+// adopted: the element's style sheet the render adopted when it was attached from a template
+// (its link still loading). (A shadow root is no element: `:scope >` selects nothing under
+// it, hence its children.)
 export function bakedRender(shadow) {
   const base = [...shadow.children].find((c) => c.matches('.kv[data-kvcalc-baked]'));
   if (!base) return null;
@@ -15,12 +17,14 @@ export function bakedRender(shadow) {
     const name = SECTION_NAMES.find((n) => node.classList.contains(n));
     if (name) sections[name] = node;
   }
-  return { link: [...shadow.children].find((c) => c.matches('link[rel~="stylesheet"]')) ?? null, base, sections };
+  return { link: [...shadow.children].find((c) => c.matches('link[rel~="stylesheet"]')) ?? null, adopted: shadow.adoptedStyleSheets[0] ?? null, base, sections };
 }
 
-// Resolves to the element's style sheet: the baked render's, once its link has loaded, else
-// (no baked render, or its file did not load) the styles module's, adopted by the live element.
+// Resolves to the element's style sheet: the one the baked render adopted, or the baked
+// render's, once its link has loaded, else (no baked render, or its file did not load) the
+// styles module's, adopted by the live element.
 export async function styleSheet(baked) {
+  if (baked?.adopted) return baked.adopted;
   if (baked?.link && await linkLoaded(baked.link)) return baked.link.sheet;
   return (await import('./styles.js')).elementSheet();
 }

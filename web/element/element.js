@@ -137,6 +137,28 @@ const warmNumbers = (el) => {
   }
 };
 
+// The element's style sheet as a constructed sheet, which any shadow root may adopt: the first
+// one the page has (a baked render's kvcalc.css once loaded, copied; or the styles module's).
+// A render attached from a template (#attachTemplate) adopts it, so that it shows styled at
+// once: its own <link> loads the file again, from the cache, but a task or more later, and
+// until then the render would show unstyled and move the page when styled.
+let pageSheet = null;
+function keepSheet(sheet) {
+  if (pageSheet || !sheet) return;
+  if (!sheet.href && !sheet.ownerNode) {
+    pageSheet = sheet;  // constructed already
+    return;
+  }
+  try {
+    const copy = new CSSStyleSheet();
+    copy.replaceSync([...sheet.cssRules].map((r) => r.cssText).join('\n'));
+    pageSheet = copy;
+  } catch {
+    // another origin's sheet, which the page may not read
+  }
+}
+const stylesheetLink = (shadow) => [...shadow.children].find((c) => c.matches('link[rel~="stylesheet"]')) ?? null;
+
 // The element's code beyond this file (web/element/live.js), loaded once per page.
 let liveCode = null;
 const loadLive = () => (liveCode ??= import('./live.js').catch((err) => {
@@ -253,12 +275,37 @@ export class KvCalcElement extends ElementBase {
     else this.#config = value ?? null;
   }
 
+  // A baked render set as the element's innerHTML (React's dangerouslySetInnerHTML, when a
+  // page a framework renders in the browser, on a client-side navigation, holds what kvcalc
+  // baked at build time) stays an inert <template shadowrootmode="open"> child: innerHTML does
+  // not attach declarative shadow roots. Attached here, as the HTML parser attaches it, before
+  // the element is first painted (React inserts it whole; this runs on insertion).
+  #attachTemplate() {
+    if (this.#internals?.shadowRoot ?? this.shadowRoot) return;
+    const template = [...this.children].find((c) => c.localName === 'template' && c.getAttribute('shadowrootmode') === 'open');
+    if (!template) return;
+    this.#shadow = this.attachShadow({ mode: 'open' });
+    this.#shadow.append(template.content);
+    template.remove();
+    if (pageSheet && !stylesheetLink(this.#shadow)?.sheet) this.#shadow.adoptedStyleSheets = [pageSheet];
+  }
+
+  // The baked render's style sheet, kept for the renders attached later (keepSheet).
+  #keepBakedSheet() {
+    const link = stylesheetLink(this.#internals?.shadowRoot ?? this.shadowRoot);
+    if (!link || pageSheet) return;
+    if (link.sheet) keepSheet(link.sheet);
+    else link.addEventListener('load', () => keepSheet(link.sheet), { once: true });
+  }
+
   connectedCallback() {
     if (this.#live) {
       this.#live.connected();
       this.#followTheme();
     } else {
+      this.#attachTemplate();
       if (this.#baked()) {
+        this.#keepBakedSheet();
         this.#followTheme();
         this.#takeBackFallback();
       }
@@ -329,6 +376,7 @@ export class KvCalcElement extends ElementBase {
         // The element's custom states: live, dark (kv-calc:state(live) in a page's CSS).
         state: (name, on) => this.#setState(name, on),
         shown: () => {
+          keepSheet(shadow.adoptedStyleSheets[0] ?? stylesheetLink(shadow)?.sheet);
           this.#followTheme();
           this.#takeBackFallback();
         },

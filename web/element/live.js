@@ -231,7 +231,9 @@ export class Live {
     const baked = this.#baked;
     const height = !baked && pending.length ? this.#host.getBoundingClientRect().height : 0;
     const typed = baked && readerInput(baked.base, this.#shadow);
-    if (this.#sheet !== baked?.link?.sheet) this.#shadow.adoptedStyleSheets = [this.#sheet, ...this.#shadow.adoptedStyleSheets];
+    if (this.#sheet !== baked?.link?.sheet && !this.#shadow.adoptedStyleSheets.includes(this.#sheet)) {
+      this.#shadow.adoptedStyleSheets = [this.#sheet, ...this.#shadow.adoptedStyleSheets];
+    }
     if (baked) {
       for (const name of pending) {
         const place = baked.sections[name];
