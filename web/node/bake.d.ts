@@ -78,8 +78,9 @@ export function fallbackHtml(attributes: Record<string, string>, inlineConfigTex
 export function stylesheetText(): string;
 
 /**
- * Writes kvcalc.css at the root of a baked folder (unless it is there as this version wrote
- * it; refuses to replace a kvcalc.css that is not the element's). Returns its path.
+ * Writes kvcalc.css at the root of a baked folder, or into the folder a site serves as is
+ * (public/, static/: made if missing), unless it is there as this version wrote it; refuses
+ * to replace a kvcalc.css that is not the element's. Returns its path.
  */
 export function writeStylesheet(root: string): string;
 

@@ -10,7 +10,7 @@
 // the site's own files use (an absolute /base/... when the page has such links, so that a
 // page served without its trailing slash finds it too), else relative to the page.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ELEMENT_CSS } from '../element/styles.js';
 
@@ -75,8 +75,9 @@ export function stylesheetFor(html, { file, root, stylesheet } = {}) {
 }
 
 /**
- * Writes the style sheet at the root of a baked folder (unless it is there as this version
- * wrote it); refuses to replace a kvcalc.css that is not the element's. Returns its path.
+ * Writes the style sheet at the root of a baked folder, or into the folder a site serves as
+ * is (public/, static/: made if missing), unless it is there as this version wrote it;
+ * refuses to replace a kvcalc.css that is not the element's. Returns its path.
  * @param {string} root
  */
 export function writeStylesheet(root) {
@@ -89,6 +90,7 @@ export function writeStylesheet(root) {
       throw new Error(`${path} is there and is not kvcalc's style sheet: the baked elements link ${STYLESHEET} at the folder's root; move that file`);
     }
   }
+  mkdirSync(root, { recursive: true });
   writeFileSync(path, text);
   return path;
 }
