@@ -169,7 +169,8 @@ copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 // What runs in Node, never in a page (web/node/): the `kvcalc` command (cli.mjs, the package's `bin`), the
 // baker it and build plugins use (bake.mjs, `kvcalc/bake`, which draws the element's first
 // render with the element's own code), the Vite plugin (vite.mjs,
-// `kvcalc/vite`), the Docusaurus plugin (docusaurus.mjs, `kvcalc/docusaurus`), and the native CLI's code compiled
+// `kvcalc/vite`), the Docusaurus plugin (docusaurus.mjs, `kvcalc/docusaurus`), the remark plugin for MDX
+// sites rendered by React (mdx.mjs, `kvcalc/mdx`), and the native CLI's code compiled
 // for Node (kvcalc_cli.cjs, built with the wasm). Each imports the page's kvcalc.js, not a copy.
 if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
 copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
@@ -180,7 +181,7 @@ const nodeExternal = new Map([
 ]);
 // cli.mjs's svg command reads options as the element reads attributes: bundled in, as in bake.mjs.
 const nodeBuild = await build({
-  entryPoints: ['cli.mjs', 'bake.mjs', 'vite.mjs', 'docusaurus.mjs'].map((f) => join(node, f)),
+  entryPoints: ['cli.mjs', 'bake.mjs', 'vite.mjs', 'docusaurus.mjs', 'mdx.mjs'].map((f) => join(node, f)),
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -225,7 +226,7 @@ for (const [path, out] of Object.entries(nodeBuild.metafile.outputs)) {
   const file = join(root, path);
   writeFileSync(file, `/*\n${notices.join('\n\n').replaceAll('*/', '* /')}\n*/\n${readFileSync(file, 'utf8')}`);
 }
-for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts']) copyFileSync(join(node, f), join(dist, f));
+for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts', 'mdx.d.ts']) copyFileSync(join(node, f), join(dist, f));
 
 // The element's style sheet as a file (web/element/styles.js's ELEMENT_CSS, minified: the very
 // text the baker writes at the root of a bundled site), which a baked page links from its

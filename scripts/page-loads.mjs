@@ -29,9 +29,9 @@ export const VIEWS = {
   check: { lazy: [...LIVE, 'check-view.js'], budget: 128 * KiB },
   all: { lazy: [...LIVE, 'formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js'], budget: 128 * KiB },
 };
-// What the package runs in Node only (the `kvcalc` command, the baker, the Vite and Docusaurus plugins):
+// What the package runs in Node only (the `kvcalc` command, the baker, the Vite, Docusaurus and MDX plugins):
 // never fetched by a page, so a site that hosts the package's files leaves them out.
-export const NODE_ONLY = ['cli.mjs', 'kvcalc_cli.cjs', 'bake.mjs', 'bake.d.ts', 'vite.mjs', 'vite.d.ts', 'docusaurus.mjs', 'docusaurus.d.ts'];
+export const NODE_ONLY = ['cli.mjs', 'kvcalc_cli.cjs', 'bake.mjs', 'bake.d.ts', 'vite.mjs', 'vite.d.ts', 'docusaurus.mjs', 'docusaurus.d.ts', 'mdx.mjs', 'mdx.d.ts'];
 // Before any element is near the viewport: at most 8 KiB gzip (with the style sheet a baked
 // page needs at first paint), and no wasm.
 export const BEFORE_VIEWPORT_BUDGET = 8 * KiB;
