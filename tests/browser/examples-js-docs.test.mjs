@@ -12,12 +12,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { BAKED, CSP, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, run } from './examples-support.mjs';
+import { BAKED, BAKED_TEXT, CSP, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, dropStaleCache, examplesSetup, followsGeneratorDark, installTarball, run } from './examples-support.mjs';
 import { launch, openPage } from './site-pages/support.mjs';
 
 let env;
@@ -51,23 +50,13 @@ async function assertWasmServed(page, requests, where) {
   assert.equal(await page.evaluate(async (u) => (await fetch(u)).headers.get('content-type'), wasm[0]), 'application/wasm');
 }
 
-// The baked sentence, read as text: 28 x 4 x 128 x 2 x 2 B = 57,344 B per token, x 32,768 = 1.75 GiB.
-const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per token (bf16) and 1.75 GiB (1,879,048,192 B) for one sequence of 32,768 tokens (resident accounting).';
 
 test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docusaurus after the build, data-theme on <html> followed', async () => {
   const dir = join(EXAMPLES, 'docusaurus-site');
   installTarball(env, dir);
-  // webpack's persistent cache (node_modules/.cache) takes an installed package for unchanged
-  // while its version is (0.1.0 in every build of kvcalc): it is dropped when the tarball
-  // differs from the one the cache was built with (npm pack's tarballs are reproducible).
-  const cache = join(dir, 'node_modules/.cache');
-  const stamp = join(cache, 'kvcalc-tarball.sha256');
-  const tarball = createHash('sha256').update(readFileSync(env.tarball)).digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== tarball) rmSync(cache, { recursive: true, force: true });
+  dropStaleCache(env, join(dir, 'node_modules/.cache'));
   const out = join(env.scratch, 'docusaurus-out');
   run(process.execPath, [join(dir, 'node_modules/@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(stamp, tarball);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
   const nojs = await withoutJavaScript(out, '/');
   assert.equal(nojs.words, BAKED_TEXT);

@@ -6,9 +6,11 @@
 // fetched elsewhere.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { parse } from 'parse5';
 import { CSP, startServer } from '../../scripts/serve.mjs';
 import { pack } from '../packed.mjs';
 import { ROOT, jumpToEach } from './harness.mjs';
@@ -19,11 +21,14 @@ export { CSP };
 export const EXAMPLES = join(ROOT, 'examples');
 // 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token, baked by the core:
 // the element's first render (its declarative shadow root, linking kvcalc.css), then the
-// figures in words. BAKED_AS(start) for an element written another way (an id first).
-export const BAKED_AS = (start) => new RegExp(`${start}\\n<template shadowrootmode="open"><link rel="stylesheet" href="[^"]*kvcalc\\.css">` +
+// figures in words. BAKED_AS(start) for an element written another way (an id first);
+// BAKED_AS(start, '') for one React wrote (its dangerouslySetInnerHTML, the render first).
+export const BAKED_AS = (start, between = '\\n') => new RegExp(`${start}${between}<template shadowrootmode="open"><link rel="stylesheet" href="[^"]*kvcalc\\.css">` +
   '<div class="kv" part="base" data-kvcalc-baked="0\\.1\\.0">[\\s\\S]*?<dt>Bytes per token</dt><dd><strong>57,344 B</strong></dd>[\\s\\S]*?</template>\\n' +
   '<p class="fallback" data-kvcalc-baked="0\\.1\\.0">Qwen/Qwen2\\.5-7B-Instruct keeps <data value="57344">57,344 B</data> of KV cache per token');
 export const BAKED = BAKED_AS('<kv-calc model="Qwen/Qwen2\\.5-7B-Instruct" context="32768">');
+// The figures in words, read as text: 28 x 4 x 128 x 2 x 2 B = 57,344 B per token, x 32,768 = 1.75 GiB.
+export const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per token (bf16) and 1.75 GiB (1,879,048,192 B) for one sequence of 32,768 tokens (resident accounting).';
 // VitePress and MkDocs write inline code of their own (VitePress its theme switch, page map,
 // inline styles and data: icons; MkDocs's theme its base_url script and a style attribute
 // in its keyboard help): their sites need more than the strict policy for those. The
@@ -65,6 +70,18 @@ export function installTarball(env, dir) {
   npmInstall(['--no-save', env.tarball], dir);
   const installed = JSON.parse(readFileSync(join(dir, 'node_modules/kvcalc/package.json'), 'utf8'));
   assert.equal(installed.name, 'kvcalc');
+}
+
+// A bundler's persistent cache (webpack's, Rspack's) takes an installed package for unchanged
+// while its version is (0.1.0 in every build of kvcalc): dropped when the tarball differs from
+// the one it was built with (npm pack's tarballs are reproducible). Call before the build.
+export function dropStaleCache(env, cache) {
+  const stamp = `${cache}.kvcalc-tarball.sha256`;
+  const tarball = createHash('sha256').update(readFileSync(env.tarball)).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === tarball) return;
+  rmSync(cache, { recursive: true, force: true });
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, tarball);
 }
 
 // A desktop and a phone, where going live must not move the page.
@@ -176,4 +193,86 @@ export async function underDarkSystem(page) {
   const reloaded = await darkState(page);
   await page.emulateMedia({ colorScheme: 'light' });
   return { live, reloaded };
+}
+
+// React sites (Nextra, Rspress, Docusaurus). An element React rendered again after a
+// hydration error (#418) is a new node without its baked render, and some sites recover from
+// that without a word on the console (Rspress): this init script, added to a browser's
+// context, counts the <kv-calc> removed from a page's document.
+export const COUNT_REMOVED = () => {
+  window.__kvRemoved = 0;
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.removedNodes) if (n.nodeType === 1 && (n.localName === 'kv-calc' || n.querySelector('kv-calc'))) window.__kvRemoved += 1;
+    }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+// Once React has hydrated the first <kv-calc> (it marks each node it hydrated with a
+// __reactFiber$ key): how many <kv-calc> it removed (COUNT_REMOVED) and the words bake wrote
+// inside the element, which a re-rendered element would not have.
+export async function afterHydration(page) {
+  await page.waitForFunction(() => Object.keys(document.querySelector('kv-calc') ?? {}).some((k) => k.startsWith('__reactFiber$')));
+  return page.evaluate(() => ({ removed: window.__kvRemoved, words: document.querySelector('kv-calc > p.fallback[data-kvcalc-baked]')?.textContent ?? null }));
+}
+
+// A client-side navigation on the served site (checkSite's): a page of it opened (from), its
+// link (link) clicked, which the framework's router follows to the calculator's page (path)
+// in the same document, rendering it from its JavaScript. Checks what the first <kv-calc>
+// shows when the router inserts it, before any frame (a mutation's callback runs before the
+// next paint): its baked render with the figures (2 x 28 x 4 x 128 x 2 B = 57,344 B per
+// token) under its style sheet, already loaded; then that it goes live in the same box.
+// Returns the page and its log, for assertClean.
+export async function checkClientNavigation(env, site, { from, link, path }) {
+  const { page, log } = await openPage(env.browser, `${site.base}${from}`);
+  await page.waitForFunction(() => customElements.get('kv-calc'));
+  await page.evaluate(() => {
+    window.__sameDocument = true;
+    window.__inserted = new Promise((done) => {
+      new MutationObserver((records, observer) => {
+        const el = records.flatMap((r) => [...r.addedNodes]).filter((n) => n.nodeType === 1)
+          .map((n) => (n.localName === 'kv-calc' ? n : n.querySelector('kv-calc'))).find(Boolean);
+        if (!el) return;
+        observer.disconnect();
+        const base = el.shadowRoot?.querySelector('.kv[data-kvcalc-baked]');
+        done({ baked: Boolean(base), live: el.matches(':state(live)'), sheet: Boolean(el.shadowRoot?.querySelector('link')?.sheet),
+          figures: base?.querySelector('.results')?.textContent.replace(/\s+/g, ' ').trim() ?? '', height: el.getBoundingClientRect().height });
+      }).observe(document, { childList: true, subtree: true });
+    });
+  });
+  await page.click(link);
+  await page.waitForURL(`${site.base}${path}`);
+  const inserted = await page.evaluate(() => window.__inserted);
+  const live = await page.$eval('kv-calc', async (el) => {
+    await el.updateComplete;
+    return { live: el.matches(':state(live)'), bytesPerToken: el.result?.bytesPerToken, height: el.getBoundingClientRect().height,
+      sameDocument: window.__sameDocument === true };
+  });
+  assert.equal(live.sameDocument, true, `${from} -> ${path}: the router, not a page load`);
+  const { figures, height, ...shown } = inserted;
+  assert.deepEqual(shown, { baked: true, live: false, sheet: true }, `${from} -> ${path}: the element as the router inserted it`);
+  assert.match(figures, /Bytes per token\s*57,344 B\s*Per sequence \(32,768 tokens, resident\)\s*1\.75 GiB \(1,879,048,192 B\)/);
+  assert.deepEqual(live, { live: true, bytesPerToken: 57344, height, sameDocument: true });
+  const elsewhere = log.requests.filter((u) => !u.startsWith(`${site.base}/`) && !u.startsWith('data:'));
+  return { page, log, elsewhere, close: () => page.close() };
+}
+
+// The policy for a generator that writes inline scripts of its own, allowed by their hashes
+// rather than 'unsafe-inline': the strict policy with the sha256 of every inline script of
+// every page of dir in script-src (fixed when the site is built: a static host can send them
+// in its headers), and 'unsafe-inline' for the generator's inline styles and style attributes.
+export function hashedScriptsCsp(dir) {
+  const hashes = new Set();
+  const walk = (node) => {
+    if (node.nodeName === 'script' && !node.attrs.some((a) => a.name === 'src') &&
+        !node.attrs.some((a) => a.name === 'type' && /json/.test(a.value))) {
+      const text = node.childNodes.map((c) => c.value ?? '').join('');
+      hashes.add(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+    }
+    for (const child of node.childNodes ?? []) walk(child);
+    if (node.content) walk(node.content);
+  };
+  for (const file of readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.html'))) walk(parse(readFileSync(join(dir, file), 'utf8')));
+  return CSP.replace("script-src 'self' 'wasm-unsafe-eval'", `script-src 'self' 'wasm-unsafe-eval' ${[...hashes].join(' ')}`)
+    .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 }

@@ -1,0 +1,107 @@
+// The React docs frameworks' recipes besides Docusaurus (examples-js-docs.test.mjs):
+// examples/nextra-site (Nextra 4 on Next.js 16, App Router, exported as a static site) and
+// examples/rspress-site (Rspress 2), their npm tools installed by scripts/setup-examples.sh.
+// Each gets the packed package installed (offline) and is built as its author builds it, its
+// calculators baked as its pages are rendered (Nextra: a server component calling
+// kvcalc/bake's fallbackHtml; Rspress: the kvcalc/mdx remark plugin), so that the figures are
+// in the built HTML and in what the framework's router renders a page from. In Chromium: the
+// live figure; React's hydration keeping the baked element (no <kv-calc> rendered again, the
+// words bake wrote still inside it) and no console error (React's #418 would be one);
+// nothing moving as it goes live, on a desktop and on a phone; a client-side navigation from
+// another page showing the baked figures at once, styled, and going live in the same box;
+// the framework's dark mode followed; the strict policy with only the framework's own inline
+// scripts added, by hash. Its own file, so it can run beside the other suites.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BAKED_AS, BAKED_TEXT, COUNT_REMOVED, EXAMPLES, afterHydration, assertClean, checkClientNavigation, checkSite, dropStaleCache, examplesSetup,
+  followsGeneratorDark, hashedScriptsCsp, installTarball, run } from './examples-support.mjs';
+
+// Next.js asks to send telemetry from its builds: nothing leaves the machine.
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
+let env;
+before(async () => {
+  env = await examplesSetup();
+  await env.browser.context.addInitScript(COUNT_REMOVED);
+});
+after(async () => { await env?.close(); });
+
+// What React wrote: the element's attributes, then its dangerouslySetInnerHTML (the render first).
+const BAKED_BY_REACT = BAKED_AS('<kv-calc model="Qwen/Qwen2\\.5-7B-Instruct" context="32768">', '');
+
+test('Nextra 4 (Next.js 16, static export): a server component bakes the element; hydration and a client-side navigation keep the baked figures; dark class followed; inline scripts by hash', async () => {
+  const dir = join(EXAMPLES, 'nextra-site');
+  installTarball(env, dir);
+  run(process.execPath, [join(dir, 'node_modules/next/dist/bin/next'), 'build'], dir);
+  const out = join(dir, 'out');
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED_BY_REACT);
+  // The style sheet the baked render links, written into public/ by next.config.mjs.
+  assert.equal(readFileSync(join(out, 'kvcalc.css'), 'utf8'), readFileSync(join(env.packageDist, 'kvcalc.css'), 'utf8'));
+  // Next.js writes inline scripts on every page (the page's payload for React, its router's
+  // state) and Nextra its theme's first paint (next-themes) and inline styles: a static
+  // export has no per-request nonce, so they are allowed by their hashes. The element needs
+  // nothing more than the strict policy.
+  const site = await checkSite(env, out, '/', hashedScriptsCsp(out));
+  try {
+    const { page } = site;
+    assert.deepEqual(await afterHydration(page), { removed: 0, words: BAKED_TEXT });
+    // Nextra's theme switch (light, dark, system): <html class="dark">, kept in localStorage "theme".
+    await followsGeneratorDark(page, async () => {
+      await page.click('button[title="Change theme"]:visible');
+      await page.click('[role="option"]:has-text("Dark")');
+    }, () => document.documentElement.classList.contains('dark'), true);
+    await page.evaluate(() => localStorage.removeItem('theme'));
+    const nav = await checkClientNavigation(env, site, { from: '/about/', link: 'main a[href="/"]', path: '/' });
+    try {
+      for (const s of [site, nav]) {
+        // Next.js's router asks for each page a link points to with a HEAD request before it
+        // prefetches its route tree; Chromium reports a HEAD request as aborted once answered.
+        s.log.failed = s.log.failed.filter((f) => !/^http:\/\/127\.0\.0\.1:\d+\/[^ ]* net::ERR_ABORTED$/.test(f));
+      }
+      await assertClean(site);
+      await assertClean(nav);
+    } finally {
+      await nav.close();
+    }
+  } finally {
+    await site.close();
+  }
+});
+
+test('Rspress 2: kvcalc/mdx bakes the element as the MDX compiles; hydration and a client-side navigation keep the baked figures; dark class followed; its inline script by hash', async () => {
+  const dir = join(EXAMPLES, 'rspress-site');
+  installTarball(env, dir);
+  dropStaleCache(env, join(dir, 'node_modules/.cache'));
+  run(process.execPath, [join(dir, 'node_modules/@rspress/core/bin/rspress.js'), 'build'], dir);
+  const out = join(dir, 'doc_build');
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED_BY_REACT);
+  assert.equal(readFileSync(join(out, 'kvcalc.css'), 'utf8'), readFileSync(join(env.packageDist, 'kvcalc.css'), 'utf8'));
+  // Rspress writes an inline script (its theme's first paint, from localStorage) and style
+  // attributes of its own. Its layout narrows the content when its outline column, written
+  // after the content, is parsed: the line above the element is short enough not to wrap then
+  // (a paragraph that wraps moves what is below it, element or not).
+  const site = await checkSite(env, out, '/index.html', hashedScriptsCsp(out));
+  try {
+    const { page } = site;
+    assert.deepEqual(await afterHydration(page), { removed: 0, words: BAKED_TEXT });
+    // Rspress's appearance switch (at 1,280 px in the menu that opens on hovering its button):
+    // <html class="dark rp-dark">, kept in localStorage "rspress-theme-appearance".
+    await followsGeneratorDark(page, async () => {
+      await page.hover('.rp-nav-hamburger__md');
+      await page.click('.rp-nav-hamburger__md .rp-switch-appearance');
+    },
+      () => document.documentElement.classList.contains('dark'), true);
+    await page.evaluate(() => localStorage.removeItem('rspress-theme-appearance'));
+    const nav = await checkClientNavigation(env, site, { from: '/about.html', link: '.rp-doc a[href="/index.html"]', path: '/index.html' });
+    try {
+      await assertClean(site);
+      await assertClean(nav);
+    } finally {
+      await nav.close();
+    }
+  } finally {
+    await site.close();
+  }
+});
