@@ -16,6 +16,7 @@ import { describeError } from './error-text.js';
 import { followTheme } from './theme.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
 import { KvCalcChangeEvent } from './change-event.js';
+import { HubOffer } from './hub-offer.js';
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
@@ -181,6 +182,7 @@ export class Live {
     if (attribute === 'model') {
       if (value === PASTED) this.#source = 'pasted';
       else if (value === INLINE) this.#source = 'inline';
+      else if (this.#ui.hub.pick(value)) return;  // a config fetched from the Hub before
       else {
         this.#source = 'preset';
         this.#host.setAttribute('model', value);
@@ -218,6 +220,10 @@ export class Live {
     ui.header = h('div', { class: 'model-line', part: 'header' }, ui.modelName, ui.modelFacts);
     ui.error = h('div', { class: 'error', role: 'alert', part: 'error' });
     ui.controls = new Controls((a, v) => this.#userSet(a, v));
+    // The offer to fetch a model that is not bundled from the Hugging Face Hub, under the search.
+    ui.hub = new HubOffer(ui.controls.modelSearch, (text) => this.#usePastedConfig(text),
+      (source, options) => this.#engine.kv.readGguf(source, options), () => this.#engine?.lists.presets);
+    ui.controls.fields.model.el.insertBefore(ui.hub.root, ui.controls.fields.model.error);
     // The paste panel's input is built (and its code loaded) when it is first opened.
     ui.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json or .gguf'));
     ui.configPanel.addEventListener('toggle', () => {
@@ -399,11 +405,15 @@ export class Live {
     setText(ui.modelName, r.model);
     setText(ui.modelFacts, `${r.attentionKind} · ${fmt.int(r.numLayers.value)} layers` +
       `${r.maxContext ? ` · max context ${fmt.int(r.maxContext.value)}` : ''}`);
+    ui.hub.update(values, errors.some((x) => x.attribute === 'hub-endpoint'));
+    // A config fetched from the Hub is listed by its id, with the others fetched before.
+    const hubKey = source === 'pasted' ? ui.hub.selected(this.#pasted) : undefined;
     const extra = [];
-    if (this.#pasted !== null) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
+    if (this.#pasted !== null && !hubKey) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
     if (this.#inline !== null) extra.push({ value: INLINE, label: `This page's config${source === 'inline' ? `: ${r.model}` : ''}` });
+    extra.push(...ui.hub.choices());
     // The full preset list fills the select after the first result is on screen.
-    const selected = source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId;
+    const selected = hubKey ?? (source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId);
     const presetsReady = e.lists.presets !== undefined;
     ui.controls.setModels(presetsReady ? e.presetList : [{ id: presetId }], extra, selected);
     ui.controls.update({ state, result: r, fmt, isMla });
