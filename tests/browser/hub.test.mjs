@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBrowser, openPage, waitForWidgets, problems, CLEAN, CSP, ROOT, PAGES, DIST } from './harness.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { startServer, HUB_CSP } from '../../scripts/serve.mjs';
 import { startHub } from '../hub-server.mjs';
 import { expectedFixtures } from '../expected/expected.mjs';
 import { readDescription, writeGguf } from '../gguf/write-gguf.mjs';
@@ -53,8 +53,13 @@ before(async () => {
       'test-org/no-range-GGUF': { noRange: true, files: { 'model.gguf': { gguf: llama, size: 8 * GiB } } },
     },
   });
-  // The strict policy, and the two origins in connect-src: the Hub (the endpoint) and its storage.
-  env = await startBrowser({ csp: `${CSP}; connect-src 'self' ${hub.endpoint} ${hub.storage}` });
+  // The policy web/README.md and the site's embedding page give an author (the site serves
+  // itself with it: scripts/serve.mjs HUB_CSP), the local Hub and storage in place of
+  // huggingface.co and its *.hf.co storage hosts.
+  const snippet = readFileSync(join(ROOT, 'site/snippets/csp-hub.txt'), 'utf8').trim();
+  assert.equal(snippet, `Content-Security-Policy: ${HUB_CSP}`);
+  assert.ok(readFileSync(join(ROOT, 'web/README.md'), 'utf8').includes(snippet));
+  env = await startBrowser({ csp: HUB_CSP.replace('https://huggingface.co', hub.endpoint).replace('https://*.hf.co', hub.storage) });
   // The same pages under the strict policy alone (connect-src 'self', from default-src), as a
   // site that did not add the Hub, and with the Hub but not its storage.
   for (const [name, csp] of [['strict', CSP], ['hub-only', `${CSP}; connect-src 'self' ${hub.endpoint}`]]) {

@@ -53,6 +53,7 @@
  * @part config-text - The config.json text area.
  * @part config-file - The config.json file input.
  * @part config-error - The error next to the config input, naming the field.
+ * @part config-progress - How much of a GGUF file's metadata has been read.
  * @part hub - The offer to fetch a model that is not bundled from the Hugging Face Hub, under the model search, with its address, its buttons, and what it says.
  * @part hub-error - Why the Hub's config was not used, and what to do.
  * @part view - Each view's section.
