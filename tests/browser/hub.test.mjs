@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startBrowser, openPage, waitForWidgets, problems, CLEAN, CSP, ROOT, PAGES, DIST } from './harness.mjs';
+import { startBrowser, openPage, waitForWidgets, problems, axeViolations, CLEAN, CSP, ROOT, PAGES, DIST } from './harness.mjs';
 import { startServer, HUB_CSP } from '../../scripts/serve.mjs';
 import { startHub } from '../hub-server.mjs';
 import { expectedFixtures } from '../expected/expected.mjs';
@@ -59,7 +59,7 @@ before(async () => {
   const snippet = readFileSync(join(ROOT, 'site/snippets/csp-hub.txt'), 'utf8').trim();
   assert.equal(snippet, `Content-Security-Policy: ${HUB_CSP}`);
   assert.ok(readFileSync(join(ROOT, 'web/README.md'), 'utf8').includes(snippet));
-  env = await startBrowser({ csp: HUB_CSP.replace('https://huggingface.co', hub.endpoint).replace('https://*.hf.co', hub.storage) });
+  env = await startBrowser({ csp: HUB_CSP.replace('https://huggingface.co', hub.endpoint).replace('https://*.hf.co', hub.storage), axe: true });
   // The same pages under the strict policy alone (connect-src 'self', from default-src), as a
   // site that did not add the Hub, and with the Hub but not its storage.
   for (const [name, csp] of [['strict', CSP], ['hub-only', `${CSP}; connect-src 'self' ${hub.endpoint}`]]) {
@@ -183,9 +183,19 @@ async function failure(id, policy = null, button = undefined) {
   return { page, log, error: r.error };
 }
 
-test('gated (401): sign in on the Hub and paste the config', async () => {
+test('gated (401): sign in on the Hub and paste the config (the offer used from the keyboard)', async () => {
   const id = 'meta-llama/Llama-3.2-90B-Vision-Instruct';
-  const { page, log, error } = await failure(id);
+  const { page, log } = await openHubPage();
+  const before = await shown(page);
+  // Typed, then Tab to the offer and Enter: the offer is the next stop after the search.
+  await search(page).fill(id);
+  await search(page).press('Tab');
+  assert.equal(await page.$eval('#qwen', (el) => el.shadowRoot.activeElement?.textContent), 'Fetch config.json from Hugging Face');
+  await page.keyboard.press('Enter');
+  await settled(page);
+  const { error, status } = await said(page);
+  assert.equal(status, 'Not used: the figures are still those of the model before.');
+  assert.deepEqual(await shown(page), before);
   assert.equal(error, `${id} is gated: the Hub gives its files only to signed-in accounts that accepted its conditions at ${hub.endpoint}/${id}. ` +
     `Sign in on the Hub (${hub.endpoint}/${id}), download its config.json there and paste it in "Use your own config".`);
   // The 401 is the Hub's answer, seen by the browser: the test's only failed request.
@@ -297,6 +307,8 @@ test('a GGUF repository: its models listed, the chosen one read by Range request
   const options = await page.locator('#qwen [part~="hub"] select option').allTextContents();
   // The list as the Hub gives it (siblings, with blobs=true their sizes); the split model by its first part.
   assert.deepEqual(options, ['Llama-3-8B-Instruct-Q4_K_M.gguf (8.6 GB)', 'Llama-3-8B-Instruct-Q8_0-00001-of-00002.gguf (2 parts)']);
+  // The offer, its list and its buttons, as axe-core reads them.
+  assert.deepEqual(await axeViolations(page), []);
   await offer(page).getByRole('button', { name: 'Read its metadata' }).click();
   await settled(page);
   const { status: done, error } = await said(page);
