@@ -89,6 +89,8 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
   // kv.readGguf() the GGUF file reader (gguf-read.js). No file evals or writes HTML, and only the wasm is fetched:
   // by kvcalc.js in a page (WebAssembly.compileStreaming, while the calls' code downloads),
   // or by the glue in api-calls.js given a wasmUrl; the page's CSP allows both for 'self'.
+  // Except what a reader asks of the Hugging Face Hub: the element's Hub offer (in live.js)
+  // imports its fetching code (hub-panel.js) when the reader first uses it.
   const js = readdirSync(dist).filter((f) => f.endsWith('.js')).sort();
   const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js'];
   const imports = {
@@ -96,14 +98,15 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
     'api-calls.js': ['./kvcalc.js', './svg.js', './gguf-read.js'],
     'svg.js': ['./kvcalc.js'],
     'gguf-read.js': ['./kvcalc.js'],
-    'live.js': ['./config-input.js', ...views, './kvcalc.js'],
+    'live.js': ['./config-input.js', './hub-panel.js', ...views, './kvcalc.js'],
+    'hub-panel.js': ['./kvcalc.js'],
   };
-  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'kvcalc.js', 'live.js', 'svg.js',
+  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'hub-panel.js', 'kvcalc.js', 'live.js', 'svg.js',
     'table-view.js']);
   for (const file of js) {
     const text = readFileSync(join(dist, file), 'utf8');
     assert.ok(!/XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);
-    assert.equal(/\bfetch\(/.test(text), ['api-calls.js', 'kvcalc.js'].includes(file), file);
+    assert.equal(/\bfetch\(/.test(text), ['api-calls.js', 'kvcalc.js', 'hub-panel.js'].includes(file), file);
     const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
     assert.deepEqual([...new Set(specs)].sort(), (imports[file] ?? []).sort(), file);
   }

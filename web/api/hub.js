@@ -40,11 +40,10 @@ export class HubError extends Error {
   }
 }
 
-/**
- * Where and how to ask: { endpoint (default the Hub), token (sent as Authorization: Bearer;
- * the npm command's HF_TOKEN), node (true in the npm command: the messages tell HF_TOKEN and
- * paths, not pasting), signal (the caller's cancel), timeoutMs, fetch }.
- */
+// Every call's first argument, `hub`, says where and how to ask: { endpoint (default the Hub),
+// token (sent as Authorization: Bearer: the npm command's HF_TOKEN), node (true in the npm
+// command: the messages tell of HF_TOKEN and paths, not of pasting), signal (the caller's
+// cancel), timeoutMs }.
 const endpointOf = (hub) => hub.endpoint ?? HUB_ENDPOINT;
 const originOf = (url) => new URL(url).origin;
 /** 8.3 MB, 4.9 GB. */
@@ -158,8 +157,12 @@ function refusal(hub, ref, url, response, api = false) {
 // timeout and the caller's signal. local: the answer must come from the endpoint's origin (a
 // config or the file list); a .gguf is redirected to the Hub's storage.
 async function get(hub, url, { range = null, local = true, gguf = false }, answer) {
+  // One signal for the request: the timeout's, which the caller's cancel aborts too.
   const timer = new AbortController();
-  const signal = hub.signal ? AbortSignal.any([hub.signal, timer.signal]) : timer.signal;
+  const { signal } = timer;
+  const cancel = () => timer.abort();
+  if (hub.signal?.aborted) cancel();
+  hub.signal?.addEventListener('abort', cancel);
   let timedOut = false;
   const clock = setTimeout(() => {
     timedOut = true;
@@ -174,7 +177,7 @@ async function get(hub, url, { range = null, local = true, gguf = false }, answe
   try {
     let response;
     try {
-      response = await (hub.fetch ?? fetch)(url, { headers, signal, redirect: 'follow' });
+      response = await fetch(url, { headers, signal, redirect: 'follow' });
     } catch (cause) {
       throw await unanswered(hub, url, cause, timedOut, csp, gguf);
     }
@@ -190,6 +193,7 @@ async function get(hub, url, { range = null, local = true, gguf = false }, answe
     }
   } finally {
     clearTimeout(clock);
+    hub.signal?.removeEventListener('abort', cancel);
     csp?.stop();
   }
 }
