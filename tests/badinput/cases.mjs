@@ -204,8 +204,9 @@ add('Cosmos3 through its text_config', text({ architectures: ['Cosmos3ForConditi
 add('PLaMo3 with its derived per-layer windows', text(plamo3), ok(2048, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
 add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
-// Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule (the base's 2,048 B).
-add('StepVL through its text_config.architectures', text({ architectures: ['StepVLForConditionalGeneration'], text_config: { ...base, architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3' } }), ok(2048, null));
+// Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule: the base's
+// shape with Qwen3Config's default head_dim 128 (the base gives none), 4 layers x 2 x 2 KV heads x 128 x 2 B.
+add('StepVL through its text_config.architectures', text({ architectures: ['StepVLForConditionalGeneration'], text_config: { ...base, architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3' } }), ok(4096, null));
 // LongCat-Flash: 4 layers x 2 MLA caches x (32 + 16) x 2 B.
 add('LongCat-Flash with two MLA caches a layer', text(longcat), ok(768, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
