@@ -458,6 +458,13 @@ Result<ModelSpec> read_model(json config) {
         }
         break;
     }
+    // fp8 weights: vLLM refuses an fp8_e5m2 cache with them ("fp8_e5m2 kv-cache is not supported with
+    // fp8 checkpoints"), which the sizing says.
+    for (const Fields* src : {&f, &top}) {
+        const json* q = src->find("quantization_config");
+        const json* method = q ? member(*q, "quant_method") : nullptr;
+        if (method && *method == "fp8") m.fp8_weights = true;
+    }
 
     // ModelConfig's max length: the first of these keys on vLLM's text config
     // (model_arch_config_convertor.py ModelArchConfigConvertorBase.derive_max_model_len_and_key); with

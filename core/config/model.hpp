@@ -30,6 +30,12 @@ enum class LayerKind {
 
 const char* layer_kind_name(LayerKind kind);  // "full_attention", "mla", ...
 
+// The kinds that cache K and V (or a latent) per token.
+inline bool is_attention(LayerKind k) {
+    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
+           k == LayerKind::chunked_local;
+}
+
 // Fixed per-sequence state of a linear-attention or Mamba layer, from the config's state
 // dims. conv: conv_rows x conv_channels elements; ssm: ssm_heads x ssm_head_elements.
 // Tensor parallelism shards conv_channels and ssm_heads.
@@ -99,6 +105,7 @@ struct ModelSpec {
     unsigned model_dtype_bits = 16;
     std::string kv_quant;  // "fp8" when quantization_config declares a KV-cache scheme
     std::string kv_quant_source;
+    bool fp8_weights = false;       // quantization_config.quant_method fp8 (the text model's or the root's)
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     Sourced block_size;  // the block vLLM sets for this model (MiniMax-M3's sparse_block_size), or 0
     // Gemma 4's attention_k_eq_v (DiffusionGemma's always): its full layers' K serves as V, their KV heads

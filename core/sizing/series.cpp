@@ -11,11 +11,6 @@ namespace {
 
 constexpr std::size_t max_points = 100000;  // contexts x dtypes x variants in one call
 
-bool is_attention(LayerKind k) {
-    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
-           k == LayerKind::chunked_local;
-}
-
 // An array axis of at most `limit` items, or the default when absent.
 Result<json> axis(const json& axes, const char* name, std::size_t limit, json fallback) {
     const json* v = member(axes, name);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/model.hpp"
+#include "engines/vllm/vllm_blocks.hpp"
 
 namespace kvcalc {
 
@@ -149,28 +150,18 @@ private:
         std::vector<std::uint64_t> count, padding;  // per group
         std::uint64_t bytes_per_token_per_gpu = 0;
     };
-    struct Layout {
-        std::vector<std::uint64_t> block;  // per group
-        std::uint64_t base_block = 0;
-        std::uint64_t linear_page = 0;  // per linear layer
-    };
-
     const ModelSpec* m_ = nullptr;
     SizeOptions o_;
     KvDtype dtype_;
     std::vector<Group> groups_;
     std::vector<Stage> stages_;
-    Layout whole_, per_gpu_;
+    VllmBlockLayout whole_, per_gpu_;
     std::uint64_t bytes_per_token_ = 0, bytes_per_token_per_gpu_ = 0, state_bytes_ = 0;
     std::vector<Warning> warnings_;  // the model's and the options'
 
-    std::uint64_t state_blocks() const;
     struct LayerBytes;
     LayerBytes layer_bytes(std::size_t group, bool per_gpu, std::uint64_t context, std::uint64_t n,
                            std::uint64_t prefix) const;
-    static Layout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok,
-                              const std::vector<std::uint64_t>& state, std::uint64_t block,
-                              std::vector<Warning>* warnings);
     // Fills `detail` (groups, stages) when given.
     Result<SizeFigures> evaluate(std::uint64_t context, SizeResult* detail) const;
 };

@@ -27,11 +27,6 @@ const char* short_kind(LayerKind k) {
     }
 }
 
-bool is_attention(LayerKind k) {
-    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
-           k == LayerKind::chunked_local;
-}
-
 // "8", or "8 sliding, 2 full" when the attention groups differ; MLA is "1 latent".
 std::string per_group(const ModelSpec& m, bool heads) {
     std::vector<std::string> kinds, values;  // the distinct (kind, value) pairs, in order
