@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "config/config_fields.hpp"
+#include "engines/llamacpp/llamacpp_report.hpp"
 #include "sizing/weights.hpp"
 
 namespace kvcalc {
@@ -75,8 +76,6 @@ std::string attention_kind(const ModelSpec& m) {
     return base;
 }
 
-namespace {
-
 json sourced(const Sourced& s) {
     json j;
     set_member(j, "value", s.value);
@@ -92,6 +91,8 @@ json layer_counts(const ModelSpec& m) {
         c[layer_kind_name(k)] = m.count(k);
     return c;
 }
+
+namespace {
 
 json group_report(const ModelSpec& m, const GroupFigures& f) {
     const LayerGroup& g = m.groups[f.group];
@@ -138,6 +139,7 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
 }  // namespace
 
 json size_report(const Model& model, const SizeResult& r) {
+    if (r.engine == Engine::llamacpp) return llamacpp_size_report(model, r);
     const ModelSpec& m = model.spec;
     json j;
     set_member(j, "model", m.name);
@@ -213,10 +215,29 @@ SizeOptions size_options(const Options& o) {
     s.mamba_align = o.mamba_cache_mode && *o.mamba_cache_mode == "align";
     if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
     if (o.indexer_kv_dtype) s.indexer_kv_dtype = *o.indexer_kv_dtype;
+    if (o.engine && *o.engine == "sglang") s.engine = Engine::sglang;
+    if (is_llamacpp_engine(o.engine)) {
+        s.engine = Engine::llamacpp;
+        s.accounting = Accounting::llamacpp;  // what llama.cpp allocates, unless another is asked for
+        LlamacppOptions& l = s.llamacpp;
+        l.host = *o.engine == "ollama"     ? LlamacppHost::ollama
+                 : *o.engine == "lmstudio" ? LlamacppHost::lmstudio
+                                           : LlamacppHost::server;
+        l.parallel = o.parallel;
+        l.ubatch_size = o.ubatch_size;
+        l.build = o.llamacpp_build;
+        l.cache_type_k = o.cache_type_k;
+        l.cache_type_v = o.cache_type_v;
+        l.flash_attn = o.flash_attn;
+        l.ollama_version = o.ollama_version;
+        l.swa_full = o.swa_full;
+        l.kv_unified = o.kv_unified;
+    }
     if (o.accounting)
-        s.accounting = *o.accounting == "naive"  ? Accounting::naive
-                       : *o.accounting == "vllm" ? Accounting::vllm
-                                                 : Accounting::resident;
+        s.accounting = *o.accounting == "naive"      ? Accounting::naive
+                       : *o.accounting == "vllm"     ? Accounting::vllm
+                       : *o.accounting == "llamacpp" ? Accounting::llamacpp
+                                                     : Accounting::resident;
     return s;
 }
 

@@ -33,4 +33,8 @@ SizeOptions size_options(const Options& options);
 // [{"field", "message"}, ...]
 json warnings_json(const std::vector<Warning>& warnings);
 
+// {"value", "source"}; the layer counts per kind ({"total", "full_attention", ...}).
+json sourced(const Sourced& s);
+json layer_counts(const ModelSpec& m);
+
 }  // namespace kvcalc

@@ -3,7 +3,7 @@
 namespace kvcalc {
 
 const char* engine_name(Engine e) {
-    return e == Engine::sglang ? "sglang" : "vllm";
+    return e == Engine::sglang ? "sglang" : e == Engine::llamacpp ? "llamacpp" : "vllm";
 }
 
 Result<Engine> parse_engine(std::string_view text) {

@@ -8,7 +8,7 @@
 
 namespace kvcalc {
 
-enum class Engine { vllm, sglang };
+enum class Engine { vllm, sglang, llamacpp };  // llamacpp: llama-server, Ollama, LM Studio
 const char* engine_name(Engine e);
 Result<Engine> parse_engine(std::string_view text);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engines/llamacpp/llamacpp_model.hpp"
 #include "engines/vllm/vllm_blocks.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
@@ -145,14 +146,17 @@ const char* accounting_name(Accounting a) {
             return "resident";
         case Accounting::vllm:
             return "vllm";
+        case Accounting::llamacpp:
+            return "llamacpp";
     }
     return "resident";
 }
 
 std::uint64_t SizeResult::sequence_bytes(Accounting a) const {
-    return a == Accounting::naive  ? sequence_bytes_naive
-           : a == Accounting::vllm ? sequence_bytes_vllm
-                                   : sequence_bytes_resident;
+    return a == Accounting::naive      ? sequence_bytes_naive
+           : a == Accounting::vllm     ? sequence_bytes_vllm
+           : a == Accounting::llamacpp ? sequence_bytes_llamacpp
+                                       : sequence_bytes_resident;
 }
 
 Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
@@ -200,6 +204,11 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
 KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     if (o.context && (*o.context == 0 || *o.context > max_exact))
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", *o.context);
+    if (o.engine == Engine::llamacpp) return make_llamacpp(m, o);
+    if (o.accounting == Accounting::llamacpp)
+        return fail(
+            code::bad_option, "accounting",
+            "accounting llamacpp is what llama.cpp allocates: give engine llamacpp, ollama or lmstudio");
     if (o.batch == 0 || o.batch > max_exact)
         return field_error(code::bad_option, "batch", "must be a positive integer, got {}", o.batch);
     if (o.block_size && (*o.block_size == 0 || *o.block_size > 1048576))
@@ -332,6 +341,7 @@ KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const Siz
 
 Result<std::uint64_t> SizePlan::default_context() const {
     if (o_.context) return *o_.context;
+    if (llama_) return llama_default_context_.value;
     if (m_->max_context.value > 0) return m_->max_context.value;
     return fail(code::missing_field, "context", "no max context in the config ({}): give a context",
                 m_->max_context.source);
@@ -381,6 +391,7 @@ SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_
 Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) const {
     if (C == 0 || C > max_exact)
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", C);
+    if (llama_) return evaluate_llamacpp(C, detail);
     if (o_.shared_prefix > C)
         return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
                     o_.shared_prefix, C);
@@ -479,7 +490,9 @@ Result<SizeFigures> SizePlan::figures(std::uint64_t context) const {
 KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     SizeResult r;
     r.context = context;
-    r.context_source = o_.context ? "context" : m_->max_context.source;
+    r.context_source = o_.context ? "context"
+                       : llama_   ? llama_default_context_.source
+                                  : m_->max_context.source;
     r.batch = o_.batch;
     r.kv_dtype = dtype_;
     r.accounting = o_.accounting;
@@ -498,7 +511,7 @@ KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) co
     r.bytes_per_token = bytes_per_token_;
     r.bytes_per_token_per_gpu = bytes_per_token_per_gpu_;
     r.warnings = warnings_;
-    if (m_->max_context.value > 0 && context > m_->max_context.value)
+    if (!llama_ && m_->max_context.value > 0 && context > m_->max_context.value)
         r.warnings.push_back({"context", format("context {} is above the model's max context {} ({})",
                                                 context, m_->max_context.value, m_->max_context.source)});
     auto f = evaluate(context, &r);
@@ -509,7 +522,10 @@ KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) co
     r.kv_bytes = f->kv_bytes;
     r.kv_bytes_per_gpu = f->kv_bytes_per_gpu;
     r.kv_bytes_deployment = f->kv_bytes_deployment;
+    r.sequence_bytes_llamacpp = f->sequence_bytes_llamacpp;
     r.state_bytes = state_bytes_;
+    r.engine = o_.engine;
+    r.llamacpp_plan = llama_;
     return r;
 }
 
@@ -517,6 +533,13 @@ Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o) {
     std::uint64_t context = 0;
     if (o.context) {
         context = *o.context;
+    } else if (o.engine == Engine::llamacpp) {
+        auto s = llamacpp_settings(o.llamacpp);
+        if (!s) return s.forward_error();
+        std::vector<Warning> said;  // the plan's result says them
+        auto d = llamacpp_default_context(*s, m, said);
+        if (!d) return d.forward_error();
+        context = d->value;
     } else if (m.max_context.value > 0) {
         context = m.max_context.value;
     } else {
@@ -526,6 +549,13 @@ Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o) {
     if (context == 0 || context > max_exact)
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", context);
     return context;
+}
+
+Result<ModelSpec> as_served(const ModelSpec& m, const SizeOptions& o) {
+    if (o.engine != Engine::llamacpp) return with_speculative_tokens(m, o.speculative_tokens, o.pp);
+    auto s = llamacpp_settings(o.llamacpp);
+    if (!s) return s.forward_error();
+    return llamacpp_model(m, s->build.value);
 }
 
 Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {
