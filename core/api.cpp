@@ -5,6 +5,7 @@
 #include "check/check_report.hpp"
 #include "check/gpu_presets.hpp"
 #include "config/presets.hpp"
+#include "engines/llamacpp/gguf_model.hpp"
 #include "report.hpp"
 #include "sizing/series.hpp"
 #include "sizing/sizing.hpp"
@@ -84,7 +85,14 @@ Result<ModelSpec> load_config(std::string_view config) {
 Result<Model> read_config(std::string_view config) {
     auto m = load_config(config);
     if (!m) return m.forward_error();
-    Result<WeightEstimate> w = estimate_weights(*m);
+    // The weights estimate reads a config.json's fields; a GGUF's weights are its tensors, which its metadata
+    // document does not give.
+    Result<WeightEstimate> w =
+        is_gguf_document(m->root())
+            ? Result<WeightEstimate>(
+                  fail(code::invalid_value, "gguf",
+                       "a GGUF's weights are its tensors, which its metadata does not size"))
+            : estimate_weights(*m);
     return Model{std::move(m.value()), std::move(w)};
 }
 

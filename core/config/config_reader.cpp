@@ -3,6 +3,7 @@
 #include "config/config_fields.hpp"
 #include "config/layer_plan.hpp"
 #include "config/model.hpp"
+#include "engines/llamacpp/gguf_model.hpp"
 
 namespace kvcalc {
 namespace {
@@ -300,6 +301,8 @@ void name_model(ModelSpec& m, const json& root) {
 Result<ModelSpec> read_model(json config) {
     auto owned = std::make_shared<const json>(std::move(config));
     const json& root = *owned;
+    // A GGUF's metadata document (the GGUF reader's): its layers by llama.cpp's rules.
+    if (is_gguf_document(root)) return read_gguf_model(std::move(owned));
     auto tm = find_text_model(root);
     if (!tm) return tm.forward_error();
     const json& text = *tm->object;
