@@ -15,6 +15,6 @@ emcmake cmake -S . -B "$wasm" -DCMAKE_BUILD_TYPE=MinSizeRel -DBUILD_TESTING=ON \
   -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
 cmake --build "$wasm" -j"$jobs"
 
-[ -f web/build-dist.mjs ] && node web/build-dist.mjs
+[ -f scripts/build-dist.mjs ] && node scripts/build-dist.mjs
 [ -f site/build.mjs ] && node site/build.mjs
 exit 0

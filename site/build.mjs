@@ -1,10 +1,10 @@
 // Builds the documentation site into site-build/ as plain files any static host can serve:
 // the pages (site/pages/*.html in the shared frame), their CSS and scripts, the package
 // (dist/ copied to site-build/dist/), the no-JS fallbacks baked by the package's baker (dist/bake.mjs), the
-// element reference generated from web/element.js, a runnable copy of the plain-HTML
+// element reference generated from web/element/element.js, a runnable copy of the plain-HTML
 // snippet, and the service worker with the list of every file and a version hash.
 //
-//   node site/build.mjs        (scripts/build.sh runs it after web/build-dist.mjs)
+//   node site/build.mjs        (scripts/build.sh runs it after scripts/build-dist.mjs)
 //
 // Env: KVCALC_BUILD_DIR (native build folder, default build), KVCALC_SITE_OUT (default site-build).
 
@@ -20,13 +20,13 @@ import { measureLiveHeights, reserveCss } from './tools/reserve.mjs';
 import { faviconIco } from './tools/favicon.mjs';
 import { architecturesTables } from './tools/architectures.mjs';
 import { conformanceTables } from './tools/conformance.mjs';
-import { NODE_ONLY, pageLoads } from '../web/page-loads.mjs';
+import { NODE_ONLY, pageLoads } from '../scripts/page-loads.mjs';
 
 const SITE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(SITE, '..');
 const OUT = resolve(ROOT, process.env.KVCALC_SITE_OUT || 'site-build');
 const DIST = join(ROOT, 'dist');
-const ELEMENT_SOURCE = join(ROOT, 'web/element.js');
+const ELEMENT_SOURCE = join(ROOT, 'web/element/element.js');
 const KVCALC = join(resolve(ROOT, process.env.KVCALC_BUILD_DIR || 'build'), 'kvcalc');
 const STATIC_FILES = ['site.css', 'site.js', 'favicon.svg'];
 
@@ -76,7 +76,7 @@ function includeSnippets(body, file) {
 }
 
 // <!-- dist-files --> becomes a table of the package's files with their sizes, and what a
-// page with one <kv-calc> loads for each view (web/page-loads.mjs: the files it fetches).
+// page with one <kv-calc> loads for each view (scripts/page-loads.mjs: the files it fetches).
 function distFilesTable() {
   const { files, views } = pageLoads(DIST);
   const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.file)}</code></th>` +
@@ -133,9 +133,9 @@ function focusablePre(body) {
 
 export async function build() {
   if (!existsSync(join(DIST, 'kvcalc.js'))) {
-    throw new Error('dist/kvcalc.js is missing: the site embeds the package (run bash scripts/build.sh, which runs web/build-dist.mjs first)');
+    throw new Error('dist/kvcalc.js is missing: the site embeds the package (run bash scripts/build.sh, which runs scripts/build-dist.mjs first)');
   }
-  if (!existsSync(ELEMENT_SOURCE)) throw new Error('web/element.js is missing: the reference page is generated from its header');
+  if (!existsSync(ELEMENT_SOURCE)) throw new Error('web/element/element.js is missing: the reference page is generated from its header');
   const kvcalc = new Kvcalc(KVCALC);
   const reference = renderReference(parseElementHeader(readFileSync(ELEMENT_SOURCE, 'utf8')));
 

@@ -2,7 +2,7 @@
 // Session keeps the configs the page has read, so a config seen before is not read again;
 // a model handle also spares copying its text in. Every call answers JSON text, a report or
 // {"error": {...}} (modelFigures: numbers in the wasm memory, or the error); nothing here
-// throws and no logic lives here: web/api-calls.js turns the text into objects and errors
+// throws and no logic lives here: web/api/api-calls.js turns the text into objects and errors
 // into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>

@@ -683,7 +683,7 @@ export function presetConfig(id: string): string;
 /** As KvCalc.svg; throws KvCalcError (not_loaded) until load() has resolved. */
 export function svg(config: Config, options?: SvgOptions): Promise<string>;
 
-// ---- The <kv-calc> element (web/element.js; its source header documents attributes,
+// ---- The <kv-calc> element (web/element/element.js; its source header documents attributes,
 // parts and custom properties). Importing kvcalc.js defines it unless the tag is taken.
 
 /** Fired when a new result is on screen. Bubbles, composed. */

@@ -1,7 +1,7 @@
 // Small HTML helpers for the site build: escaping (every text the build writes from another
 // tool or file goes through these) and headings' ids.
 
-import { decodeEntities, escapeHtml } from '../../web/html-text.mjs';
+import { decodeEntities, escapeHtml } from '../../web/api/html-text.mjs';
 
 const TEXT_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 

@@ -1,5 +1,5 @@
 // The element's reference, generated from the one place it is documented: the doc comment at
-// the top of web/element.js (@summary, @tag, @attr, @prop, @event, @part, @cssstate, @cssprop, in the
+// the top of web/element/element.js (@summary, @tag, @attr, @prop, @event, @part, @cssstate, @cssprop, in the
 // manner of custom-elements documentation headers). A tag's text may continue on the lines
 // after it; `code` spans become <code>. Everything is escaped.
 
@@ -8,7 +8,7 @@ import { escapeText, inlineCode } from './html.mjs';
 const TAGS = ['summary', 'tag', 'attr', 'prop', 'event', 'part', 'cssstate', 'cssprop'];
 
 // Reads the header comment: { intro: [paragraph text], summary, tag, attr: [{name, type, text}], ... }
-export function parseElementHeader(source, file = 'web/element.js') {
+export function parseElementHeader(source, file = 'web/element/element.js') {
   const m = /^\s*\/\*\*([\s\S]*?)\*\//.exec(source);
   if (!m) throw new Error(`${file}: no documentation comment (/** ... */) at the top of the file`);
   const lines = m[1].split('\n').map((l) => l.replace(/^\s*\*\s?/, '').replace(/\s+$/, ''));
@@ -69,7 +69,7 @@ function row(name, ...cells) {
 }
 
 // The reference as HTML sections (h2 each), to go inside the reference page's <main>.
-export function renderReference(doc, sourceName = 'web/element.js') {
+export function renderReference(doc, sourceName = 'web/element/element.js') {
   const out = [];
   out.push(`<p class="lede">${inlineCode(doc.summary)}</p>`);
   for (const p of doc.intro) out.push(`<p>${inlineCode(p)}</p>`);

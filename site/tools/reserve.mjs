@@ -1,10 +1,10 @@
 // Space reserved for the live elements on the project's site: the package's own measuring
-// (web/reserve.mjs, which `kvcalc bake --reserve` uses on an author's site), run over the
+// (web/node/reserve.mjs, which `kvcalc bake --reserve` uses on an author's site), run over the
 // built site served as a documentation host serves it, under the strict CSP. Each element
 // is named by its id (or its parent's): the heights go into the site's style sheet.
 
 import { CSP, startServer } from '../../scripts/serve.mjs';
-import { measureLiveHeights as measure, reserveCss, WIDTHS } from '../../web/reserve.mjs';
+import { measureLiveHeights as measure, reserveCss, WIDTHS } from '../../web/node/reserve.mjs';
 
 export { reserveCss, WIDTHS };
 

@@ -12,7 +12,7 @@ let env;
 before(async () => { env = await startBrowser(); });
 after(async () => { await env?.close(); });
 
-const header = readFileSync(join(ROOT, 'web/element.js'), 'utf8').split('*/')[0];
+const header = readFileSync(join(ROOT, 'web/element/element.js'), 'utf8').split('*/')[0];
 const documented = (tag) => [...header.matchAll(new RegExp(`@${tag} (\\S+)`, 'g'))].map((m) => m[1]).sort();
 
 test('the header documents every attribute, part, custom property and event, and no others', async () => {

@@ -1,11 +1,11 @@
-// What a page loads for its <kv-calc> elements is what web/page-loads.mjs says (and what
+// What a page loads for its <kv-calc> elements is what scripts/page-loads.mjs says (and what
 // build-dist's budget figures count): kvcalc.js with its chunks, the views' own code, and
 // the one wasm module. A view that changes loads its code then (never a second module), and
 // the page keeps working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, DIST } from './harness.mjs';
-import { pageLoads } from '../../web/page-loads.mjs';
+import { pageLoads } from '../../scripts/page-loads.mjs';
 
 let env;
 before(async () => { env = await startBrowser(); });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { CSP } from '../../scripts/serve.mjs';
 import { PAGES } from '../../site/tools/layout.mjs';
 import { binaryBytes, groupThousands } from '../../site/tools/cli.mjs';
-import { NODE_ONLY } from '../../web/page-loads.mjs';
+import { NODE_ONLY } from '../../scripts/page-loads.mjs';
 import { parseElementHeader } from '../../site/tools/reference.mjs';
 import { listFiles } from '../../site/tools/service-worker.mjs';
 import { snippetPath } from '../../site/build.mjs';
@@ -247,8 +247,8 @@ test('every page fits a phone: nothing wider than 390 px', async () => {
   }
 });
 
-test('the reference page lists what web/element.js documents, and the element renders exactly the parts it documents', async () => {
-  const doc = parseElementHeader(readFileSync(join(ROOT, 'web/element.js'), 'utf8'));
+test('the reference page lists what web/element/element.js documents, and the element renders exactly the parts it documents', async () => {
+  const doc = parseElementHeader(readFileSync(join(ROOT, 'web/element/element.js'), 'utf8'));
   const { page } = await openPage(site.browser, `${site.base}/reference.html`);
   await waitForWidgets(page);
   const listed = await page.evaluate(() => Object.fromEntries(

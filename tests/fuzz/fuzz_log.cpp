@@ -1,8 +1,9 @@
-// libFuzzer target over the engine-log reader and the check that reads a log against a model
-// (scripts/fuzz.sh runs it beside fuzz_config, with ASan and UBSan). Besides crashes, it checks
-// what any accepted log must keep: every figure read comes with a line of the text, a memory
-// figure's range holds its printed value, and the check always answers, with a pool in whole
-// blocks where it reports one.
+// libFuzzer target over the engine-log readers (vLLM/SGLang's and llama.cpp/Ollama/LM Studio's)
+// and the check that reads a log against a model (scripts/fuzz.sh runs it beside fuzz_config,
+// with ASan and UBSan, seeded with every stored log under tests/fixtures/engine-logs, the
+// llamacpp/ folder's included). Besides crashes, it checks what any accepted log must keep: every
+// figure read comes with a line of the text, a memory figure's range holds its printed value,
+// and the check always answers, with a pool in whole blocks where it reports one.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -10,6 +11,7 @@
 #include "api.hpp"
 #include "check/engine_log.hpp"
 #include "config/json.hpp"
+#include "engines/llamacpp/llamacpp_log.hpp"
 
 namespace {
 
@@ -17,10 +19,13 @@ void require(bool ok) {
     if (!ok) std::abort();
 }
 
+void check_memory(const kvcalc::LogMemory& m, int lines) {
+    require(m.low <= m.bytes && m.bytes <= m.high);
+    require(m.line >= 1 && m.line <= lines);
+}
+
 void check_memory(const std::optional<kvcalc::LogMemory>& m, int lines) {
-    if (!m) return;
-    require(m->low <= m->bytes && m->bytes <= m->high);
-    require(m->line >= 1 && m->line <= lines);
+    if (m) check_memory(*m, lines);
 }
 
 void check_count(const std::optional<kvcalc::LogCount>& c, int lines) {
@@ -53,6 +58,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                               &log->num_speculative_tokens})
             check_count(*c, lines);
         if (log->concurrency) require(log->concurrency->line >= 1 && log->concurrency->line <= lines);
+    }
+    // llama.cpp's reader: an error names the field, or the run it chose states a cache, and every
+    // figure of every run carries a line of the text.
+    auto llama = kvcalc::parse_llamacpp_log(text);
+    if (!llama) {
+        require(llama.error().code == "unrecognised_log" && llama.error().field == "engine_log");
+        require(!llama.error().message.empty());
+    } else {
+        require(llama->engine == "llamacpp" || llama->engine == "ollama" || llama->engine == "lmstudio");
+        require(!llama->runs.empty() && llama->chosen < llama->runs.size() && llama->run().states_cache());
+        for (const auto& f : llama->understood)
+            require(f.line >= 1 && f.line <= lines && !f.what.empty() && f.text.size() <= 240);
+        for (const auto& run : llama->runs) {
+            require(run.first_line >= 1 && run.first_line <= run.last_line && run.last_line <= lines);
+            for (const auto& c : run.caches) {
+                require(c.line >= 1 && c.line <= lines);
+                check_memory(c.total, lines);
+                check_memory(c.k, lines);
+                check_memory(c.v, lines);
+                for (const auto* n : {&c.cells, &c.layers, &c.seqs, &c.streams, &c.rs_seq})
+                    check_count(*n, lines);
+            }
+            for (const auto& b : run.buffers)
+                check_memory(b.size, lines);
+            for (const auto& b : run.ollama_kv_devices)
+                check_memory(b.size, lines);
+            check_memory(run.ollama_required_kv, lines);
+            for (const auto* n :
+                 {&run.n_ctx, &run.n_ctx_seq, &run.n_seq_max, &run.n_ubatch, &run.kv_size, &run.swa_cells,
+                  &run.non_swa_cells, &run.n_slots, &run.n_ctx_slot, &run.build})
+                check_count(*n, lines);
+            for (const auto& m : run.metadata)
+                require(m.line >= 1 && m.line <= lines && !m.key.empty());
+        }
     }
     // The check of that log against a plain and a hybrid model answers, whatever the log says.
     const std::string options = kvcalc::to_text(kvcalc::json{{"engine_log", text}, {"max_context", 8192}});

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { formulaOf } from '../../web/formula.js';
+import { formulaOf } from '../../web/api/formula.js';
 import { camelDeep, cliSize, root } from './support.mjs';
 
 const fixtures = join(root, 'tests', 'fixtures', 'configs');

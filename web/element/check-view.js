@@ -6,7 +6,7 @@
 
 import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { readTokens, readCount } from './state.js';
-// The chart, shown under this view (web/element.js takes it from here).
+// The chart, shown under this view (sections.js takes it from here).
 export * as chart from './chart-view.js';
 
 // The check view's own styles (web/element/styles.js has the rest), adopted by an element's

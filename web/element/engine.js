@@ -2,7 +2,7 @@
 // (load() is idempotent) and one Engine, with a small memo of results, since views ask for
 // the same sizes again on every re-render (the table, the chart, the GQA points).
 
-import { load } from '../api.js';
+import { load } from '../api/api.js';
 
 let shared = null; // the page's promise of its Engine
 let ready = null;  // the Engine, once loaded

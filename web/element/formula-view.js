@@ -4,7 +4,7 @@
 // chunked or linear-state layers show their own terms, one line per layer group.
 
 import { h, math, replace, setText } from './dom.js';
-// The chart, shown under this view (web/element.js takes it from here).
+// The chart, shown under this view (sections.js takes it from here).
 export * as chart from './chart-view.js';
 
 // The formula view's own styles: each equation is a row of <math> pieces that wraps at "="

@@ -1,9 +1,9 @@
 // The live <kv-calc>: everything the element does once it is near the viewport (or
 // loading="eager"): reads its attributes, the URL hash and an inline config, sizes through
 // the page's one wasm instance, and draws its view's sections in its shadow root, replacing
-// the baked fallback in one step. web/element.js, which every page loads, holds the element
-// class and its documentation, and hands over to this file; the element's interface is
-// documented there.
+// the baked fallback in one step. web/element/element.js, which every page loads, holds the
+// element class and its documentation, and hands over to this file; the element's interface
+// is documented there.
 
 import { h, replace, setText } from './dom.js';
 import { sheetFor, styleSheet } from './styles.js';
@@ -15,7 +15,7 @@ import { Controls, INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
 import { followTheme } from './theme.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
-import { KvCalcChangeEvent } from '../element.js';
+import { KvCalcChangeEvent } from './change-event.js';
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];

@@ -162,5 +162,5 @@ export function sheetFor(css) {
 
 export const styleSheet = () => sheetFor(CSS);
 
-// The element's style sheet as text: the standalone SVG figures (web/svg.js) read its colours.
+// The element's style sheet as text: the standalone SVG figures (web/api/svg.js) read its colours.
 export const elementCss = CSS;

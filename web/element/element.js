@@ -99,25 +99,19 @@
  * @cssprop --kv-font-size - Base font size (default: the size of the text around the element).
  */
 
-import { h, replace } from './element/dom.js';
-import { ATTRIBUTES } from './element/state.js';
-import { loadSections, SECTIONS } from './element/sections.js';
-import { load } from './api.js';
-import { plainEnglish } from './element/plain-english.js';
+import { h, replace } from './dom.js';
+import { ATTRIBUTES } from './state.js';
+import { loadSections, SECTIONS } from './sections.js';
+import { load } from '../api/api.js';
+import { plainEnglish } from './plain-english.js';
+
+// The element's change event, exported with it; live.js, which dispatches it, imports its
+// module, not this one (which imports live.js).
+export { KvCalcChangeEvent } from './change-event.js';
 
 // How near the viewport a lazy element starts loading: a screen's height ahead, so that on
 // a page read from the top it is drawn before it scrolls into view (#watch checks the same).
 const NEAR = '100% 0px';
-
-/** The `kvcalc-change` event: a new result is on screen. */
-export class KvCalcChangeEvent extends Event {
-  constructor(result, check, state) {
-    super('kvcalc-change', { bubbles: true, composed: true });
-    this.result = result;
-    this.check = check;
-    this.state = state;
-  }
-}
 
 // Outside a browser (Node importing dist/kvcalc.js for the API) there is no HTMLElement:
 // the class still exists, and define() does nothing.
@@ -138,7 +132,7 @@ const warmNumbers = (el) => {
 
 // The element's code beyond this file (web/element/live.js), loaded once per page.
 let liveCode = null;
-const loadLive = () => (liveCode ??= import('./element/live.js').catch((err) => {
+const loadLive = () => (liveCode ??= import('./live.js').catch((err) => {
   liveCode = null;  // an element that starts later retries
   throw err;
 }));

@@ -3,7 +3,7 @@
 // API's calls with the Embind glue (api-calls.js), the view's own code, and the one wasm
 // module. Read from the built files in dist/, so the figures are of what ships. The paste
 // panel's input (config-input.js) is not counted: it loads when a reader opens the panel.
-// Used by web/build-dist.mjs (which checks it against esbuild's own graph) and the site's
+// Used by scripts/build-dist.mjs (which checks it against esbuild's own graph) and the site's
 // build; the browser tests check it against the requests a page really makes.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

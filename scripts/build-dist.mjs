@@ -2,7 +2,7 @@
 // bundled and minified by esbuild (a dev dependency), the Embind glue and wasm, and the
 // hand-written kvcalc.d.ts.
 // Prints the raw and gzip size of each file and of everything a page loads.
-// Run by scripts/build.sh after the wasm build: node web/build-dist.mjs
+// Run by scripts/build.sh after the wasm build: node scripts/build-dist.mjs
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build, transform } from 'esbuild';
 import { minify } from 'terser';
@@ -13,6 +13,7 @@ import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
+const node = join(web, 'node');
 const dist = join(root, 'dist');
 const wasmBuild = resolve(root, process.env.KVCALC_WASM_BUILD_DIR ?? 'build-wasm');
 
@@ -74,7 +75,8 @@ const lazyFiles = new Map();
 const glueInBuild = join(wasmBuild, 'kvcalc_core.mjs');
 // The modules that hold what exists once per page: in a lazy file, importing them is
 // importing kvcalc.js, whose exports they are.
-const ONCE_PER_PAGE = ['api.js', 'errors.js', 'element.js'].map((f) => join(web, f));
+const ONCE_PER_PAGE = ['api/api.js', 'api/errors.js', 'element/element.js', 'element/change-event.js']
+  .map((f) => join(web, f));
 const layout = (lazy) => ({
   name: 'dist-layout',
   setup(b) {
@@ -139,7 +141,7 @@ for (const out of outputs) {
   refuseDynamicCode(squeezed.code, file, ', which a strict CSP refuses');
 }
 if (builds[0].metafile.inputs[relative(root, glueInBuild)]) fail('kvcalc.js bundles the glue: it belongs in api-calls.js, fetched at load()');
-// web/page-loads.mjs reads the import graph back from the files: it must be esbuild's.
+// scripts/page-loads.mjs reads the import graph back from the files: it must be esbuild's.
 for (const r of builds) {
   for (const [path, out] of Object.entries(r.metafile.outputs)) {
     const file = relative(dist, join(root, path));
@@ -148,28 +150,32 @@ for (const r of builds) {
       const want = out.imports.filter((i) => i.kind === (kind === 'static' ? 'import-statement' : 'dynamic-import'))
         .map((i) => i.path.replace(/^\.\//, '')).sort();
       if (JSON.stringify(found[kind].sort()) !== JSON.stringify(want)) {
-        fail(`${file}: web/page-loads.mjs finds ${kind} imports ${found[kind]} where esbuild wrote ${want}`);
+        fail(`${file}: scripts/page-loads.mjs finds ${kind} imports ${found[kind]} where esbuild wrote ${want}`);
       }
     }
   }
 }
 const lazy = Object.values(VIEWS).flatMap((v) => v.lazy);
-for (const f of lazy) if (!existsSync(join(dist, f))) fail(`web/page-loads.mjs names ${f}, which the bundle does not have`);
+for (const f of lazy) if (!existsSync(join(dist, f))) fail(`scripts/page-loads.mjs names ${f}, which the bundle does not have`);
 console.log(`build-dist: bundled ${inputs.length} modules into ${outputs.length} files: ` +
   outputs.map((f) => relative(dist, f.path)).join(', '));
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
-// What runs in Node, never in a page: the `kvcalc` command (cli.mjs, the package's `bin`), the
+// What runs in Node, never in a page (web/node/): the `kvcalc` command (cli.mjs, the package's `bin`), the
 // baker it and build plugins use (bake.mjs, `kvcalc/bake`), the live heights' measuring of
 // `kvcalc bake --reserve` (reserve.mjs), the Vite plugin (vite.mjs,
 // `kvcalc/vite`), the Docusaurus plugin (docusaurus.mjs, `kvcalc/docusaurus`), and the native CLI's code compiled
 // for Node (kvcalc_cli.cjs, built with the wasm). Each imports the page's kvcalc.js, not a copy.
 if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
 copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
-const nodeExternal = ['./kvcalc.js', './bake.mjs', './reserve.mjs', './kvcalc_cli.cjs'];
+// The files a Node file imports from dist/ rather than bundles (each its source's path from
+// web/node/ -> its file in dist/): the page's kvcalc.js and the Node files of their own.
+const nodeExternal = new Map([
+  ['../kvcalc.js', './kvcalc.js'], ['./bake.mjs', './bake.mjs'], ['./reserve.mjs', './reserve.mjs'], ['./kvcalc_cli.cjs', './kvcalc_cli.cjs'],
+]);
 // cli.mjs's svg command reads options as the element reads attributes: bundled in, as in bake.mjs.
 const nodeBuild = await build({
-  entryPoints: [join(web, 'cli.mjs'), join(web, 'bake.mjs'), join(web, 'reserve.mjs'), join(web, 'vite.mjs'), join(web, 'docusaurus.mjs')],
+  entryPoints: ['cli.mjs', 'bake.mjs', 'reserve.mjs', 'vite.mjs', 'docusaurus.mjs'].map((f) => join(node, f)),
   bundle: true,
   // reserve.mjs measures with the author's playwright-core, when installed: never bundled.
   external: ['playwright-core'],
@@ -186,14 +192,14 @@ const nodeBuild = await build({
   plugins: [{
     name: 'node-externals',
     setup(b) {
-      b.onResolve({ filter: /^\./ }, (args) => (args.importer && nodeExternal.includes(args.path) && dirname(args.importer) === web
-        ? { path: args.path, external: true } : undefined));
+      b.onResolve({ filter: /^\./ }, (args) => (args.importer && nodeExternal.has(args.path) && dirname(args.importer) === node
+        ? { path: nodeExternal.get(args.path), external: true } : undefined));
     },
   }],
 }).catch((e) => fail(`bundling the Node files: ${e.message}`));
 const nodeOutside = Object.keys(nodeBuild.metafile.inputs).filter((f) => !f.startsWith('web/'));
 if (nodeOutside.length) fail(`the Node files import files outside web/: ${nodeOutside.join(', ')}`);
-for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts']) copyFileSync(join(web, f), join(dist, f));
+for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts']) copyFileSync(join(node, f), join(dist, f));
 
 // Sizes. gzip -9, as a server would send them.
 const { files, views, beforeViewport: early } = pageLoads(dist);
@@ -202,7 +208,7 @@ console.log('dist/                    raw     gzip');
 for (const r of files) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.file.endsWith('.d.ts') ? '  (types, not loaded)' : ''}`);
 console.log(`before any <kv-calc> is near the viewport, a page loads ${early.files.join(' ')}: ${early.gzip} gzip, ` +
   (early.gzip <= early.budget ? `${early.budget - early.gzip} left of ${early.budget}` : `OVER ${early.budget} by ${early.gzip - early.budget}`));
-console.log('a page with one <kv-calc> loads (gzip, against the budget of web/page-loads.mjs):');
+console.log('a page with one <kv-calc> loads (gzip, against the budget of scripts/page-loads.mjs):');
 for (const [view, v] of Object.entries(views)) {
   console.log(`  view=${view.padEnd(15)} ${pad(v.raw, 8)} ${pad(v.gzip, 8)}  ` +
     (v.gzip <= v.budget ? `${v.budget - v.gzip} left of ${v.budget}` : `OVER ${v.budget} by ${v.gzip - v.budget}`) + `  (${v.files.join(' ')})`);

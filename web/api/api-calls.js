@@ -1,7 +1,7 @@
 // The JS API's calls over the wasm module: instantiate() runs the Embind glue (bundled into
 // this file) and answers the API object load() resolves to: size / formula / check / model /
 // table / presets / gpuPresets, each the CLI's JSON report in camelCase, or a KvCalcError. Fetched
-// by the first load() (web/api.js), so a page that only shows fallbacks never fetches it.
+// by the first load() (web/api/api.js), so a page that only shows fallbacks never fetches it.
 // The core does all the work; this file only moves text in and out of it (and a model's
 // figures(), numbers the core writes into the wasm memory).
 
@@ -182,7 +182,7 @@ function makeApi(module) {
       return answer(callText('table()', (c, o) => module.table(c, o), toJsonText(configs, 'configs'), text), names);
     },
     gpuPresets: () => camelKeys(call('gpuPresets')),
-    // A standalone SVG figure, drawn by the element's chart code (web/svg.js, fetched when
+    // A standalone SVG figure, drawn by the element's chart code (web/api/svg.js, fetched when
     // first asked for).
     svg: (config, options) => import('./svg.js').then(({ svgFigure }) => svgFigure(calls, config, options)),
     presets: () => camelKeys(JSON.parse((presetList ??= callText('presets()', () => module.presets())))),

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, normalize, relative, resolve, sep } from 'node:path';
-import { htmlFiles, writeWhole } from './bake.mjs';
+import { htmlFiles, writeWhole } from './site-files.mjs';
 
 // Every 40 px from a small phone to a desktop (1280 px and wider: a docs site's columns stop
 // growing before that, but a table view takes the window's whole width), and the widths of

@@ -35,7 +35,7 @@ const OWN = {
 const SVG_OPTIONS = ['context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
 
 async function runSvg(args) {
-  const { ATTRIBUTES, attributeError } = await import('./element/state.js');
+  const { ATTRIBUTES, attributeError } = await import('../element/state.js');
   const options = {};
   const positional = [];
   for (let i = 0; i < args.length; i += 1) {
@@ -68,7 +68,7 @@ async function runSvg(args) {
     console.error(`kvcalc: ${arg}: ${e.message}`);
     return EXIT.badInput;
   }
-  const { load, wasmUrl } = await import('./kvcalc.js');
+  const { load, wasmUrl } = await import('../kvcalc.js');
   const kv = await load({ wasmBinary: readFileSync(wasmUrl) });
   try {
     process.stdout.write(await kv.svg(config, options));

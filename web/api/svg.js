@@ -7,10 +7,10 @@
 // element's colours; no font, script or anything else is fetched. The same input gives the
 // same bytes.
 
-import { chartData, chartHeight, describe, plot, styles as chartStyles } from './element/chart-view.js';
-import { HEADS_HEIGHT, describeGqa, gqaData, plotBars, plotHeads, styles as gqaStyles } from './element/gqa-view.js';
-import { elementCss } from './element/styles.js';
-import { Formatter } from './element/format.js';
+import { chartData, chartHeight, describe, plot, styles as chartStyles } from '../element/chart-view.js';
+import { HEADS_HEIGHT, describeGqa, gqaData, plotBars, plotHeads, styles as gqaStyles } from '../element/gqa-view.js';
+import { elementCss } from '../element/styles.js';
+import { Formatter } from '../element/format.js';
 import { KvCalcError } from './errors.js';
 import { escapeHtml as escape } from './html-text.mjs';
 

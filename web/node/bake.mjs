@@ -8,14 +8,14 @@
 // (its fallback carries data-kvcalc-baked="VERSION"). Content an author wrote is left alone
 // unless { force: true }. Baking what is already baked with the same figures changes nothing.
 
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { load, wasmUrl, KvCalcError } from './kvcalc.js';
-import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from './element/state.js';
-import { Formatter } from './element/format.js';
-import { escapeHtml as escape, parseAttributes } from './html-text.mjs';
+import { readFileSync } from 'node:fs';
+import { load, wasmUrl, KvCalcError } from '../kvcalc.js';
+import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from '../element/state.js';
+import { Formatter } from '../element/format.js';
+import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
+import { htmlFiles, writeWhole } from './site-files.mjs';
 
-export { parseAttributes };
+export { parseAttributes, htmlFiles, writeWhole };
 
 /** The package version the fallbacks are marked with. */
 export const VERSION = '0.1.0';
@@ -195,45 +195,6 @@ export async function bake(html, { file = '<html>', force = false } = {}) {
   }
   out += html.slice(at);
   return { html: out, changed: out !== html, count, skipped };
-}
-
-/**
- * The HTML files of a path: the path itself when it is a file, else every .html file under
- * the folder (node_modules and dot folders skipped), in name order. Throws when nothing is there.
- * @param {string} path
- * @returns {string[]}
- */
-export function htmlFiles(path, out = []) {
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) throw new Error(`${path}: no such file or folder`);
-  if (st.isFile()) {
-    out.push(path);
-  } else {
-    for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-      const p = join(path, entry.name);
-      if (entry.isDirectory()) htmlFiles(p, out);
-      else if (/\.html?$/i.test(entry.name)) out.push(p);
-    }
-  }
-  return out;
-}
-
-/**
- * Writes a baked page over its file: beside it first, then renamed over it, so a page is
- * never half written.
- * @param {string} file
- * @param {string} html
- */
-export function writeWhole(file, html) {
-  const temp = `${file}.kvcalc-${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, html);
-    renameSync(temp, file);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
 }
 
 /**
