@@ -1,9 +1,7 @@
 #include "engines/llamacpp/gguf_model.hpp"
 
 #include <algorithm>
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "config/json.hpp"
@@ -123,7 +121,7 @@ Result<ModelSpec> read_gguf_model(std::shared_ptr<const json> document) {
     ModelSpec m;
     m.model_type = arch_name;
     m.llamacpp_arch = arch_name;
-    m.llamacpp_arch_source = format("general.architecture ({})", arch->source);
+    m.llamacpp_arch_source = "general.architecture";
     m.config = document;
     m.text = &doc;
     const json* name = member(*meta, "general.name");
@@ -371,11 +369,13 @@ Result<ModelSpec> read_gguf_model(std::shared_ptr<const json> document) {
         L.v = swa[il] ? hv_swa : hv;
         if (swa[il]) L.window = window;
     }
-    std::map<std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, std::string>, std::uint32_t> index;
     auto group_of = [&](const Layer& L) -> std::uint32_t {
-        const auto key =
-            std::make_tuple(static_cast<int>(L.kind), L.heads.value, L.k.value, L.v.value, L.name);
-        if (auto it = index.find(key); it != index.end()) return it->second;
+        for (std::uint32_t i = 0; i < m.groups.size(); ++i) {  // a handful of groups: a search
+            const LayerGroup& g = m.groups[i];
+            if (g.kind == L.kind && g.name == L.name && g.kv_heads.value == L.heads.value &&
+                g.k_head_dim.value == L.k.value && g.v_head_dim.value == L.v.value)
+                return i;
+        }
         LayerGroup g;
         g.kind = L.kind;
         g.name = L.name;
@@ -389,7 +389,6 @@ Result<ModelSpec> read_gguf_model(std::shared_ptr<const json> document) {
         g.mla_v_head_dim = L.mla_v;
         if (L.kind == LayerKind::linear_state) g.state = state;
         m.groups.push_back(std::move(g));
-        index.emplace(key, static_cast<std::uint32_t>(m.groups.size() - 1));
         return static_cast<std::uint32_t>(m.groups.size() - 1);
     };
     for (const Layer& L : layers) {
@@ -409,7 +408,7 @@ Result<ModelSpec> read_gguf_model(std::shared_ptr<const json> document) {
                 m.layer_second_group[il] = gi;
             }
     }
-    m.layer_plan_source = format("general.architecture {}: llama.cpp's rules ({})", arch_name, arch->source);
+    m.layer_plan_source = format("general.architecture {}: llama.cpp's rules", arch_name);
     return m;
 }
 

@@ -75,11 +75,8 @@ Result<LlamacppPlan> LlamacppPlan::make(const ModelSpec& m, const LlamacppSettin
         LlamacppGroupRows& r = p.rows_[i];
         if (g.kind == LayerKind::mla) {
             if (b < b_mla)
-                return fail(
-                    code::bad_option, "llamacpp_build",
-                    "llamacpp_build {}: this model's MLA layers (key_length_mla) need llama.cpp b5137 or "
-                    "later (#12801); older builds ran files converted as full attention",
-                    b);
+                return fail(code::bad_option, "llamacpp_build",
+                            "llamacpp_build {}: MLA layers need llama.cpp b5137 or later", b);
             mla = true;
             r.k_width = g.latent_dim.value;
             r.v_width = b < b_mla_no_v ? g.latent_v_dim.value : 0;
@@ -122,7 +119,7 @@ Result<LlamacppPlan> LlamacppPlan::make(const ModelSpec& m, const LlamacppSettin
                 const bool k_bad = hk % tk.block != 0;
                 return fail(code::bad_option, k_bad ? "cache_type_k" : "cache_type_v",
                             "{} {}: the {} layers' {} head size {} is not a whole number of its blocks of {} "
-                            "values; llama.cpp refuses it with flash attention (src/llama-context.cpp)",
+                            "values; llama.cpp refuses it with flash attention",
                             k_bad ? "cache_type_k" : "cache_type_v", k_bad ? tk.name : tv.name, g.name,
                             k_bad ? "K" : "V", k_bad ? hk : hv, k_bad ? tk.block : tv.block);
             }
@@ -134,7 +131,7 @@ Result<LlamacppPlan> LlamacppPlan::make(const ModelSpec& m, const LlamacppSettin
         return fail(
             code::bad_option, "cache_type_v",
             "cache_type_k {} and cache_type_v {}: llama.cpp refuses different K and V types for an MLA "
-            "model since b10217 (\"model does not support different K (...) and V (...) cache types\")",
+            "model since b10217",
             tk.name, tv.name);
     // Without flash attention V is stored transposed, each layer's row padded to the widest layer's
     // (src/llama-kv-cache.cpp:155-159,208, since b5913; [TAG_V_CACHE_VARIABLE]).
@@ -149,8 +146,7 @@ Result<LlamacppPlan> LlamacppPlan::make(const ModelSpec& m, const LlamacppSettin
             const bool k_bad = !k;
             return fail(
                 code::bad_option, k_bad ? "cache_type_k" : "cache_type_v",
-                "{} {}: the {} layers' rows of {} {} values are not a whole number of its blocks of {} "
-                "(ggml_row_size)",
+                "{} {}: the {} layers' rows of {} {} values are not a whole number of its blocks of {}",
                 k_bad ? "cache_type_k" : "cache_type_v", k_bad ? tk.name : tv.name, g.name,
                 k_bad ? r.k_width : r.v_width, k_bad ? "K" : "V", k_bad ? tk.block : tv.block);
         }

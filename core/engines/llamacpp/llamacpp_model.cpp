@@ -1,7 +1,6 @@
 #include "engines/llamacpp/llamacpp_model.hpp"
 
-#include <map>
-#include <utility>
+#include <vector>
 
 namespace kvcalc {
 namespace {
@@ -58,29 +57,27 @@ Result<ModelSpec> llamacpp_model(const ModelSpec& m, std::uint64_t build) {
         if (what)
             return fail(code::unsupported, "engine",
                         "engine llamacpp: this model has {} (the {} layers), which kvcalc sizes only as vLLM "
-                        "does; llama.cpp's allocation for it is not modelled",
+                        "does",
                         what, g.name);
     }
     if (!m.llamacpp_arch.empty()) return m;  // a GGUF's model: llama.cpp's rules applied when it was read
 
     const LlamacppArch* arch = llamacpp_arch_for_model_type(m.model_type);
     if (!arch)
-        return fail(code::unsupported, "engine",
-                    "engine llamacpp: kvcalc has no mapping from model_type \"{}\" to one of llama.cpp's "
-                    "architectures whose rules it has: size the GGUF file instead (its general.architecture "
-                    "picks llama.cpp's rules)",
-                    m.model_type.empty() ? std::string("(none)") : m.model_type);
+        return fail(
+            code::unsupported, "engine",
+            "engine llamacpp: kvcalc has no mapping from model_type \"{}\" to a llama.cpp architecture "
+            "whose rules it has: size the GGUF file instead",
+            m.model_type.empty() ? std::string("(none)") : m.model_type);
     if (m.k_eq_v)
-        return fail(code::unsupported, "engine",
-                    "engine llamacpp: this config's full layers use K as V (attention_k_eq_v); how llama.cpp "
-                    "allocates them was not read: size the GGUF file instead");
+        return fail(
+            code::unsupported, "engine",
+            "engine llamacpp: attention_k_eq_v is not mapped to llama.cpp: size the GGUF file instead");
     const std::uint64_t n = m.num_layers.value;
     if (arch->kv_layers && build < b_layer_reuse)
-        return fail(
-            code::unsupported, "llamacpp_build",
-            "llamacpp_build {}: how builds before b6264 allocated {}'s shared-KV layers is not specified "
-            "(LLAMACPP.md 8)",
-            build, arch->arch);
+        return fail(code::unsupported, "llamacpp_build",
+                    "llamacpp_build {}: {}'s shared-KV layers before b6264 are not modelled", build,
+                    arch->arch);
     if (arch->kv_layers && n < arch->kv_layers)
         return fail(code::invalid_value, m.num_layers.source,
                     "{} {}: llama.cpp's {} keeps KV on its first {} layers (n_layer_kv_from_start)",
@@ -100,7 +97,7 @@ Result<ModelSpec> llamacpp_model(const ModelSpec& m, std::uint64_t build) {
     }
     if (arch->chunked)
         window = {arch->default_window,
-                  format("llama.cpp's {} n_swa {} ({})", arch->arch, arch->default_window, arch->source)};
+                  format("llama.cpp's {} chunks of {}", arch->arch, arch->default_window)};
     else if (!window.value && arch->default_window)
         window = {arch->default_window,
                   format("llama.cpp's {} default n_swa {}", arch->arch, arch->default_window)};
@@ -111,19 +108,23 @@ Result<ModelSpec> llamacpp_model(const ModelSpec& m, std::uint64_t build) {
     out.groups.clear();
     out.layer_group.clear();
     out.layer_second_group.clear();
-    std::map<std::pair<std::uint32_t, LayerKind>, std::uint32_t> index;
+    // A config has a handful of groups: a search beats a map's code.
+    struct Placed {
+        std::uint32_t from;
+        LayerKind kind;
+    };
+    std::vector<Placed> placed;  // out.groups[i] came from placed[i]
     auto place = [&](std::uint32_t from, LayerKind kind) -> std::uint32_t {
-        auto it = index.find({from, kind});
-        if (it != index.end()) return it->second;
+        for (std::uint32_t i = 0; i < placed.size(); ++i)
+            if (placed[i].from == from && placed[i].kind == kind) return i;
         LayerGroup g = m.groups[from];
         if (g.kind != kind) g.name = layer_kind_name(kind);
         g.kind = kind;
         g.count = 0;
         g.window = kind == LayerKind::sliding_window || kind == LayerKind::chunked_local ? window : Sourced{};
         out.groups.push_back(std::move(g));
-        const auto at = static_cast<std::uint32_t>(out.groups.size() - 1);
-        index.emplace(std::make_pair(from, kind), at);
-        return at;
+        placed.push_back({from, kind});
+        return static_cast<std::uint32_t>(placed.size() - 1);
     };
     for (std::uint32_t il = 0; il < n; ++il) {
         const std::uint32_t from = m.layer_group[il];
@@ -169,21 +170,16 @@ Result<ModelSpec> llamacpp_model(const ModelSpec& m, std::uint64_t build) {
     for (const LayerGroup& g : out.groups) {
         if (g.kind != LayerKind::linear_state) continue;
         if (build < b_recurrent_memory)
-            return fail(
-                code::unsupported, "llamacpp_build",
-                "llamacpp_build {}: recurrent state before b5761 lived inside the KV cache in ways not "
-                "specified (LLAMACPP.md 1.7, 8)",
-                build);
+            return fail(code::unsupported, "llamacpp_build",
+                        "llamacpp_build {}: recurrent state before b5761 is not modelled", build);
         const std::string& mixer = g.state.mixer;
         if (mixer != "mamba1" && mixer != "mamba2" && mixer != "gated_delta_net" && mixer != "short_conv")
             return fail(code::unsupported, "engine",
-                        "engine llamacpp: the {} layers' {} state is not one llama.cpp's n_embd_r / n_embd_s "
-                        "rules are mapped for",
-                        g.name, mixer);
+                        "engine llamacpp: the {} layers' {} state is not mapped to llama.cpp's", g.name,
+                        mixer);
     }
     out.llamacpp_arch = arch->arch;
-    out.llamacpp_arch_source =
-        format("model_type {} converts to llama.cpp's {} ({})", m.model_type, arch->arch, arch->source);
+    out.llamacpp_arch_source = format("model_type {} converts to llama.cpp's {}", m.model_type, arch->arch);
     return out;
 }
 

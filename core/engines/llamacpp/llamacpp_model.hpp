@@ -51,7 +51,6 @@ struct LlamacppArch {
     bool shared_kv_key;      // {arch}.attention.shared_kv_layers sets n_layer_kv_from_start (Gemma 4)
     bool mla;                // key_length_mla / value_length_mla mark an MLA file
     bool nextn_filtered;     // the main context leaves its nextn_predict_layers out (create_memory)
-    const char* source;      // src/models/<arch>.cpp and the lines read
 };
 
 const LlamacppArch* find_llamacpp_arch(std::string_view arch);

@@ -7,20 +7,9 @@ namespace {
 
 json group_json(const ModelSpec& m, const GroupFigures& f, const LlamacppGroupRows& rows) {
     const LayerGroup& g = m.groups[f.group];
-    json j;
-    set_member(j, "kind", layer_kind_name(g.kind));
-    set_member(j, "name", g.name);
-    set_member(j, "layers", g.count);
+    json j = group_geometry(g);
     set_member(j, "cache", llamacpp_cache_name(rows.cache));
-    if (g.kind == LayerKind::mla) {
-        set_member(j, "latent_dim", sourced(g.latent_dim));
-        set_member(j, "latent_v_dim", sourced(g.latent_v_dim));
-    } else if (is_attention(g.kind)) {
-        set_member(j, "kv_heads", sourced(g.kv_heads));
-        set_member(j, "head_dim", sourced(g.k_head_dim));
-        set_member(j, "v_head_dim", sourced(g.v_head_dim));
-    }
-    if (g.window.value && rows.cache == LlamacppCache::swa) set_member(j, "window", sourced(g.window));
+    if (g.kind == LayerKind::mla) set_member(j, "latent_v_dim", sourced(g.latent_v_dim));
     if (is_attention(g.kind)) {
         // One cell of one layer: K and V as allocated (V padded to the widest layer without flash attention).
         set_member(j, "k_width", rows.k_width);
@@ -29,8 +18,6 @@ json group_json(const ModelSpec& m, const GroupFigures& f, const LlamacppGroupRo
         set_member(j, "v_bytes_per_cell", rows.v_row);
     }
     if (g.kind == LayerKind::linear_state) {
-        set_member(j, "mixer", g.state.mixer);
-        set_member(j, "state_source", g.state.source);
         set_member(j, "r_bytes_per_sequence", rows.state_r);
         set_member(j, "s_bytes_per_sequence", rows.state_s);
         set_member(j, "state_bytes_layer", f.state_bytes_layer);
@@ -108,14 +95,7 @@ json llamacpp_size_report(const Model& model, const SizeResult& r) {
     const LlamacppPlan& plan = *r.llamacpp_plan;
     const LlamacppSettings& s = plan.settings();
     json j;
-    set_member(j, "model", m.name);
-    set_member(j, "model_source", m.name_source);
-    set_member(j, "text_config", m.text_path);
-    set_member(j, "attention_kind", attention_kind(m));
-    set_member(j, "num_layers", sourced(m.num_layers));
-    set_member(j, "query_heads", sourced(m.query_heads));
-    set_member(j, "max_context", m.max_context.value ? json(sourced(m.max_context)) : json(nullptr));
-    set_member(j, "layer_plan_source", m.layer_plan_source);
+    set_model_members(j, model);
     set_member(j, "engine", "llamacpp");
     set_member(j, "llamacpp_host", llamacpp_host_name(s.host));
     set_member(j, "llamacpp_arch", m.llamacpp_arch);
@@ -136,12 +116,6 @@ json llamacpp_size_report(const Model& model, const SizeResult& r) {
     set_member(j, "kv_bytes", r.kv_bytes);
     set_member(j, "kv_bytes_per_gpu", r.kv_bytes_per_gpu);
     set_member(j, "kv_bytes_deployment", r.kv_bytes_deployment);
-    const Result<WeightEstimate>& weights = model.weights;
-    set_member(j, "param_count", weights ? json(weights->param_count) : json(nullptr));
-    set_member(j, "weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
-    set_member(j, "weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
-    set_member(j, "weights_error", weights ? json(nullptr) : error_report(weights.error())["error"]);
-    set_member(j, "layers", layer_counts(m));
     json groups = json::array();
     for (const GroupFigures& f : r.groups)
         groups.push_back(group_json(m, f, plan.groups()[f.group]));

@@ -53,10 +53,8 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
         if (major == 0 && minor < 30)
             return fail(
                 code::bad_option, "ollama_version",
-                "ollama_version {}: Ollama before v0.30 sized the cache in its own runners (its Go "
-                "engine's kvcache.Causal for some architectures, a vendored llama.cpp with library "
-                "defaults for others), which kvcalc does not model; v0.30 and later run llama-server, "
-                "sized here",
+                "ollama_version {}: Ollama before 0.30 sized the cache in its own runners, which kvcalc "
+                "does not model; 0.30 and later run llama-server",
                 s.ollama_version);
     }
     // The build whose rules apply: given, else the current rules (Ollama: its bundled build).
@@ -66,7 +64,7 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
                                *o.build);
         s.build = {*o.build, "llamacpp_build"};
     } else if (ollama) {
-        s.build = {ollama_bundled_build, "Ollama v0.33's bundled llama.cpp (LLAMA_CPP_VERSION b10488)"};
+        s.build = {ollama_bundled_build, "Ollama 0.33's llama.cpp"};
     } else {
         s.build = {llamacpp_current_build, "the current rules (b10573)"};
     }
@@ -79,33 +77,30 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
     if (o.parallel) {
         if (*o.parallel == 0 || *o.parallel > llamacpp_max_seq)
             return fail(code::bad_option, "parallel",
-                        "parallel {}: llama.cpp takes 1 to {} sequences (LLAMA_MAX_SEQ, src/llama-cparams.h; "
-                        "\"n_seq_max must be <= 256\")",
+                        "parallel {}: llama.cpp takes 1 to {} sequences (\"n_seq_max must be <= 256\")",
                         *o.parallel, llamacpp_max_seq);
         s.n_seq_max = {*o.parallel, "parallel"};
-        s.kv_unified_source = "explicit -np leaves kv_unified false (common/common.h)";
+        s.kv_unified_source = "-np given: not unified";
     } else if (ollama) {
-        s.n_seq_max = {1, "Ollama's OLLAMA_NUM_PARALLEL default 1 (v0.9.7+)"};
-        s.kv_unified_source = "Ollama passes -np, which leaves kv_unified false";
+        s.n_seq_max = {1, "Ollama's OLLAMA_NUM_PARALLEL default"};
+        s.kv_unified_source = "Ollama passes -np: not unified";
     } else if (lmstudio) {
-        s.n_seq_max = {1, "LM Studio: llama.cpp's library default n_seq_max 1 (its 0.3.23 log)"};
-        s.kv_unified_source = "LM Studio: llama.cpp's library default kv_unified false";
+        s.n_seq_max = {1, "LM Studio (llama.cpp's library default)"};
+        s.kv_unified_source = "LM Studio (llama.cpp's library default)";
     } else if (b >= b_auto_parallel) {
-        s.n_seq_max = {4, "llama-server's automatic -np: 4 slots (b6931+, tools/server/server.cpp)"};
+        s.n_seq_max = {4, "llama-server's automatic -np (b6931+)"};
         s.kv_unified = true;
-        s.kv_unified_source = "llama-server's automatic -np unifies its 4 slots (b6931+)";
+        s.kv_unified_source = "llama-server's automatic -np (b6931+)";
     } else {
-        s.n_seq_max = {1, "llama-server's -np 1 before b6931"};
-        s.kv_unified_source = "llama.cpp's default kv_unified false";
+        s.n_seq_max = {1, "llama-server's default"};
+        s.kv_unified_source = "llama.cpp's default";
     }
     if (o.kv_unified) {
         if (b < b_streams)
-            return fail(
-                code::bad_option, "kv_unified",
-                "kv_unified: build {} predates it (b5913, #14363): all sequences share one cache there", b);
-        if (ollama && *o.kv_unified)
             return fail(code::bad_option, "kv_unified",
-                        "kv_unified: Ollama launches llama-server with -np and no --kv-unified");
+                        "kv_unified: build {} predates it (b5913): one cache for all sequences", b);
+        if (ollama && *o.kv_unified)
+            return fail(code::bad_option, "kv_unified", "kv_unified: Ollama runs llama-server without it");
         s.kv_unified = *o.kv_unified;
         s.kv_unified_source = "kv_unified";
     }
@@ -119,16 +114,14 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
                     "{}: must be f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1 or iq4_nl, got \"{}\"",
                     s.type_k ? "cache_type_v" : "cache_type_k",
                     std::string_view(s.type_k ? *o.cache_type_v : *o.cache_type_k).substr(0, 40));
-    s.type_k_source = o.cache_type_k ? "cache_type_k" : "llama.cpp's default f16";
-    s.type_v_source = o.cache_type_v ? "cache_type_v" : "llama.cpp's default f16";
+    s.type_k_source = o.cache_type_k ? "cache_type_k" : "default";
+    s.type_v_source = o.cache_type_v ? "cache_type_v" : "default";
     if (ollama && s.type_k != s.type_v)
-        return fail(
-            code::bad_option, o.cache_type_v ? "cache_type_v" : "cache_type_k",
-            "Ollama gives K and V one type (OLLAMA_KV_CACHE_TYPE): cache_type_k {} and cache_type_v {} "
-            "differ",
-            s.type_k->name, s.type_v->name);
-    if (ollama && o.cache_type_k) s.type_k_source = s.type_v_source = "OLLAMA_KV_CACHE_TYPE (cache_type_k)";
-    if (ollama && o.cache_type_v) s.type_k_source = s.type_v_source = "OLLAMA_KV_CACHE_TYPE (cache_type_v)";
+        return fail(code::bad_option, o.cache_type_v ? "cache_type_v" : "cache_type_k",
+                    "Ollama gives K and V one type (OLLAMA_KV_CACHE_TYPE), not {} and {}", s.type_k->name,
+                    s.type_v->name);
+    if (ollama && o.cache_type_k) s.type_k_source = s.type_v_source = "OLLAMA_KV_CACHE_TYPE";
+    if (ollama && o.cache_type_v) s.type_k_source = s.type_v_source = "OLLAMA_KV_CACHE_TYPE";
 
     // Flash attention: -fa on|off|auto, auto by default since b6325 (#15434); before, a switch, off by
     // default. What counts is cparams.flash_attn when the cache is created: flash_attn_type !=
@@ -136,18 +129,15 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
     if (o.flash_attn) {
         if (*o.flash_attn == "auto" && b < b_flash_attn_auto)
             return fail(code::bad_option, "flash_attn",
-                        "flash_attn auto: build {} predates it (b6325, #15434): give on or off", b);
+                        "flash_attn auto: build {} predates it (b6325): give on or off", b);
         s.flash_attn = *o.flash_attn;
         s.flash_attn_source = "flash_attn";
     } else if (b >= b_flash_attn_auto) {
         s.flash_attn = "auto";
-        s.flash_attn_source =
-            ollama ? "Ollama: OLLAMA_FLASH_ATTENTION unset gives --flash-attn auto on GPUs that "
-                     "support it (off otherwise)"
-                   : "llama.cpp's default auto (b6325+)";
+        s.flash_attn_source = ollama ? "Ollama's default on GPUs with flash attention" : "default (b6325+)";
     } else {
         s.flash_attn = "off";
-        s.flash_attn_source = "llama.cpp's default before b6325: off";
+        s.flash_attn_source = "default before b6325";
     }
     s.fa_at_creation = s.flash_attn != "off";
     // A quantized V cache needs flash attention: "V cache quantization requires flash_attn" (#7527, b3183);
@@ -156,7 +146,7 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
         return fail(
             code::bad_option, "cache_type_v",
             "cache_type_v {}: llama.cpp refuses a quantized V cache without flash attention (\"V cache "
-            "quantization requires flash_attn\", src/llama-context.cpp): give flash_attn on or auto",
+            "quantization requires flash_attn\"): give flash_attn on or auto",
             s.type_v->name);
 
     // Sliding-window caches: small unless --swa-full (common/common.h:562 false); llama.cpp's library
@@ -164,34 +154,26 @@ Result<LlamacppSettings> llamacpp_settings(const LlamacppOptions& o) {
     // cache" in its 0.3.23 log).
     if (o.swa_full) {
         if (b < b_swa_cache)
-            return fail(
-                code::bad_option, "swa_full",
-                "swa_full: build {} predates sliding-window caches (b5429, #13194): every layer keeps "
-                "the whole context there",
-                b);
+            return fail(code::bad_option, "swa_full",
+                        "swa_full: build {} predates sliding-window caches (b5429)", b);
         s.swa_full = *o.swa_full;
         s.swa_full_source = "swa_full";
     } else if (lmstudio) {
         s.swa_full = true;
-        s.swa_full_source =
-            "LM Studio: llama.cpp's library default swa_full true (\"using full-size SWA cache\")";
+        s.swa_full_source = "LM Studio (llama.cpp's library default)";
     } else {
-        s.swa_full_source =
-            ollama ? "Ollama runs llama-server, whose default is false" : "llama-server's default false";
+        s.swa_full_source = "llama-server's default";
     }
 
     // Batches: -b 2048 and -ub 512 (common/common.h:443-444); LM Studio's n_batch 512 (its 0.3.23 log).
     if (o.ubatch_size && *o.ubatch_size == 0)
         return field_error(code::bad_option, "ubatch_size", "must be a positive integer, got {}",
                            *o.ubatch_size);
-    s.n_ubatch =
-        o.ubatch_size ? Sourced{*o.ubatch_size, "ubatch_size"} : Sourced{512, "llama.cpp's default -ub 512"};
-    s.n_batch = lmstudio ? Sourced{512, "LM Studio's n_batch 512 (its 0.3.23 log)"}
-                         : Sourced{2048, "llama.cpp's default -b 2048"};
+    s.n_ubatch = o.ubatch_size ? Sourced{*o.ubatch_size, "ubatch_size"} : Sourced{512, "default"};
+    s.n_batch = lmstudio ? Sourced{512, "LM Studio's"} : Sourced{2048, "default"};
     if (lmstudio && !o.build)
-        s.warnings.push_back({"llamacpp_build",
-                              "LM Studio's bundled llama.cpp build is not stated: the current "
-                              "rules apply; give llamacpp_build from its runtime's log"});
+        s.warnings.push_back(
+            {"llamacpp_build", "LM Studio's llama.cpp build is not known: the current rules apply"});
     return s;
 }
 
@@ -201,37 +183,31 @@ Result<Sourced> llamacpp_default_context(const LlamacppSettings& s, const ModelS
     if (s.host == LlamacppHost::ollama) {
         // num_ctx by VRAM since v0.15.5: 262144 at 47 GiB or more, 32768 at 23 GiB, else 4096
         // (server/routes.go:2051-2058, envconfig/config.go:229-230).
-        warnings.push_back({"context",
-                            "Ollama's num_ctx default depends on the GPUs' memory (4,096 below 23 GiB, "
-                            "32,768 below 47 GiB, 262,144 above; OLLAMA_CONTEXT_LENGTH or a Modelfile's "
-                            "num_ctx overrides it): 4,096 assumed; give context (num_ctx)"});
-        return Sourced{4096, "Ollama's num_ctx default below 23 GiB of VRAM"};
+        warnings.push_back(
+            {"context",
+             "Ollama's num_ctx default is 4,096 below 23 GiB of VRAM, 32,768 below 47, 262,144 "
+             "above: 4,096 assumed"});
+        return Sourced{4096, "Ollama's num_ctx default"};
     }
     if (s.host == LlamacppHost::lmstudio) {
-        warnings.push_back({"context",
-                            "LM Studio's context length is its load setting (4,096 as its API reports "
-                            "loaded_context_length by default; newer loaders pick 4K-8K by free "
-                            "memory): 4,096 assumed; give context"});
-        return Sourced{4096, "LM Studio's default context length 4096"};
+        warnings.push_back({"context", "LM Studio's context length is a load setting: 4,096 assumed"});
+        return Sourced{4096, "LM Studio's default"};
     }
     if (b >= b_ctx_train) {
         // -c 0: n_ctx_train (common/common.h:442, #16653); --fit, on by default, may then lower it.
         if (!m.max_context.value)
-            return fail(
-                code::missing_field, "context",
-                "no context length in the model ({}), which llama-server's -c defaults to: give a context",
-                m.max_context.source);
+            return fail(code::missing_field, "context",
+                        "no context length in the model ({}) for llama-server's default -c: give a context",
+                        m.max_context.source);
         warnings.push_back({"context",
-                            "llama-server's --fit (on by default since b7416) lowers n_ctx, to no "
-                            "less than 4,096, when -c is not given and the model does not fit the "
-                            "free memory: the model's whole context is sized"});
+                            "llama-server's --fit (b7416+) may lower this default, to 4,096 at "
+                            "least, where the model does not fit the free memory"});
         return Sourced{m.max_context.value,
-                       format("llama-server's -c default, n_ctx_train ({})", m.max_context.source)};
+                       format("llama-server's default -c: n_ctx_train ({})", m.max_context.source)};
     }
-    if (b >= b_ctx_4096) return Sourced{4096, "llama-server's -c default 4096 (#10136 to b7415)"};
-    return fail(
-        code::missing_field, "context",
-        "llama-server's default -c at build {} was 512, 0 or 4096 depending on its date: give a context", b);
+    if (b >= b_ctx_4096) return Sourced{4096, "llama-server's default -c"};
+    return fail(code::missing_field, "context",
+                "llama-server's default -c at build {} is not known: give a context", b);
 }
 
 Result<std::uint64_t> llamacpp_n_ctx(const LlamacppSettings& s, const ModelSpec& m, std::uint64_t context,
