@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/json.hpp"
@@ -99,10 +100,11 @@ bool is_gguf_document(const json& root) {
 }
 
 Result<ModelSpec> read_gguf_model(std::shared_ptr<const json> document) {
-    const json& doc = (*document)["gguf"];
-    const json* meta = member(doc, "metadata");
-    if (!doc.is_object() || !meta || !meta->is_object())
+    const json* gguf = member(*document, "gguf");
+    const json* meta = gguf ? member(*gguf, "metadata") : nullptr;
+    if (!meta || !meta->is_object())
         return fail(code::invalid_value, "gguf.metadata", "gguf.metadata: missing or not an object");
+    const json& doc = *gguf;
     const json* arch_v = member(*meta, "general.architecture");
     if (!arch_v) return fail(code::missing_field, "general.architecture", "general.architecture: missing");
     if (!arch_v->is_string())
@@ -122,7 +124,7 @@ Result<ModelSpec> read_gguf_model(std::shared_ptr<const json> document) {
     m.model_type = arch_name;
     m.llamacpp_arch = arch_name;
     m.llamacpp_arch_source = "general.architecture";
-    m.config = document;
+    m.config = std::move(document);  // doc stays alive: m.config owns it now
     m.text = &doc;
     const json* name = member(*meta, "general.name");
     m.name = name && name->is_string() ? name->get<std::string>() : arch_name;

@@ -21,10 +21,11 @@ Result<SglangPoolSplit> sglang_split_pool(const PoolInputs& in, std::uint64_t po
         auto tokens = mul(s.kv_bytes, 5);
         if (!den || !tokens)
             return fail(code::overflow, "gpu_memory", "the pool's arithmetic exceeds 2^53 - 1");
-        s.pool_blocks = *tokens / *den / in.block_size;
+        // derive_pool checked the block and the bytes a token: neither is 0 here.
+        s.pool_blocks = *den && in.block_size ? *tokens / *den / in.block_size : 0;
     } else {
         auto page = mul(in.block_size, in.bytes_per_token_per_gpu);
-        s.pool_blocks = page ? s.kv_bytes / *page : 0;
+        s.pool_blocks = page && *page ? s.kv_bytes / *page : 0;
     }
     return s;
 }

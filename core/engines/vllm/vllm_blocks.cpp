@@ -79,6 +79,7 @@ std::vector<std::uint64_t> vllm_padding_layers(const ModelSpec& m, const std::ve
         large = std::max(large, n);
     }
     const std::uint64_t size = 2 * large < 3 * small ? large : small;
+    if (size == 0) return pad;  // two kinds have layers: not reached
     for (std::size_t i = 0; i < G; ++i)
         if (total[i]) pad[i] = cdiv(total[i], size) * size - total[i];
     return pad;
