@@ -441,3 +441,30 @@ add('a config llama.cpp has no mapping for', good, err('unsupported_architecture
 add('Ollama before v0.30', llama, err('bad_option', 'ollama_version'), { engine: 'ollama', ollamaVersion: '0.29.0' });
 add('a llama.cpp build number of 0', llama, err('bad_option', 'llamacpp_build'), { engine: 'llamacpp', llamacppBuild: '0' });
 add('flash_attn auto before b6325', llama, err('bad_option', 'flash_attn'), { engine: 'llamacpp', flashAttn: 'auto', llamacppBuild: '6000' });
+
+// --- GGUF files (bytes, not text): read by the CLI from stdin, by the JS API's readGguf() from
+// a File; each a malformed_gguf error naming the key, or "gguf" outside one. ---
+const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; };
+const gstr = (s) => { const b = Buffer.from(s); return Buffer.concat([u64(b.length), b]); };
+// magic, version, tensor count, then the pairs' count and bytes: [key, type, value bytes]
+const ggufFile = (pairs, { version = 3, count = pairs.length } = {}) =>
+  Buffer.concat([Buffer.from('GGUF'), u32(version), u64(0), u64(count), ...pairs.flatMap(([k, t, v]) => [gstr(k), u32(t), v])]);
+const ggufOk = ggufFile([['general.architecture', 8, gstr('llama')], ['llama.block_count', 4, u32(32)],
+  ['llama.attention.head_count_kv', 9, Buffer.concat([u32(5), u64(4), u32(8), u32(8), u32(0), u32(8)])]]);
+const gguf = (name, bytes, field) => cases.push({ name: `GGUF: ${name}`, input: bytes, gguf: true, expect: err('malformed_gguf', field), options: {} });
+// Cut in the header, the first key, the second key (offset 69 to 94), the second value (98 to 102), the
+// third value's array header (143 to 155) and its elements.
+for (const cut of [4, 8, 23, 24, 40, 75, 100, 150, 170]) {
+  gguf(`cut at ${cut} of ${ggufOk.length}`, ggufOk.subarray(0, cut), cut <= 94 ? 'gguf' : cut <= 102 ? 'llama.block_count' : 'llama.attention.head_count_kv');
+}
+gguf('version 1', Buffer.concat([Buffer.from('GGUF'), u32(1), u32(0), u32(0)]), 'gguf');
+gguf('version 4', ggufFile([], { version: 4 }), 'gguf');
+gguf('version 0', ggufFile([], { version: 0 }), 'gguf');
+gguf('a billion pairs', ggufFile([], { count: 1e9 }), 'gguf');
+gguf('a nested array', ggufFile([['t.a', 9, Buffer.concat([u32(9), u64(1), u32(4), u64(1), u32(1)])]]), 't.a');
+gguf('value type 13', ggufFile([['t.b', 13, u32(1)]]), 't.b');
+gguf('an array of 2^62 elements', ggufFile([['t.c', 9, Buffer.concat([u32(4), u64(2n ** 62n)])]]), 't.c');
+gguf('a string of 2^40 bytes', ggufFile([['t.d', 8, u64(2 ** 40)]]), 't.d');
+gguf('a key of 70,000 bytes', ggufFile([['k'.repeat(70000), 4, u32(1)]]), 'gguf');
+gguf('a duplicate key', ggufFile([['general.name', 8, gstr('a')], ['general.name', 8, gstr('b')]]), 'gguf');
