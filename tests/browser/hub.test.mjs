@@ -323,17 +323,14 @@ test('a GGUF repository: its models listed, the chosen one read by Range request
   assert.ok(hub.served.storage >= 8330772 - 1026048, `${hub.served.storage} bytes served`);
   // No preflight (the storage refuses them), no Authorization sent anywhere (the page has none).
   assert.ok(hub.requests.every((q) => q.method !== 'OPTIONS' && q.authorization === null));
-  // The document reached the core: sized once the GGUF mapping reads it, else the core's
-  // error about the model (not about reading it), and the page as it was.
-  if (done.startsWith('Using')) {
-    assert.match(done, /^Using .*: the metadata of Llama-3-8B-Instruct-Q4_K_M\.gguf \(\d+(\.\d)? MB read of 8\.6 GB, by Range requests\)\.$/);
-    // 2 (K and V) x 32 layers x 8 KV heads x 128 (4096 / 32) x 2 B = 131,072 B a token.
-    assert.equal(await page.$eval('#qwen', (el) => el.result.bytesPerToken), 131072);
-  } else {
-    assert.equal(done, 'Not used: the figures are still those of the model before.');
-    assert.doesNotMatch(error, /GGUF:|Range|Hugging Face/);
-    assert.deepEqual(await shown(page), before);
-  }
+  // The document reached the core and is sized as the same file picked locally is:
+  // 2 (K and V) x 32 layers x 8 KV heads x 128 (4096 / 32) x 2 B = 131,072 B a token.
+  assert.equal(error, '');
+  assert.match(done, /^Using Meta-Llama-3-8B-Instruct: the metadata of Llama-3-8B-Instruct-Q4_K_M\.gguf \(10 MB read of 8\.6 GB, by Range requests\)\.$/);
+  assert.equal(await page.$eval('#qwen', (el) => el.result.bytesPerToken), 131072);
+  assert.notDeepEqual(await shown(page), before);
+  const select = await page.$eval('#qwen', (el) => el.shadowRoot.querySelector('select[name=model]').value);
+  assert.equal(select, 'hf:test-org/Llama-3-8B-Instruct-GGUF/Llama-3-8B-Instruct-Q4_K_M.gguf');
   // The one request that failed is the config.json the repository does not have (404), which
   // the browser logs.
   assert.deepEqual(await problems(page, log), { ...CLEAN, failed: [`404 ${hub.endpoint}/test-org/Llama-3-8B-Instruct-GGUF/resolve/main/config.json`],

@@ -122,9 +122,11 @@ test('a repository of GGUF files: its file read by Range requests, as the same f
   hub.served.storage = 0;
   const r = await npx(['size', 'hf:test-org/Llama-3-8B-GGUF', '--context', '4096', '--json'], { token: TOKEN });
   const local = await npx(['size', join(dir, 'llama.gguf'), '--context', '4096', '--json']);
-  // The same document reaches the core as from the local file: the same report, or the same
-  // refusal (until the GGUF mapping reads it), byte for byte.
+  // The same document reaches the core as from the local file: the same report, byte for
+  // byte: 2 (K and V) x 32 layers x 8 KV heads x 128 (4096 / 32) x 2 B = 131,072 B a token.
   assert.deepEqual(r, local);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).bytes_per_token, 131072);
   const storage = since(n).filter((q) => q.server === 'storage');
   t.diagnostic(`${storage.length} Range requests, ${hub.served.storage} bytes of the 8 GiB file; exit ${r.status}`);
   // 2 MB slices from where the core's reader asks: the metadata's 8,330,772 B, less the arrays
