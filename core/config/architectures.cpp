@@ -67,6 +67,16 @@ constexpr std::array<ClassDefault, N> unsourced(const ClassDefault (&rows)[N]) {
 }
 constexpr auto reader_defaults = unsourced(class_default_rows);
 
+// The reader's copy of the wrapper rows, without their sources.
+template <std::size_t N>
+constexpr std::array<WrapperText, N> unsourced(const WrapperText (&rows)[N]) {
+    std::array<WrapperText, N> out{};
+    for (std::size_t i = 0; i < N; ++i)
+        out[i] = {rows[i].wrapper, rows[i].wrapper_class, rows[i].text_type, rows[i].from_root, ""};
+    return out;
+}
+constexpr auto reader_wrappers = unsourced(wrapper_text_rows);
+
 }  // namespace
 
 const std::vector<Family>& family_table() {
@@ -126,6 +136,17 @@ const std::vector<ClassDefault>& class_default_table() {
     return table;
 }
 
+const WrapperText* wrapper_text(std::string_view wrapper_model_type) {
+    for (const auto& w : reader_wrappers)
+        if (wrapper_model_type == w.wrapper) return &w;
+    return nullptr;
+}
+
+const std::vector<WrapperText>& wrapper_text_table() {
+    static const std::vector<WrapperText> table(std::begin(wrapper_text_rows), std::end(wrapper_text_rows));
+    return table;
+}
+
 const std::vector<UnmodelledField>& unmodelled_fields() {
     return unmodelled;
 }
@@ -155,6 +176,16 @@ json architectures_json() {
         set_member(r, "source", d.source);
         ds.push_back(std::move(r));
     }
+    json ws = json::array();
+    for (const auto& w : wrapper_text_rows) {
+        json r;
+        set_member(r, "wrapper", w.wrapper);
+        set_member(r, "wrapper_class", w.wrapper_class);
+        set_member(r, "text_model_type", w.text_type);
+        set_member(r, "from_root", w.from_root);
+        set_member(r, "source", w.source);
+        ws.push_back(std::move(r));
+    }
     json un = json::array();
     for (const auto& u : unmodelled) {
         json r;
@@ -165,6 +196,7 @@ json architectures_json() {
     json out;
     set_member(out, "architectures", std::move(rows));
     set_member(out, "class_defaults", std::move(ds));
+    set_member(out, "wrapper_text_classes", std::move(ws));
     set_member(out, "unmodelled_fields", std::move(un));
     return out;
 }
