@@ -172,9 +172,8 @@ Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers,
     // kvcalc has not read: full attention on every layer would be a guess.
     return f.error(
         code::missing_field, "attn_type_list",
-        "missing, as are decoder_attention_types and layer_types: MiniMax-Text-01 mixes lightning "
-        "linear-attention and full-attention layers, and which are which is left to the config class "
-        "of model_type {}, whose default kvcalc has not read",
+        "missing, as are decoder_attention_types and layer_types: which layers are linear attention is "
+        "left to model_type {}'s config class, whose default kvcalc has not read",
         model_type.empty() ? std::string("(none)") : model_type);
 }
 
@@ -624,13 +623,11 @@ Result<bool> from_dots1(const Fields& f, Plan& p, std::uint64_t layers) {
     }
     if (sliding && full)
         return all(LayerKind::full_attention, "full_attention",
-                   format("{} mixes sliding and full layers: vLLM sets no cache_config.sliding_window and "
-                          "Dots1Attention takes none, so every layer is full",
+                   format("{} mixes kinds: no layer slides (vLLM's cache_config.sliding_window unset)",
                           types.source));
-    return all(LayerKind::sliding_window, "sliding_attention",
-               format("{} holds one kind: every layer slides by cache_config.sliding_window (vLLM "
-                      "Dots1Attention takes no per-layer window)",
-                      types.source));
+    return all(
+        LayerKind::sliding_window, "sliding_attention",
+        format("{} holds one kind: every layer slides (vLLM's cache_config.sliding_window)", types.source));
 }
 
 Result<bool> every_nth(const Fields& f, const char* name, Plan& p, std::uint64_t layers, LayerKind nth,
@@ -1589,8 +1586,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         // pattern; transformers' (nemotron_h/configuration_nemotron_h.py cfeb552) to layers_block_type
         // mamba, moe, attention, moe. Which class loads the config is not guessed.
         r = f.error(code::missing_field, "hybrid_override_pattern",
-                    "missing: the Nemotron-H config classes default it differently (vLLM's to 52 layers, "
-                    "transformers' to 4), and kvcalc does not guess which one loads the config");
+                    "missing: vLLM's and transformers' Nemotron-H config classes default it differently");
     else if (m.family == "olmo_hybrid" && !f.find("layer_types"))
         r = f.error(code::missing_field, "layer_types",
                     "missing: OLMo Hybrid's full-attention and gated-delta-net layers are read from it, and "

@@ -384,6 +384,15 @@ const Case cases[] = {
      "text_config", nullptr, 28, 57344, 0, 131072,
      "written, every text field left to Ernie4_5_VL_MoeTextConfig: 28 x 2 x 4 x (2560 / 20) x 2 B; max "
      "131072"},
+    {"granitemoeshared", "",
+     R"({"architectures": ["GraniteMoeSharedForCausalLM"], "model_type": "granitemoeshared", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 KV heads (= query heads) x (4096 / 32) x 2 B; max "
+     "2048"},
+    {"ministral3", "",
+     R"({"architectures": ["Ministral3ForCausalLM"], "model_type": "ministral3", "torch_dtype": "bfloat16"})",
+     "", nullptr, 34, 139264, 0, 262144,
+     "written, every field left to its class: 34 x 2 x 8 x 128 x 2 B, no window; max 262144"},
 };
 
 json load(const Case& c) {

@@ -142,7 +142,7 @@ TEST_CASE("Dots1: one layer kind slides every layer by sliding_window, mixed kin
     auto mixed =
         read(R"({"architectures": ["Dots1ForCausalLM"], "model_type": "dots1", "num_hidden_layers": 64})");
     CHECK(mixed.count(LayerKind::full_attention) == 64);
-    CHECK(mixed.layer_plan_source.find("mixes sliding and full layers") != std::string::npos);
+    CHECK(mixed.layer_plan_source.find("mixes kinds: no layer slides") != std::string::npos);
     // 62 layers: all full_attention in layer_types, one kind, so the class's window 4096 slides every layer.
     auto one = read(R"({"architectures": ["Dots1ForCausalLM"], "model_type": "dots1"})");
     CHECK(one.count(LayerKind::sliding_window) == 62);
