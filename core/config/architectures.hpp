@@ -74,9 +74,10 @@ struct ClassDefault {
     const char* source = "";
 };
 
-// The defaults of the config class of `model_type` (none for a type kvcalc has no defaults of),
-// without their sources.
-std::vector<const ClassDefault*> class_defaults(std::string_view model_type);
+// The defaults of the config class of `model_type` that the reader consults (none for a type kvcalc has no
+// defaults of), without their sources: a derived KV-head or head-size row, the reader's own derivation, is in
+// class_default_table() only.
+std::vector<ClassDefault> class_defaults(std::string_view model_type);
 // Every default with its source, as `kvcalc architectures` lists them.
 const std::vector<ClassDefault>& class_default_table();
 

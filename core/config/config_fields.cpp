@@ -19,8 +19,8 @@ Failure Fields::error_args(const char* c, const char* name, const char* fmt, con
 }
 
 const ClassDefault* Defaults::row(std::string_view field) const {
-    for (const ClassDefault* r : rows)
-        if (field == r->field) return r;
+    for (const ClassDefault& r : rows)
+        if (field == r.field) return &r;
     return nullptr;
 }
 
@@ -29,8 +29,8 @@ Defaults defaults_for(std::string_view model_type, std::string via) {
     d.via = std::move(via);
     d.rows = class_defaults(model_type);
     // A derived default (no value) is the reader's own derivation when the field is absent: no value here.
-    for (const ClassDefault* r : d.rows)
-        if (r->value) d.values[r->field] = *parse_json_text(r->value);
+    for (const ClassDefault& r : d.rows)
+        if (r.value) d.values[r.field] = *parse_json_text(r.value);
     return d;
 }
 

@@ -15,7 +15,7 @@ namespace kvcalc {
 // leaves out.
 struct Defaults {
     json values = json::object();  // field -> value
-    std::vector<const ClassDefault*> rows;
+    std::vector<ClassDefault> rows;
     // Why this class: "" when the config names its model_type, else the wrapper whose text model it is
     // ("LlavaConfig's text model").
     std::string via;

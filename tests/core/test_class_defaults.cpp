@@ -413,7 +413,9 @@ json stripped(const Case& c, std::vector<std::string>& removed) {
     json& text = c.text[0] ? root[c.text] : root;
     text["model_type"] = c.model_type;
     if (c.as_arch) root["architectures"] = json::array({c.as_arch});
-    for (const kvcalc::ClassDefault* d : kvcalc::class_defaults(c.model_type)) {
+    for (const kvcalc::ClassDefault& row : kvcalc::class_default_table()) {
+        if (std::string(row.model_type) != c.model_type) continue;
+        const kvcalc::ClassDefault* d = &row;
         const std::string field = d->field;
         const std::size_t dot = field.find('.');
         json& holder = dot == std::string::npos ? text : text[field.substr(0, dot)];
@@ -453,7 +455,8 @@ TEST_CASE("every config-class default: a config without the fields sizes as the 
             return kvcalc::format("{}{}{} {} (default of {}: {})", c.text, c.text[0] ? "." : "", d->field,
                                   d->value, d->config_class, d->meaning);
         };
-        for (const kvcalc::ClassDefault* d : kvcalc::class_defaults(c.model_type)) {
+        for (const kvcalc::ClassDefault& row : kvcalc::class_defaults(c.model_type)) {
+            const kvcalc::ClassDefault* d = &row;
             if (!d->value) continue;
             const std::string f = d->field;
             if (f == "num_hidden_layers") CHECK(m->num_layers.source == said(d));
