@@ -54,6 +54,10 @@ Args parse_args(int argc, char** argv, int first, Command command, bool json_swi
             if (!a.usage_problem) a.usage_problem = "unknown option --" + flag;
             continue;
         }
+        if (!inline_value && spec->type == OptionType::flag) {
+            a.options[spec->name] = true;  // --swa-full alone; --swa-full=false to say no
+            continue;
+        }
         if (!inline_value) {
             if (i + 1 >= argc) {
                 if (!a.usage_problem) a.usage_problem = "--" + flag + " needs a value";
@@ -133,7 +137,8 @@ void print_usage() {
         const std::string indent(std::string("       ").size() + std::string(l.head).size(), ' ');
         for (const OptionSpec& o : option_table()) {
             if (!(o.commands & l.command)) continue;
-            std::string item = " [" + cli_flag(o) + " " + value_text(o) + "]";
+            std::string item =
+                " [" + cli_flag(o) + (o.type == OptionType::flag ? "" : " " + value_text(o)) + "]";
             if (line.size() + item.size() > width) {
                 out += line + "\n";
                 line = indent;
@@ -155,8 +160,8 @@ void print_usage() {
         std::string commands;
         for (Command c : {size_command, check_command, table_command})
             if (o.commands & c) commands += std::string(commands.empty() ? "" : ", ") + command_name(c);
-        out += "  " + cli_flag(o) + " " + value_text(o) + "  (" + commands + ")\n      " + o.help +
-               "; default: " + o.default_text + "\n";
+        out += "  " + cli_flag(o) + (o.type == OptionType::flag ? "" : " " + value_text(o)) + "  (" +
+               commands + ")\n      " + o.help + "; default: " + o.default_text + "\n";
     }
     std::cerr << out;
 }
