@@ -87,10 +87,14 @@ Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, st
     if (!bt->is_array())
         return field_error(code::invalid_value, field, "must be an array of \"mamba\" and \"hybrid\", got {}",
                            described(*bt));
-    // Zamba2Config's default list has 54 entries, whatever num_hidden_layers says.
+    // Zamba2Config's default list has 54 entries, whatever num_hidden_layers says: a config without the list
+    // whose layers differ is missing it.
+    const bool defaulted = !member(f.object(), "layers_block_type");
     if (bt->size() != layers)
-        return field_error(code::inconsistent, field, "{} has {} entries but the model has {} layers",
-                           f.pattern_source("layers_block_type"), bt->size(), layers);
+        return field_error(defaulted ? code::missing_field : code::inconsistent, field,
+                           "{}{} has {} entries but the model has {} layers",
+                           defaulted ? "missing, and " : "", f.pattern_source("layers_block_type"),
+                           bt->size(), layers);
     p.kinds.assign(layers, LayerKind::linear_state);
     p.names.assign(layers, "mamba");
     p.second.assign(layers, false);

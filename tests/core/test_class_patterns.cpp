@@ -73,6 +73,7 @@ TEST_CASE("Zamba2 without layers_block_type takes Zamba2Config's 54-entry list")
     auto e = refused_written(
         R"({"architectures": ["Zamba2ForCausalLM"], "model_type": "zamba2", "num_hidden_layers": 38})");
     CHECK(e.field == "layers_block_type");
+    CHECK(e.code == kvcalc::code::missing_field);
     CHECK(e.message.find("has 54 entries but the model has 38 layers") != std::string::npos);
 }
 
