@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CSP, DIST, ROOT, jumpToEach } from './harness.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { toolFile } from './examples-support.mjs';
 import { chromium } from 'playwright-core';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-bake-shift-'));
@@ -150,8 +151,8 @@ test('kvcalc/docusaurus with reserve (bakeSite\'s reserve): baked, then each fal
 });
 
 test('kvcalc/vite with reserve: `vite build` writes the baked page, then each fallback at its live height', async () => {
-  const vite = join(ROOT, 'examples/vite-app/node_modules/vite/dist/node/index.js');
-  assert.ok(existsSync(vite), 'Vite is installed by scripts/setup-examples.sh');
+  // The Vite examples/vite-app builds with (installed by scripts/setup-examples.sh).
+  const vite = toolFile(join(ROOT, 'examples/vite-app'), 'vite', 'dist/node/index.js');
   // The author's project: the example's page with the four elements, its script importing
   // the package (node_modules/kvcalc: this checkout, whose exports are dist/).
   const src = join(scratch, 'vite-src');

@@ -1,7 +1,7 @@
 // The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight),
-// each with its own npm tools installed from its lock file by scripts/setup-examples.sh (slow: installed
-// once, kept while the lock file stays as it is). Each gets the packed package installed
-// (offline) and is built as its author builds it, baking the figures into the built pages
+// their npm tools installed by scripts/setup-examples.sh into the examples' workspace (slow:
+// installed once, kept while the lock file stays as it is). Each gets the packed package
+// installed (offline) and is built as its author builds it, baking the figures into the built pages
 // (kvcalc/docusaurus after `docusaurus build`, kvcalc/bake's bakeSite on Astro's
 // astro:build:done). In Chromium: the live figure, the baked figures with JavaScript off,
 // every .wasm served as application/wasm, no console error, failed request or CSP violation,
@@ -10,28 +10,32 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { BAKED, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, run } from './examples-support.mjs';
-import { launch, openPage } from './site-pages/support.mjs';
+import { BAKED, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, keyedCache, run, toolFile } from './examples-support.mjs';
+import { openPage } from './site-pages/support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
 after(async () => { await env?.close(); });
 
-// What a reader without JavaScript sees of the first <kv-calc> of the built page.
+// What a reader without JavaScript sees of the first <kv-calc> of the built page: a page of
+// the file's browser with scripts off (the CDP call Playwright's javaScriptEnabled: false makes
+// for each page of a context), on an origin (a server's port) no other page of it has used.
 async function withoutJavaScript(dir, path) {
   const server = await startServer({ mounts: [['/', dir]] });
-  const browser = await launch({ javaScriptEnabled: false });
+  const page = await env.browser.context.newPage();
   try {
-    const page = await browser.context.newPage();
+    const cdp = await env.browser.context.newCDPSession(page);
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
     await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
+    assert.equal(await page.evaluate(() => document.querySelector('kv-calc').constructor === HTMLElement), true,
+      'scripts were off: the element was never defined');
     return await page.$eval('kv-calc', (el) => el.innerText.replace(/\s+/g, ' ').trim());
   } finally {
-    await browser.close();
+    await page.close();
     await new Promise((ok) => server.close(ok));
   }
 }
@@ -50,17 +54,12 @@ const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per toke
 test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docusaurus after the build, data-theme on <html> followed', async () => {
   const dir = join(EXAMPLES, 'docusaurus-site');
   installTarball(env, dir);
-  // webpack's persistent cache (node_modules/.cache) takes an installed package for unchanged
-  // while its version is (0.1.0 in every build of kvcalc): it is dropped when the tarball
-  // differs from the one the cache was built with (npm pack's tarballs are reproducible).
-  const cache = join(dir, 'node_modules/.cache');
-  const stamp = join(cache, 'kvcalc-tarball.sha256');
-  const tarball = createHash('sha256').update(readFileSync(env.tarball)).digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== tarball) rmSync(cache, { recursive: true, force: true });
+  // webpack's persistent cache, keyed by every input of the build (keyedCache): webpack's own
+  // check takes an installed package for unchanged while its version is (0.1.0 in every build
+  // of kvcalc), so the key holds the tarball's hash too.
+  keyedCache(env, dir, join(dir, 'node_modules/.cache/webpack'), 'docusaurus-webpack', ['node_modules', 'build', '.docusaurus']);
   const out = join(env.scratch, 'docusaurus-out');
-  run(process.execPath, [join(dir, 'node_modules/@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(stamp, tarball);
+  run(process.execPath, [toolFile(dir, '@docusaurus/core', 'bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
   assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
   // Docusaurus writes inline scripts (its theme's first paint, from localStorage) and styles
@@ -92,7 +91,7 @@ test('Astro Starlight (MDX): the element from a component\'s <script>, baked aft
   // Built where its author builds it (dist/): with an --outDir outside the project, Astro
   // leaves files of its own build there.
   const out = join(dir, 'dist');
-  run(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'build', '--silent'], dir);
+  run(process.execPath, [toolFile(dir, 'astro', 'astro.js'), 'build', '--silent'], dir);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
   assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
   // Starlight writes inline scripts (its theme picker, from localStorage, and its sidebar)
@@ -121,7 +120,7 @@ test('astro dev serves the wasm: kvcalc/vite keeps kvcalc out of Vite\'s depende
       probe.close(() => ok(free));
     });
   });
-  const dev = spawn(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
+  const dev = spawn(process.execPath, [toolFile(dir, 'astro', 'astro.js'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' } });
   let output = '';
   try {

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CSP, DARK, EXAMPLES, FALLBACK, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run, underDarkSystem } from './examples-support.mjs';
+import { CSP, DARK, EXAMPLES, FALLBACK, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run, toolFile, underDarkSystem } from './examples-support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
@@ -33,7 +33,7 @@ test('a Vite app: one import, the wasm found by the build, the figures baked by 
   const dir = join(EXAMPLES, 'vite-app');
   installTarball(env, dir);
   const out = join(env.scratch, 'vite-out');
-  run(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], dir);
+  run(process.execPath, [toolFile(dir, 'vite', 'bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], dir);
   const html = readFileSync(join(out, 'index.html'), 'utf8');
   assert.ok(html.includes(FALLBACK), 'the fallback is in the built HTML');
   // kvcalc/vite baked the empty check element: 681,280 / 1,048,576 = 0.65x.
@@ -52,7 +52,7 @@ test('a VitePress site: the element and its fallback survive server rendering, a
   const dir = join(EXAMPLES, 'vitepress-site');
   installTarball(env, dir);
   const out = join(env.scratch, 'vitepress-out');
-  run(process.execPath, [join(dir, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs', '--outDir', out], dir);
+  run(process.execPath, [toolFile(dir, 'vitepress', 'bin/vitepress.js'), 'build', 'docs', '--outDir', out], dir);
   const html = readFileSync(join(out, 'index.html'), 'utf8');
   assert.match(html, /<kv-calc model="Qwen\/Qwen2.5-7B-Instruct" context="32768">/, 'the element is in the server-rendered HTML');
   assert.ok(html.includes(FALLBACK), 'and so is its fallback');
