@@ -93,9 +93,16 @@ Result<std::string> read_text(const std::string& path, const char* field) {
 }
 
 Result<std::string> read_config_arg(const std::string& arg) {
-    if (arg == "-") return read_text(arg, "config");
-    std::ifstream probe(arg, std::ios::binary);
-    if (probe) return read_text(arg, "config");
+    if (arg == "-") return read_config_stream(std::cin, "stdin", std::nullopt, false);
+    std::ifstream file(arg, std::ios::binary);
+    if (file) {
+        // Its size, so that a GGUF count or length that runs past the end is refused at once.
+        file.seekg(0, std::ios::end);
+        const std::streamoff size = file.tellg();
+        file.seekg(0);
+        return read_config_stream(file, arg, size >= 0 ? std::optional<std::uint64_t>(size) : std::nullopt,
+                                  true);
+    }
     if (find_preset(arg)) return arg;
     return make_error(
         code::unknown_preset,
@@ -138,7 +145,9 @@ void print_usage() {
     out +=
         "       kvcalc presets [--json]\n"
         "       kvcalc gpus [--json]\n"
-        "CONFIG is a config.json path, - for stdin, or a bundled preset id (kvcalc presets).\n"
+        "       kvcalc architectures [--json]\n"
+        "CONFIG is a config.json or GGUF file's path (a GGUF file's metadata only is read), - for stdin,\n"
+        "or a bundled preset id (kvcalc presets).\n"
         "check needs --max-context (or an engine log that states it) and one pool: --pool-tokens,\n"
         "--engine-log or --gpu / --gpu-memory; it exits 3 when the context does not fit the pool.\n"
         "options:\n";

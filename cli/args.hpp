@@ -3,6 +3,8 @@
 // the usage text is written from the same table. Usage errors exit 2, bad input 1.
 #pragma once
 
+#include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +35,16 @@ Args parse_args(int argc, char** argv, int first, Command command, bool json_swi
 Result<std::string> read_text(const std::string& path, const char* field);
 
 // A config argument: a path, "-" for stdin, or a bundled preset id. The text is returned
-// as given (JSON), or the preset id itself when it names a preset.
+// as given (JSON), the GGUF document for a GGUF file, or the preset id itself when it names
+// a preset.
 Result<std::string> read_config_arg(const std::string& arg);
+
+// A stream's config text: its text, or, when it starts with the GGUF magic, the document of
+// its metadata, read in 1 MiB chunks from where the reader asks (seeking past what it skips
+// when `seekable`). `name` names it in errors; `size` is its size when known
+// (cli/config_file.cpp).
+Result<std::string> read_config_stream(std::istream& in, const std::string& name,
+                                       std::optional<std::uint64_t> size, bool seekable);
 
 // Prints an error: the message on stderr, and with --json the error object on stdout.
 int report_error(const Error& e, bool as_json);

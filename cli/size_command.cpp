@@ -184,6 +184,14 @@ int run_architectures(int argc, char** argv, int first) {
     for (const auto& r : inventory["architectures"])
         std::cout << r["architecture"].get<std::string>() << "  " << r["support"].get<std::string>() << ": "
                   << r["caches"].get<std::string>() << "\n";
+    // The defaults as --json lists them: the value is JSON (null: None, or derived as the meaning says).
+    std::cout << "\nconfig-class defaults, taken when a config leaves the field out:\n";
+    for (const auto& d : inventory["class_defaults"]) {
+        const std::string source = d["source"].get<std::string>();
+        std::cout << d["model_type"].get<std::string>() << "  " << d["config_class"].get<std::string>()
+                  << "  " << d["field"].get<std::string>() << " = " << to_text(d["value"], -1) << ": "
+                  << d["meaning"].get<std::string>() << (source.empty() ? "" : " (" + source + ")") << "\n";
+    }
     return exit_ok;
 }
 

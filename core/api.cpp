@@ -321,4 +321,25 @@ std::string gpu_presets_json() {
     return to_text(list);
 }
 
+std::string gguf_status_text(const GgufReader& reader) {
+    if (reader.state() == GgufReader::State::failed) return error_text(reader.error());
+    const GgufProgress p = reader.progress();
+    json s = json::object();
+    if (reader.state() == GgufReader::State::done) {
+        set_member(s, "state", "done");
+        set_member(s, "metadata_bytes", p.offset);
+        set_member(s, "document", reader.document());
+        return to_text(s);
+    }
+    set_member(s, "state", "reading");
+    set_member(s, "next_offset", reader.next_offset());
+    set_member(s, "offset", p.offset);
+    set_member(s, "kv_index", p.kv_index);
+    set_member(s, "kv_count", p.kv_count);
+    set_member(s, "key", std::string(p.key));
+    set_member(s, "index", p.index);
+    set_member(s, "count", p.count);
+    return to_text(s);
+}
+
 }  // namespace kvcalc

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "config/gguf.hpp"
 #include "config/json.hpp"
 #include "config/model.hpp"
 #include "options.hpp"
@@ -52,6 +53,12 @@ Result<ModelFigures> size_figures(const Model& model, std::string_view options);
 std::string size_json(std::string_view config_or_preset, std::string_view options_json);
 std::string check_json(std::string_view config_or_preset, std::string_view options_json);
 std::string table_json(std::string_view configs_json, std::string_view options_json);
+
+// A GGUF reader's state as JSON text, for the wasm module's callers: while reading
+// {"state": "reading", "next_offset", "offset", "kv_index", "kv_count", "key", "index",
+// "count"} (progress(), next_offset() where to read next), once read {"state": "done",
+// "metadata_bytes", "document"} (the document's text), or the error report {"error": {...}}.
+std::string gguf_status_text(const GgufReader& reader);
 
 // The bundled preset's config text, or "" for an unknown id.
 std::string preset_config(std::string_view id);

@@ -13,6 +13,8 @@ namespace kvcalc {
 // Stable error codes shared by the CLI (exit 1), the JSON reports and the JS KvCalcError.
 namespace code {
 inline constexpr const char* malformed_json = "malformed_json";
+// A GGUF file whose header or metadata cannot be read (truncated, corrupt, over a bound).
+inline constexpr const char* malformed_gguf = "malformed_gguf";
 inline constexpr const char* missing_field = "missing_field";
 inline constexpr const char* invalid_value = "invalid_value";
 inline constexpr const char* inconsistent = "inconsistent";

@@ -47,7 +47,7 @@ refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTI
 // api-calls.js (the API's calls and the Embind glue) at load(), live.js (the element's code)
 // when an element goes live, each view's code (formula, table, GQA, check; the formula and
 // check views with the chart) when an element first shows it, config-input.js when a reader
-// opens the paste panel. A lazy file is bundled with the few helpers it needs (a copy costs
+// opens the paste panel, svg.js and gguf-read.js at the first kv.svg() and kv.readGguf(). A lazy file is bundled with the few helpers it needs (a copy costs
 // less than the chunks code splitting makes); what must exist once per page (load() and its
 // one module promise, the KvCalcError class, the change event) it imports from kvcalc.js,
 // the same module the page loaded. The sources in web/ stay readable and are what the
@@ -197,8 +197,26 @@ const nodeBuild = await build({
     },
   }],
 }).catch((e) => fail(`bundling the Node files: ${e.message}`));
-const nodeOutside = Object.keys(nodeBuild.metafile.inputs).filter((f) => !f.startsWith('web/'));
+// The baker reads HTML with parse5 (and the entities it decodes with): a dev dependency
+// bundled into bake.mjs, so the package still installs no dependency. Their licences
+// (MIT, BSD-2-Clause) ask for their notices in copies: each Node file that bundles them
+// starts with them.
+const BUNDLED = ['parse5', 'entities'];
+const bundledPackage = (f) => BUNDLED.find((name) => f.startsWith(`node_modules/${name}/`));
+const nodeOutside = Object.keys(nodeBuild.metafile.inputs).filter((f) => !f.startsWith('web/') && !bundledPackage(f));
 if (nodeOutside.length) fail(`the Node files import files outside web/: ${nodeOutside.join(', ')}`);
+for (const [path, out] of Object.entries(nodeBuild.metafile.outputs)) {
+  const names = [...new Set(Object.keys(out.inputs).map(bundledPackage).filter(Boolean))];
+  if (!names.length) continue;
+  if (basename(path) !== 'bake.mjs') fail(`${basename(path)} bundles ${names.join(', ')}: only bake.mjs should (the others import it)`);
+  const notices = names.map((name) => {
+    const dir = join(root, 'node_modules', name);
+    const { version, license } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    return `${name} ${version} (${license}), bundled:\n\n${readFileSync(join(dir, 'LICENSE'), 'utf8').trim()}`;
+  });
+  const file = join(root, path);
+  writeFileSync(file, `/*\n${notices.join('\n\n').replaceAll('*/', '* /')}\n*/\n${readFileSync(file, 'utf8')}`);
+}
 for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts']) copyFileSync(join(node, f), join(dist, f));
 
 // Sizes. gzip -9, as a server would send them.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The examples' own npm tools (Vite, VitePress, Docusaurus, Astro Starlight), in one install:
+# The examples' own npm tools (Vite, VitePress, Docusaurus, Astro Starlight, Eleventy), in one install:
 # examples/ is an npm workspace of the recipes that have npm tools, with one lock file
-# (examples/package-lock.json), so what they share is installed once (about 510 MB, against
-# 650 MB for four installs of their own). The tests build each recipe from the packed package,
+# (examples/package-lock.json), so what they share is installed once (about 520 MB, against
+# 670 MB for five installs of their own). The tests build each recipe from the packed package,
 # offline. Only the tests need them (scripts/test.sh runs this beside the build); `npm start`
 # does not. Each recipe keeps its own package.json naming its tools, so a recipe folder copied
 # alone installs with `npm install` there.

@@ -1,9 +1,9 @@
 // The wasm module's surface: Embind bindings over the core's text calls (core/api.hpp). One
 // Session keeps the configs the page has read, so a config seen before is not read again;
 // a model handle also spares copying its text in. Every call answers JSON text, a report or
-// {"error": {...}} (modelFigures: numbers in the wasm memory, or the error); nothing here
-// throws and no logic lives here: web/api/api-calls.js turns the text into objects and errors
-// into KvCalcError.
+// {"error": {...}} (modelFigures: numbers in the wasm memory, or the error; ggufFeed: a GGUF
+// reader's state); nothing here throws and no logic lives here: web/api/api-calls.js turns the
+// text into objects and errors into KvCalcError.
 #include <emscripten/bind.h>
 #include <malloc.h>
 
@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api.hpp"
 #include "report.hpp"
@@ -152,6 +153,45 @@ std::string options() {
     return kvcalc::to_text(kvcalc::options_json());
 }
 
+// GGUF files read by JS in slices (web/api/gguf-read.js), one reader per file, known by a handle
+// (its index + 1) until closed: JS feeds each slice it read and is told where to read next.
+std::vector<std::unique_ptr<kvcalc::GgufReader>>& gguf_readers() {
+    static std::vector<std::unique_ptr<kvcalc::GgufReader>> r;
+    return r;
+}
+
+kvcalc::GgufReader* gguf_reader(int handle) {
+    auto& r = gguf_readers();
+    return handle > 0 && static_cast<std::size_t>(handle) <= r.size() ? r[handle - 1].get() : nullptr;
+}
+
+// A reader for a file of `file_size` bytes (a Blob's size: exact below 2^53): its handle. A
+// closed reader's place is taken again.
+int gguf_open(double file_size) {
+    auto& r = gguf_readers();
+    std::size_t i = 0;
+    while (i < r.size() && r[i])
+        ++i;
+    if (i == r.size()) r.emplace_back();
+    r[i] = std::make_unique<kvcalc::GgufReader>(static_cast<std::uint64_t>(file_size));
+    return static_cast<int>(i + 1);
+}
+
+// Feeds the file's bytes from `offset` on (a Uint8Array): the reader's state as JSON text
+// (kvcalc::gguf_status_text), with the document once read.
+std::string gguf_feed(int handle, double offset, const std::string& bytes) {
+    kvcalc::GgufReader* reader = gguf_reader(handle);
+    if (!reader)
+        return kvcalc::error_text(kvcalc::make_error(
+            kvcalc::code::bad_option, "no open GGUF reader " + std::to_string(handle), "gguf"));
+    reader->feed(static_cast<std::uint64_t>(offset), bytes);
+    return kvcalc::gguf_status_text(*reader);
+}
+
+void gguf_close(int handle) {
+    if (gguf_reader(handle)) gguf_readers()[handle - 1].reset();
+}
+
 // Bytes the allocator has handed out and not had back: a private hook for the test that
 // checks the heap stays flat after many bad inputs (not part of the JS API).
 double heap_in_use() {
@@ -177,4 +217,7 @@ EMSCRIPTEN_BINDINGS(kvcalc) {
     emscripten::function("modelFigures", &model_figures);
     emscripten::function("figureNames", &figure_names);
     emscripten::function("figuresAddress", &figures_address);
+    emscripten::function("ggufOpen", &gguf_open);
+    emscripten::function("ggufFeed", &gguf_feed);
+    emscripten::function("ggufClose", &gguf_close);
 }

@@ -589,6 +589,10 @@ export interface Preset {
 export type ErrorCode =
   | 'malformed_json' | 'missing_field' | 'invalid_value' | 'inconsistent' | 'overflow'
   | 'bad_option' | 'unknown_preset' | 'unrecognised_log' | 'unsupported_architecture'
+  /** A GGUF file's header or metadata cannot be read (truncated, corrupt, over a bound): the message names the offset and key. */
+  | 'malformed_gguf'
+  /** readGguf() was cancelled through its AbortSignal. */
+  | 'cancelled'
   /** The API was called before load() resolved. */
   | 'not_loaded'
   /** The wasm could not be fetched or compiled. */
@@ -644,6 +648,54 @@ export interface KvCalc {
    * same text. Rejects with KvCalcError on bad input.
    */
   svg(config: Config, options?: SvgOptions): Promise<string>;
+  /**
+   * Reads a GGUF file's metadata (a File a reader picked or dropped, any Blob) in slices of
+   * 2 MB from where the core's reader asks, never whole and never past the metadata: the
+   * long tokenizer arrays of fixed-width values are skipped unread. Nothing leaves the page.
+   * Resolves to the document the other calls take as a config text; rejects with KvCalcError
+   * (malformed_gguf naming the offset and key; cancelled when the signal aborts, at once).
+   */
+  readGguf(file: Blob, options?: ReadGgufOptions): Promise<GgufRead>;
+}
+
+/** Options of readGguf(). */
+export interface ReadGgufOptions {
+  /** Called after each slice is read, and once when the metadata is read (done: true). */
+  onProgress?: (progress: GgufProgress) => void;
+  /** Aborting it stops the reading at once: readGguf() rejects with KvCalcError (cancelled). */
+  signal?: AbortSignal;
+}
+
+/** Where readGguf() is. */
+export interface GgufProgress {
+  /** Bytes of the file read through (skipped bytes included). */
+  offset: number;
+  /** The file's size. */
+  size: number;
+  /** Bytes actually read (sliced) so far. */
+  bytesRead: number;
+  /** The metadata key being read ("" between keys). */
+  key: string;
+  /** Within an array value (a tokenizer's tokens): the element reached, of count (0 otherwise). */
+  index: number;
+  count: number;
+  done: boolean;
+}
+
+/** What readGguf() resolves to. */
+export interface GgufRead {
+  /**
+   * The document: {"gguf": {"version", "byte_order", "tensor_count", "metadata_bytes",
+   * "metadata": {KEY: value, ...}}}, arrays over 4,096 elements as {"gguf_array": TYPE,
+   * "count": N}. Give it to size(), check(), model() as a config text.
+   */
+  text: string;
+  /** general.name, or the file's name when the metadata has none. */
+  name: string;
+  /** Bytes read from the file (the metadata, less what was skipped, plus the last slice's rest). */
+  bytesRead: number;
+  /** Where the metadata ends in the file. */
+  metadataBytes: number;
 }
 
 /** Options of svg(): the size options, the chart, and the check's pool and context. */
@@ -682,6 +734,8 @@ export function presets(): Preset[];
 export function presetConfig(id: string): string;
 /** As KvCalc.svg; throws KvCalcError (not_loaded) until load() has resolved. */
 export function svg(config: Config, options?: SvgOptions): Promise<string>;
+/** As KvCalc.readGguf; throws KvCalcError (not_loaded) until load() has resolved. */
+export function readGguf(file: Blob, options?: ReadGgufOptions): Promise<GgufRead>;
 
 // ---- The <kv-calc> element (web/element/element.js; its source header documents attributes,
 // parts and custom properties). Importing kvcalc.js defines it unless the tag is taken.

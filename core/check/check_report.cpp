@@ -531,6 +531,16 @@ Result<json> check_report(const Model& model, const Options& o) {
     auto plan = SizePlan::make(m, so);
     if (!plan) return plan.forward_error();
     auto sized = plan->result(C);
+    if (!sized && sized.error().field == "context" && o.max_context) {
+        // The context sized is the one advertised: an error about it (too large to size exactly)
+        // names the option that gave it, not size's context.
+        std::string message = sized.error().message;
+        const std::string said = "check context";
+        if (message.size() >= said.size() &&
+            message.compare(message.size() - said.size(), said.size(), said) == 0)
+            message.replace(message.size() - said.size(), said.size(), "check max_context");
+        return fail(sized.error().code.c_str(), "max_context", "{}", message);
+    }
     if (!sized) return sized.forward_error();
     const SizeResult& sr = *sized;
     const Sourced block = block_size(o, *engine, sr, log, m);

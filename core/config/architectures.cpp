@@ -9,94 +9,6 @@ namespace {
 
 #include "architectures_table.inc"
 
-// From transformers' config classes (and vLLM's own, where vLLM reads through one): the
-// defaults that change the cache. The layer patterns some classes build in __post_init__
-// are told by the field kvcalc reads for them (sliding_window_pattern: every n-th layer full).
-const std::vector<ClassDefault> defaults = {
-    {"gemma2", "Gemma2Config", "sliding_window", "4096", "the window"},
-    {"gemma2", "Gemma2Config", "sliding_window_pattern", "2",
-     "every other layer slides, whatever cache_implementation says"},
-    {"gemma3_text", "Gemma3TextConfig", "sliding_window", "4096", "the window"},
-    {"gemma3_text", "Gemma3TextConfig", "sliding_window_pattern", "6",
-     "every 6th layer is full, the others slide"},
-    {"gemma3n_text", "Gemma3nTextConfig", "sliding_window", "512", "the window"},
-    {"gemma3n_text", "Gemma3nTextConfig", "sliding_window_pattern", "5",
-     "every 5th layer is full, the others slide"},
-    {"gemma3n_text", "Gemma3nTextConfig", "num_kv_shared_layers", "15",
-     "the last 15 layers reuse earlier layers' caches"},
-    {"cohere2", "Cohere2Config", "sliding_window", "4096", "the window"},
-    {"cohere2", "Cohere2Config", "sliding_window_pattern", "4", "every 4th layer is full, the others slide"},
-    {"exaone4", "Exaone4Config", "sliding_window", "4096", "the window"},
-    {"exaone4", "Exaone4Config", "sliding_window_pattern", "4", "every 4th layer is full, the others slide"},
-    {"exaone_moe", "ExaoneMoeConfig", "sliding_window", "4096", "the window"},
-    {"exaone_moe", "ExaoneMoeConfig", "sliding_window_pattern", "4",
-     "every 4th layer is full, the others slide"},
-    {"olmo3", "Olmo3Config", "sliding_window", "4096", "the window"},
-    {"olmo3", "Olmo3Config", "sliding_window_pattern", "4", "every 4th layer is full, the others slide"},
-    {"mistral", "MistralConfig", "sliding_window", "4096", "every layer slides"},
-    {"ministral", "MinistralConfig", "sliding_window", "4096", "every layer slides"},
-    {"afmoe", "AfmoeConfig (vLLM)", "sliding_window", "2048", "the window"},
-    {"afmoe", "AfmoeConfig (vLLM)", "global_attn_every_n_layers", "4",
-     "every 4th layer is full, the others slide"},
-    {"mistral", "MistralConfig", "num_key_value_heads", "8", "the KV heads"},
-    {"falcon", "FalconConfig", "multi_query", "true", "one KV head"},
-    {"RefinedWeb", "RWConfig (vLLM)", "multi_query", "true", "one KV head"},
-    {"RefinedWebModel", "RWConfig (vLLM)", "multi_query", "true", "one KV head"},
-    {"gpt_bigcode", "GPTBigCodeConfig", "multi_query", "true", "one KV head"},
-    {"dbrx", "DbrxAttentionConfig", "attn_config.kv_n_heads", "1", "the KV heads"},
-    {"jamba", "JambaConfig", "attn_layer_period", "8", "attention every 8th layer"},
-    {"jamba", "JambaConfig", "attn_layer_offset", "4", "the first attention layer"},
-    {"jamba", "JambaConfig", "num_key_value_heads", "8", "the KV heads"},
-    {"jamba", "JambaConfig", "mamba_d_state", "16", "the state size"},
-    {"jamba", "JambaConfig", "mamba_d_conv", "4", "the convolution width"},
-    {"jamba", "JambaConfig", "mamba_expand", "2", "the inner width, a multiple of hidden_size"},
-    {"mamba", "MambaConfig", "state_size", "16", "the state size"},
-    {"mamba", "MambaConfig", "conv_kernel", "4", "the convolution width"},
-    {"mamba", "MambaConfig", "expand", "2", "the inner width, a multiple of hidden_size"},
-    {"falcon_mamba", "FalconMambaConfig", "state_size", "16", "the state size"},
-    {"falcon_mamba", "FalconMambaConfig", "conv_kernel", "4", "the convolution width"},
-    {"falcon_mamba", "FalconMambaConfig", "expand", "2", "the inner width, a multiple of hidden_size"},
-    {"mamba2", "Mamba2Config", "num_heads", "128", "the SSM heads"},
-    {"mamba2", "Mamba2Config", "head_dim", "64", "the SSM head size"},
-    {"mamba2", "Mamba2Config", "state_size", "128", "the state size"},
-    {"mamba2", "Mamba2Config", "n_groups", "8", "the B/C groups"},
-    {"mamba2", "Mamba2Config", "conv_kernel", "4", "the convolution width"},
-    {"mamba2", "Mamba2Config", "expand", "2", "the inner width, a multiple of hidden_size"},
-    {"bamba", "BambaConfig", "mamba_n_heads", "128", "the SSM heads"},
-    {"bamba", "BambaConfig", "mamba_n_groups", "1", "the B/C groups"},
-    {"bamba", "BambaConfig", "mamba_d_state", "256", "the state size"},
-    {"bamba", "BambaConfig", "mamba_d_conv", "4", "the convolution width"},
-    {"bamba", "BambaConfig", "mamba_expand", "2", "the inner width, a multiple of hidden_size"},
-    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_n_heads", "128", "the SSM heads"},
-    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_n_groups", "1", "the B/C groups"},
-    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_d_state", "256", "the state size"},
-    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_d_conv", "4", "the convolution width"},
-    {"granitemoehybrid", "GraniteMoeHybridConfig", "mamba_expand", "2",
-     "the inner width, a multiple of hidden_size"},
-    {"nemotron_h", "NemotronHConfig (vLLM)", "mamba_ssm_cache_dtype", "\"float32\"",
-     "vLLM keeps the SSM state in float32"},
-    {"falcon_h1", "FalconH1Config", "mamba_d_ssm", "1024",
-     "the Mamba inner width (null: mamba_expand x hidden_size)"},
-    {"falcon_h1", "FalconH1Config", "mamba_n_heads", "128", "the SSM heads"},
-    {"falcon_h1", "FalconH1Config", "mamba_d_head", "\"auto\"",
-     "the SSM head size: the inner width / mamba_n_heads"},
-    {"falcon_h1", "FalconH1Config", "mamba_n_groups", "1", "the B/C groups"},
-    {"falcon_h1", "FalconH1Config", "mamba_d_state", "256", "the state size"},
-    {"falcon_h1", "FalconH1Config", "mamba_d_conv", "4", "the convolution width"},
-    {"falcon_h1", "FalconH1Config", "mamba_expand", "2",
-     "the inner width, a multiple of hidden_size, when mamba_d_ssm is null"},
-    {"zamba2", "Zamba2Config", "mamba_d_state", "64", "the state size"},
-    {"zamba2", "Zamba2Config", "mamba_d_conv", "4", "the convolution width"},
-    {"zamba2", "Zamba2Config", "mamba_expand", "2", "the inner width, a multiple of hidden_size"},
-    {"zamba2", "Zamba2Config", "mamba_ngroups", "1", "the B/C groups"},
-    {"zamba2", "Zamba2Config", "n_mamba_heads", "8",
-     "the SSM heads (head size: the inner width / n_mamba_heads)"},
-    {"lfm2", "Lfm2Config", "conv_L_cache", "3", "the convolution width (the state keeps 2 columns)"},
-    {"lfm2_moe", "Lfm2MoeConfig", "conv_L_cache", "3", "the convolution width (the state keeps 2 columns)"},
-    {"qwen3_next", "Qwen3NextConfig", "full_attention_interval", "4", "every 4th layer is full attention"},
-    {"llama4_text", "Llama4TextConfig", "attention_chunk_size", "8192", "the chunk of local attention"},
-};
-
 const std::vector<UnmodelledField> unmodelled = {
     {"cross_attention_layers", nullptr, "cross-attention layers cache the encoder's (image) tokens"},
     {"is_encoder_decoder", "false",
@@ -143,6 +55,17 @@ constexpr std::array<Family, N> briefs(const Family (&rows)[N]) {
 }
 constexpr auto family_briefs = briefs(family_rows);
 const std::vector<Family> families(family_briefs.begin(), family_briefs.end());
+
+// The reader's copy of the class defaults: each row without its source, which only the inventory prints.
+template <std::size_t N>
+constexpr std::array<ClassDefault, N> unsourced(const ClassDefault (&rows)[N]) {
+    std::array<ClassDefault, N> out{};
+    for (std::size_t i = 0; i < N; ++i)
+        out[i] = {rows[i].model_type, rows[i].config_class, rows[i].field,
+                  rows[i].value,      rows[i].meaning,      ""};
+    return out;
+}
+constexpr auto reader_defaults = unsourced(class_default_rows);
 
 }  // namespace
 
@@ -192,13 +115,15 @@ const EncoderDecoder* encoder_decoder(std::string_view family) {
 
 std::vector<const ClassDefault*> class_defaults(std::string_view model_type) {
     std::vector<const ClassDefault*> out;
-    for (const auto& d : defaults)
+    for (const auto& d : reader_defaults)
         if (model_type == d.model_type) out.push_back(&d);
     return out;
 }
 
 const std::vector<ClassDefault>& class_default_table() {
-    return defaults;
+    static const std::vector<ClassDefault> table(std::begin(class_default_rows),
+                                                 std::end(class_default_rows));
+    return table;
 }
 
 const std::vector<UnmodelledField>& unmodelled_fields() {
@@ -219,13 +144,15 @@ json architectures_json() {
         rows.push_back(std::move(r));
     }
     json ds = json::array();
-    for (const auto& d : defaults) {
+    for (const auto& d : class_default_rows) {
         json r;
         set_member(r, "model_type", d.model_type);
         set_member(r, "config_class", d.config_class);
         set_member(r, "field", d.field);
-        set_member(r, "value", *parse_json_text(d.value));
+        // A derived default (nullptr) is listed as null, its meaning saying from what.
+        set_member(r, "value", d.value ? *parse_json_text(d.value) : json());
         set_member(r, "meaning", d.meaning);
+        set_member(r, "source", d.source);
         ds.push_back(std::move(r));
     }
     json un = json::array();

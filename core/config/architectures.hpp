@@ -59,17 +59,25 @@ struct EncoderDecoder {
 const EncoderDecoder* encoder_decoder(std::string_view family);  // nullptr for other families
 
 // A default of a config class, used when the field is absent from the config (a null
-// field is the config's own "none"). `value` is JSON text.
+// field is the config's own "none"). `value` is JSON text, or nullptr where the class derives
+// the field when it is absent or None (`meaning` says from what): the reader's own derivation
+// of that field (KV heads = query heads, head_dim = hidden_size / heads) is the class's, and
+// the defaults test checks that it is.
 struct ClassDefault {
     const char* model_type;
     const char* config_class;
     const char* field;
     const char* value;
     const char* meaning;  // what the default does, for the provenance ("every other layer slides")
+    // Where it was read ("transformers configuration_llama.py 008e574"); "" in the reader's table
+    // (class_defaults()), which the wasm carries: class_default_table() has it.
+    const char* source = "";
 };
 
-// The defaults of the config class of `model_type` (none for a type kvcalc has no defaults of).
+// The defaults of the config class of `model_type` (none for a type kvcalc has no defaults of),
+// without their sources.
 std::vector<const ClassDefault*> class_defaults(std::string_view model_type);
+// Every default with its source, as `kvcalc architectures` lists them.
 const std::vector<ClassDefault>& class_default_table();
 
 // A field that changes the cache in a way kvcalc does not model: a config that has it (with

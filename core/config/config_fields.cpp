@@ -27,14 +27,16 @@ const ClassDefault* Defaults::row(std::string_view field) const {
 Defaults defaults_for(std::string_view model_type) {
     Defaults d;
     d.rows = class_defaults(model_type);
+    // A derived default (no value) is the reader's own derivation when the field is absent: no value here.
     for (const ClassDefault* r : d.rows)
-        d.values[r->field] = *parse_json_text(r->value);
+        if (r->value) d.values[r->field] = *parse_json_text(r->value);
     return d;
 }
 
 const json* Fields::find(const char* name) const {
     if (const json* v = member(obj_, name)) return v->is_null() ? nullptr : v;
-    return defaults_ ? member(defaults_->values, name) : nullptr;
+    const json* d = defaults_ ? member(defaults_->values, name) : nullptr;
+    return d && !d->is_null() ? d : nullptr;  // a default of None is no value
 }
 
 std::string Fields::source(const char* name) const {
@@ -44,6 +46,9 @@ std::string Fields::source(const char* name) const {
 }
 
 const char* Fields::first_of(std::initializer_list<const char*> names) const {
+    // The config's own field first, whichever alias it is; a class default only when it has none.
+    for (const char* n : names)
+        if (const json* v = member(obj_, n); v && !v->is_null()) return n;
     for (const char* n : names)
         if (find(n)) return n;
     return nullptr;

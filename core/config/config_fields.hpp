@@ -33,7 +33,7 @@ public:
     const json* find(const char* name) const;
     // How a value was found: the field's path, or "<path> <value> (default of <class>: <meaning>)".
     std::string source(const char* name) const;
-    // The first present field of the aliases, or nullptr when none is.
+    // The first of the aliases the config has, else the first a class default gives, else nullptr.
     const char* first_of(std::initializer_list<const char*> names) const;
 
     // A positive integer (integral floats like 32.0 are accepted); errors name the field.

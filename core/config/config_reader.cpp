@@ -25,6 +25,14 @@ Result<const json*> nested_object(const json* v, const char* path, const char* n
     return v;
 }
 
+// Whether `object` counts its layers: one of layer_aliases, or a default of its model_type's config class
+// (LlamaConfig's num_hidden_layers 32, for a text_config that leaves it out).
+bool has_layer_count(const json& object, const std::string& path) {
+    const json* t = member(object, "model_type");
+    const Defaults d = defaults_for(t && t->is_string() ? t->get<std::string>() : std::string());
+    return Fields(object, path, &d).first_of(layer_aliases) != nullptr;
+}
+
 Result<TextModel> find_text_model(const json& root) {
     if (!root.is_object())
         return fail(code::invalid_value, "", "the config must be a JSON object, got {}", described(root));
@@ -110,13 +118,13 @@ Result<TextModel> find_text_model(const json& root) {
                     r.arch, r.vllm);
     }
     // HRM-Text counts its layers in num_layers_per_stack (hrm_text.py HrmTextStack).
-    if (top.first_of(layer_aliases) || top.find("num_layers_per_stack")) return TextModel{&root, ""};
+    if (has_layer_count(root, "") || top.find("num_layers_per_stack")) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
         const json* s = top.find(sub);
         if (!s) continue;
         if (!s->is_object())
             return field_error(code::invalid_value, sub, "must be an object, got {}", described(*s));
-        if (Fields(*s, sub).first_of(layer_aliases)) return TextModel{s, sub};
+        if (has_layer_count(*s, sub)) return TextModel{s, sub};
     }
     return fail(code::missing_field, "num_hidden_layers",
                 "missing layer count: none of num_hidden_layers, n_layer, num_layers, n_layers is in the "
@@ -144,15 +152,22 @@ Result<Sourced> read_kv_heads(const Fields& f, const Sourced& query_heads, const
         if (!mq) return mq.forward_error();
         if (*mq) return Sourced{1, format("{} true: one KV head", f.source("multi_query"))};
     }
-    if (const json* ac = f.find("attn_config"); ac && (model_type == "dbrx" || model_type == "mpt")) {
-        if (!ac->is_object())
+    if (model_type == "dbrx" || model_type == "mpt") {
+        const json* ac = f.find("attn_config");
+        if (ac && !ac->is_object())
             return field_error(code::invalid_value, f.path("attn_config"), "must be an object, got {}",
                                described(*ac));
-        Fields af(*ac, f.path("attn_config"));
-        if (af.find("kv_n_heads")) return af.positive("kv_n_heads");
-        if (const ClassDefault* d = defaults.row("attn_config.kv_n_heads"))
-            return Sourced{1, format("attn_config.kv_n_heads {} (default of {}: {})", d->value,
-                                     d->config_class, d->meaning)};
+        if (ac) {
+            Fields af(*ac, f.path("attn_config"));
+            if (af.find("kv_n_heads")) return af.positive("kv_n_heads");
+        }
+        // DbrxConfig builds DbrxAttentionConfig() when attn_config is absent, so its default holds then too.
+        if (const ClassDefault* d = defaults.row("attn_config.kv_n_heads")) {
+            auto v = checked_integer(*parse_json_text(d->value), f.path("attn_config.kv_n_heads"), false);
+            if (!v) return v.forward_error();
+            return Sourced{*v, format("{} {} (default of {}: {})", f.path("attn_config.kv_n_heads"), d->value,
+                                      d->config_class, d->meaning)};
+        }
     }
     const char* name = f.first_of({"n_head_kv", "num_kv_heads", "num_key_value_heads"});
     if (name) return f.positive(name);

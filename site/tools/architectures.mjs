@@ -55,11 +55,12 @@ ${rows.join('\n')}
 ${table('inventory-caption', 'vLLM\'s architectures and what kvcalc does with each',
     ['Architecture', 'Family', 'kvcalc', 'What it caches, or why it is refused', 'Tested on (published config)', 'Note'], inv.architectures.map(row))}
 <h2 id="defaults">Config-class defaults</h2>
-<p>Used when a config leaves the field out (a field set to null is the config's own "none").</p>
+<p>Used when a config leaves the field out (a field set to null is the config's own "none"). A default of null is the class's None, or, where the meaning says so, a value the class derives from other fields. The source is the class's file and the commit it was read at.</p>
 ${table('defaults-caption', 'Defaults of the config classes that change the cache',
-    ['model_type', 'Class', 'Field', 'Default', 'Meaning'],
+    ['model_type', 'Class', 'Field', 'Default', 'Meaning', 'Source'],
     inv.class_defaults.map((d) => `<tr><th scope="row"><code>${escapeText(d.model_type)}</code></th>${cell(d.config_class)}` +
-      `<td><code>${escapeText(d.field)}</code></td><td><code>${escapeText(JSON.stringify(d.value))}</code></td>${cell(d.meaning)}</tr>`))}
+      `<td><code>${escapeText(d.field)}</code></td><td><code>${escapeText(JSON.stringify(d.value))}</code></td>${cell(d.meaning)}` +
+      `${cell(d.source || 'not recorded: read before the table kept sources')}</tr>`))}
 <h2 id="refused-fields">Fields refused by name</h2>
 ${table('fields-caption', 'Fields that change the cache in ways kvcalc does not model',
     ['Field', 'What it means'],

@@ -204,8 +204,9 @@ add('Cosmos3 through its text_config', text({ architectures: ['Cosmos3ForConditi
 add('PLaMo3 with its derived per-layer windows', text(plamo3), ok(2048, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.
 add('Step-3.5 with its sliding layers\' own geometry', text(step35), ok(2048, null));
-// Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule (the base's 2,048 B).
-add('StepVL through its text_config.architectures', text({ architectures: ['StepVLForConditionalGeneration'], text_config: { ...base, architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3' } }), ok(2048, null));
+// Step3-VL-10B: the Qwen3 text model text_config.architectures names, sized by its rule: the base's
+// shape with Qwen3Config's default head_dim 128 (the base gives none), 4 layers x 2 x 2 KV heads x 128 x 2 B.
+add('StepVL through its text_config.architectures', text({ architectures: ['StepVLForConditionalGeneration'], text_config: { ...base, architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3' } }), ok(4096, null));
 // LongCat-Flash: 4 layers x 2 MLA caches x (32 + 16) x 2 B.
 add('LongCat-Flash with two MLA caches a layer', text(longcat), ok(768, null));
 // Molmo with a null num_key_value_heads: 4 heads per layer, 2 x 4 x 4 x 64 x 2 B.
@@ -420,3 +421,30 @@ export const baseConfig = good;
 add('Infinity where a dtype name is needed', withField('torch_dtype', 'Infinity'), err('invalid_value', 'torch_dtype'));
 add('NaN as a layer type', `${good.slice(0, -1)}, "layer_types": [NaN, "full_attention", "full_attention", "full_attention"]}`, err('invalid_value', 'layer_types[0]'));
 add('NaN as the model name', `${good.slice(0, -1)}, "_name_or_path": NaN}`, ok(2048));
+
+// --- GGUF files (bytes, not text): read by the CLI from stdin, by the JS API's readGguf() from
+// a File; each a malformed_gguf error naming the key, or "gguf" outside one. ---
+const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; };
+const gstr = (s) => { const b = Buffer.from(s); return Buffer.concat([u64(b.length), b]); };
+// magic, version, tensor count, then the pairs' count and bytes: [key, type, value bytes]
+const ggufFile = (pairs, { version = 3, count = pairs.length } = {}) =>
+  Buffer.concat([Buffer.from('GGUF'), u32(version), u64(0), u64(count), ...pairs.flatMap(([k, t, v]) => [gstr(k), u32(t), v])]);
+const ggufOk = ggufFile([['general.architecture', 8, gstr('llama')], ['llama.block_count', 4, u32(32)],
+  ['llama.attention.head_count_kv', 9, Buffer.concat([u32(5), u64(4), u32(8), u32(8), u32(0), u32(8)])]]);
+const gguf = (name, bytes, field) => cases.push({ name: `GGUF: ${name}`, input: bytes, gguf: true, expect: err('malformed_gguf', field), options: {} });
+// Cut in the header, the first key, the second key (offset 69 to 94), the second value (98 to 102), the
+// third value's array header (143 to 155) and its elements.
+for (const cut of [4, 8, 23, 24, 40, 75, 100, 150, 170]) {
+  gguf(`cut at ${cut} of ${ggufOk.length}`, ggufOk.subarray(0, cut), cut <= 94 ? 'gguf' : cut <= 102 ? 'llama.block_count' : 'llama.attention.head_count_kv');
+}
+gguf('version 1', Buffer.concat([Buffer.from('GGUF'), u32(1), u32(0), u32(0)]), 'gguf');
+gguf('version 4', ggufFile([], { version: 4 }), 'gguf');
+gguf('version 0', ggufFile([], { version: 0 }), 'gguf');
+gguf('a billion pairs', ggufFile([], { count: 1e9 }), 'gguf');
+gguf('a nested array', ggufFile([['t.a', 9, Buffer.concat([u32(9), u64(1), u32(4), u64(1), u32(1)])]]), 't.a');
+gguf('value type 13', ggufFile([['t.b', 13, u32(1)]]), 't.b');
+gguf('an array of 2^62 elements', ggufFile([['t.c', 9, Buffer.concat([u32(4), u64(2n ** 62n)])]]), 't.c');
+gguf('a string of 2^40 bytes', ggufFile([['t.d', 8, u64(2 ** 40)]]), 't.d');
+gguf('a key of 70,000 bytes', ggufFile([['k'.repeat(70000), 4, u32(1)]]), 'gguf');
+gguf('a duplicate key', ggufFile([['general.name', 8, gstr('a')], ['general.name', 8, gstr('b')]]), 'gguf');

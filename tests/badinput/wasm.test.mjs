@@ -21,9 +21,20 @@ function jsOptions(c) {
 // A JS string cannot hold bytes that are not UTF-8 (they decode to U+FFFD), so that one
 // input means something else in a page; every other input is passed as it is.
 const comparable = cases.filter((c) => typeof c.input === 'string');
+// GGUF files go through readGguf(), as a page reads a picked file.
+const ggufFiles = cases.filter((c) => c.gguf);
 
-test('all but the one non-UTF-8 input reach the module as they are', () => {
-  assert.equal(cases.length - comparable.length, 1);
+test('all but the one non-UTF-8 input and the GGUF files reach the module as they are', () => {
+  assert.equal(cases.length - comparable.length - ggufFiles.length, 1);
+});
+
+test('every bad GGUF file through readGguf() gives the CLI outcome', async () => {
+  assert.ok(ggufFiles.length >= 15, String(ggufFiles.length));
+  for (const c of ggufFiles) {
+    await assert.rejects(kv.readGguf(new File([c.input], 'model.gguf')), (e) => e instanceof kvcalc.KvCalcError
+      && e.code === c.expect.code && e.field === c.expect.field && e.message.startsWith('model.gguf: GGUF: '), c.name);
+  }
+  assert.equal(kv.size('Qwen/Qwen2.5-7B-Instruct', { context: 32768 }).kvBytes, 57344 * 32768);
 });
 
 test('every bad input through the wasm module gives the CLI outcome', () => {

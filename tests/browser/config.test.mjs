@@ -96,7 +96,9 @@ test('a bad config shows the error naming the field, and the widget keeps workin
   const error = () => shadowText(page, '#qwen', '[part="config-error"]');
   const cfg = JSON.parse(readConfig('Qwen--Qwen2.5-7B-Instruct.json'));
 
+  // Without model_type too: Qwen2Config's default head count would fill it in.
   delete cfg.num_attention_heads;
+  delete cfg.model_type;
   await useConfig(page, JSON.stringify(cfg));
   assert.equal(await error(), 'num_attention_heads: missing (also looked for n_head, num_heads, n_heads)');
   assert.equal(await page.locator('#qwen textarea[name=config]').getAttribute('aria-invalid'), 'true');

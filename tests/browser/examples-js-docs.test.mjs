@@ -1,20 +1,22 @@
-// The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight),
-// their npm tools installed by scripts/setup-examples.sh into the examples' workspace (slow:
-// installed once, kept while the lock file stays as it is). Each gets the packed package
-// installed (offline) and is built as its author builds it, baking the figures into the built pages
-// (kvcalc/docusaurus after `docusaurus build`, kvcalc/bake's bakeSite on Astro's
-// astro:build:done). In Chromium: the live figure, the baked figures with JavaScript off,
-// every .wasm served as application/wasm, no console error, failed request or CSP violation,
-// and the generator's dark mode followed, switched live and after a reload; and `astro dev`
-// serving the wasm (kvcalc/vite). Its own file, so it can run beside the other suites.
+// The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight,
+// examples/eleventy-site), their npm tools installed by scripts/setup-examples.sh into the
+// examples' workspace (slow: installed once, kept while the lock file stays as it is).
+// Each gets the packed package installed (offline) and is built as its author builds it,
+// baking the figures into the built pages (kvcalc/docusaurus after `docusaurus build`,
+// kvcalc/bake's bakeSite on Astro's astro:build:done and on Eleventy's eleventy.after). In
+// Chromium: the live figure, the baked figures with JavaScript off, every .wasm served as
+// application/wasm, no console error, failed request or CSP violation, and the generator's
+// dark mode followed, switched live and after a reload; Eleventy's page still as its element
+// goes live; and `astro dev` serving the wasm (kvcalc/vite). Its own file, so it can run
+// beside the other suites.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { BAKED, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, keyedCache, run, toolFile } from './examples-support.mjs';
+import { BAKED, CSP, EXAMPLES, GENERATOR_CSP, SHIFT_VIEWPORTS, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, keyedCache, layoutShift, run, toolFile } from './examples-support.mjs';
 import { openPage } from './site-pages/support.mjs';
 
 let env;
@@ -109,6 +111,41 @@ test('Astro Starlight (MDX): the element from a component\'s <script>, baked aft
   } finally {
     await site.close();
   }
+});
+
+test('Eleventy 3 (markdown-it): the page\'s files by passthrough copy, baked on eleventy.after, a dark class on <body> followed, under the strict CSP; the page still as it goes live', async () => {
+  const dir = join(EXAMPLES, 'eleventy-site');
+  installTarball(env, dir);
+  const out = join(env.scratch, 'eleventy-out');
+  const build = spawnSync(process.execPath, [toolFile(dir, '@11ty/eleventy', 'cmd.cjs'), '--quiet', `--output=${out}`],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(build.status, 0, build.stderr);
+  // In its <div>, the element and its baked figures stay one block: bake warns of nothing.
+  assert.doesNotMatch(build.stderr, /kvcalc bake/);
+  assert.match(readFileSync(join(out, 'index.html'), 'utf8'), new RegExp(`<div class="kv-calc-box">\n${BAKED.source}`));
+  // The files a page may load, and not the Node-only ones (the command, the baker, the plugins).
+  assert.deepEqual(readdirSync(join(out, 'kvcalc')).sort(), ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js',
+    'gqa-view.js', 'kvcalc.js', 'kvcalc_core.wasm', 'live.js', 'svg.js', 'table-view.js']);
+  assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
+  // No inline script or style in this recipe: the strict policy as it is.
+  const site = await checkSite(env, out, '/', CSP);
+  try {
+    const { page } = site;
+    await assertWasmServed(page, site.log.requests, /^\/kvcalc\/kvcalc_core\.wasm$/);
+    await followsGeneratorDark(page, () => page.click('#theme-toggle'), () => document.body.classList.contains('dark'), true);
+    await assertClean(site);
+  } finally {
+    await site.close();
+  }
+  // Going live moves nothing, on a desktop and on a phone, with plain bake (no --reserve).
+  const shifts = {};
+  for (const [name, viewport] of SHIFT_VIEWPORTS) {
+    const { shift, live } = await layoutShift(env, out, '/', CSP, viewport);
+    assert.equal(live, 1, name);
+    shifts[name] = shift;
+  }
+  console.log(`eleventy-site layout shift going live: ${JSON.stringify(shifts)}`);
+  for (const [name, shift] of Object.entries(shifts)) assert.ok(shift <= 0.01, `${name}: layout shift ${shift}`);
 });
 
 test('astro dev serves the wasm: kvcalc/vite keeps kvcalc out of Vite\'s dependency pre-bundling', async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { CSP, startServer } from '../../scripts/serve.mjs';
 import { locked, runTarball } from '../packed.mjs';
-import { ROOT } from './harness.mjs';
+import { ROOT, jumpToEach } from './harness.mjs';
 import { launch, openPage } from './site-pages/support.mjs';
 
 export { CSP };
@@ -156,6 +156,32 @@ export async function assertClean(site, generatorErrors = []) {
   assert.deepEqual(site.elsewhere, []);
 }
 
+
+// A desktop and a phone, where going live must not move the page.
+export const SHIFT_VIEWPORTS = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
+
+// The page's summed layout shift (Chromium's layout-shift entries, as the web's CLS sums them)
+// while each <kv-calc> goes live in view, at a viewport, and how many went live: DESIGN.md
+// section 4 asks at most 0.01 with plain `kvcalc bake`.
+export async function layoutShift(env, dir, path, csp, viewport) {
+  const server = await startServer({ mounts: [['/', dir]], csp });
+  const page = await env.browser.context.newPage();
+  try {
+    await page.setViewportSize(viewport);
+    await page.addInitScript(() => {
+      window.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
+    const live = await jumpToEach(page);
+    return { shift: await page.evaluate(() => window.__shift), live };
+  } finally {
+    await page.close();
+    await new Promise((ok) => server.close(ok));
+  }
+}
 
 // The first element gone live (after a reload).
 export const goneLive = (page) => page.$eval('kv-calc', async (el) => { el.scrollIntoView(); await el.updateComplete; });

@@ -4,9 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, configsDir } from '../expected/expected.mjs';
+import { writeAll } from '../gguf/write-gguf.mjs';
 
 const native = join(repoRoot, process.env.KVCALC_BUILD_DIR || 'build', 'kvcalc');
 const nodeCli = join(repoRoot, 'dist', 'cli.mjs');
@@ -87,6 +89,25 @@ test('table in every format, presets, gpus, architectures, engine logs and stdin
   await same(cases);
 });
 
+test('GGUF files (both byte orders, cut, on stdin) read the same', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kvcalc-node-cli-gguf-'));
+  try {
+    writeAll(dir);
+    const ggufs = readdirSync(dir).filter((f) => f.endsWith('.gguf')).sort().map((f) => join(dir, f));
+    assert.ok(ggufs.length >= 16, String(ggufs.length));
+    const cut = join(dir, 'cut.gguf');
+    writeFileSync(cut, readFileSync(join(dir, 'llama-3-8b-instruct.gguf')).subarray(0, 3000000));
+    await same([
+      ...ggufs.map((f) => [['size', f, '--context', '4096', '--json']]),
+      [['size', cut, '--json']], [['size', cut]],
+      [['table', ggufs[0], sharedConfigs[0], '--format', 'json']],
+      [['size', '-', '--json'], readFileSync(join(dir, 'lfm2-1.2b.be.gguf'))],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('usage errors (exit 2) and bad input (exit 1) read the same', async () => {
   await same([
     [[]], [['bogus']], [['size']], [['size', 'a', 'b']], [['size', 'Qwen/Qwen3-8B', '--context']],
@@ -107,6 +128,14 @@ test('--help prints the package\'s own commands, then the native usage (on stder
   assert.ok(w.stderr.endsWith(n.stderr), 'the native usage, whole, last');
   assert.match(w.stderr, /^usage: kvcalc bake PATH\.\.\. \[--check\] \[--force\] \[--reserve \[--chromium=PATH\]\]\n/);
   assert.match(w.stderr, /\nusage: kvcalc svg CONFIG \[--chart context\|gqa\|check\]/);
+  // Every command either CLI runs is in it: the native ones as cli/main.cpp dispatches them,
+  // the package's own as web/node/cli.mjs does.
+  const nativeCommands = [...readFileSync(join(repoRoot, 'cli/main.cpp'), 'utf8').matchAll(/cmd == "([a-z]+)"\) return run_/g)].map((m) => m[1]);
+  const ownCommands = [...readFileSync(join(repoRoot, 'web/node/cli.mjs'), 'utf8').matchAll(/^ {2}([a-z]+): \{ usage: /gm)].map((m) => m[1]);
+  assert.deepEqual(nativeCommands, ['size', 'presets', 'check', 'table', 'gpus', 'architectures']);
+  assert.deepEqual(ownCommands, ['bake', 'svg']);
+  for (const command of nativeCommands) assert.match(n.stderr, new RegExp(`^ *(usage: )?kvcalc ${command} `, 'm'), command);
+  for (const command of [...nativeCommands, ...ownCommands]) assert.match(w.stderr, new RegExp(`^ *(usage: )?kvcalc ${command} `, 'm'), command);
   const b = spawnSync(process.execPath, [nodeCli, 'bake'], { encoding: 'utf8' });
   assert.equal(b.status, 2, 'bake without a PATH is a usage error');
   assert.match(b.stderr, /bake takes at least one PATH/);

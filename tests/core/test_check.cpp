@@ -144,6 +144,17 @@ TEST_CASE("check report: the reference case through check_json") {
     CHECK(r["block_size"] == 16);
 }
 
+TEST_CASE("check report: an advertised context too large to size names max_context, the option given") {
+    // 36 layers x 8 KV heads x 128 x 2 x 2 B = 147,456 B a token for Qwen3-8B; x 2^50 tokens is
+    // far above 2^53 - 1 bytes.
+    json e = error_of("Qwen/Qwen3-8B", {{"max_context", 1125899906842624}, {"pool_tokens", 681280}});
+    CHECK(e["code"] == "overflow");
+    CHECK(e["field"] == "max_context");
+    CHECK(e["message"] ==
+          "the KV cache of 1,125,899,906,842,624 tokens in the full_attention layers exceeds 2^53 - 1 "
+          "bytes (8 PiB), the largest figure kvcalc reports exactly: check max_context");
+}
+
 TEST_CASE("check report: Qwen2.5-72B, 8 users at 32K: 80 GiB of cache beside 145 GB of weights") {
     kvcalc::SizeOptions o;
     o.context = 32768;

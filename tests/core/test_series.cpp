@@ -217,11 +217,13 @@ TEST_CASE("figures: size_figures is the size report's headline, without the repo
 }
 
 TEST_CASE("figures: bad options give size's error, in size's order") {
-    // Qwen2.5-7B-Instruct's own file, and the same without its max_position_embeddings
-    // (written here: the context must then come from the options).
+    // Qwen2.5-7B-Instruct's own file, and the same without its max_position_embeddings and its
+    // model_type (written here: no config class's default length applies, so the context must then
+    // come from the options).
     const std::string qwen = kvtest::shared_config("Qwen--Qwen2.5-7B-Instruct.json");
     json no_max = *kvcalc::parse_json_text(qwen);
     no_max.erase("max_position_embeddings");
+    no_max.erase("model_type");
     const std::pair<std::string, const char*> cases[] = {
         {qwen, R"({"kv_dtype": "nope"})"},
         {qwen, R"({"context": 0})"},

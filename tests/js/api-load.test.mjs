@@ -73,7 +73,7 @@ test('load() has no other options: core, and the side cores\' URLs and heapStats
   const kv = await kvcalc.load({ core: 'size' });  // an unknown option is ignored, as any other
   assert.equal(kv, await kvcalc.load());
   for (const name of ['sizeWasmUrl', 'tableWasmUrl', 'checkWasmUrl', 'heapStats']) assert.equal(kvcalc[name], undefined, name);
-  assert.deepEqual(Object.keys(kv).sort(), ['check', 'formula', 'gpuPresets', 'model', 'presetConfig', 'presets', 'size', 'svg', 'table']);
+  assert.deepEqual(Object.keys(kv).sort(), ['check', 'formula', 'gpuPresets', 'model', 'presetConfig', 'presets', 'readGguf', 'size', 'svg', 'table']);
   // The heap hook is a symbol-keyed property of its own, for the tests.
   assert.deepEqual(Object.keys(heapOf(kv)).sort(), ['inUse', 'memoryBytes']);
 });
@@ -85,18 +85,21 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
   // imports lazily the API's calls with the Embind glue (api-calls.js, at load()), the
   // element's code (live.js, when an element goes live) and each view's code, which live.js
   // imports too (with the paste panel's). What exists once per page, the lazy files import
-  // from kvcalc.js itself; kv.svg() imports the figure's code (svg.js) when first called. No file evals or writes HTML, and only the wasm is fetched:
+  // from kvcalc.js itself; kv.svg() imports the figure's code (svg.js) when first called, and
+  // kv.readGguf() the GGUF file reader (gguf-read.js). No file evals or writes HTML, and only the wasm is fetched:
   // by kvcalc.js in a page (WebAssembly.compileStreaming, while the calls' code downloads),
   // or by the glue in api-calls.js given a wasmUrl; the page's CSP allows both for 'self'.
   const js = readdirSync(dist).filter((f) => f.endsWith('.js')).sort();
   const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js'];
   const imports = {
     'kvcalc.js': ['./api-calls.js', ...views, './live.js'],
-    'api-calls.js': ['./kvcalc.js', './svg.js'],
+    'api-calls.js': ['./kvcalc.js', './svg.js', './gguf-read.js'],
     'svg.js': ['./kvcalc.js'],
+    'gguf-read.js': ['./kvcalc.js'],
     'live.js': ['./config-input.js', ...views, './kvcalc.js'],
   };
-  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gqa-view.js', 'kvcalc.js', 'live.js', 'svg.js', 'table-view.js']);
+  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'kvcalc.js', 'live.js', 'svg.js',
+    'table-view.js']);
   for (const file of js) {
     const text = readFileSync(join(dist, file), 'utf8');
     assert.ok(!/XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);

@@ -54,7 +54,7 @@ test('the pack holds dist/ (every file the build put there), package.json, READM
   // compiled for Node in kvcalc_cli.cjs), the baker (bake.mjs), the Vite and Docusaurus plugins (vite.mjs,
   // docusaurus.mjs). Nothing else.
   assert.deepEqual(built, ['dist/api-calls.js', 'dist/bake.d.ts', 'dist/bake.mjs', 'dist/check-view.js', 'dist/cli.mjs', 'dist/config-input.js',
-    'dist/docusaurus.d.ts', 'dist/docusaurus.mjs', 'dist/formula-view.js', 'dist/gqa-view.js', 'dist/kvcalc.d.ts', 'dist/kvcalc.js', 'dist/kvcalc_cli.cjs', 'dist/kvcalc_core.wasm', 'dist/live.js',
+    'dist/docusaurus.d.ts', 'dist/docusaurus.mjs', 'dist/formula-view.js', 'dist/gguf-read.js', 'dist/gqa-view.js', 'dist/kvcalc.d.ts', 'dist/kvcalc.js', 'dist/kvcalc_cli.cjs', 'dist/kvcalc_core.wasm', 'dist/live.js',
     'dist/reserve.mjs', 'dist/svg.js', 'dist/table-view.js', 'dist/vite.d.ts', 'dist/vite.mjs']);
   const manifestBin = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin;
   assert.deepEqual(manifestBin, { kvcalc: './dist/cli.mjs' });

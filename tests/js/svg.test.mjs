@@ -94,9 +94,24 @@ test('text from a config is escaped; bad input is an error that names the option
   const bad = cli(['Qwen/Qwen3-8B', '--context', 'lots']);
   assert.equal(bad.status, 1);
   assert.equal(bad.stderr, 'kvcalc: --context: expected a whole number of tokens (or 4K, 128K, 1M), got "lots"\n');
+  // Each error names the flags as the user typed them, never the API's names (poolTokens).
   const missing = cli(['Qwen/Qwen3-8B', '--chart', 'check', '--max-context', '32K']);
-  assert.equal(missing.status, 1);
-  assert.match(missing.stderr, /^kvcalc: --pool-tokens: a check figure needs/);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /^kvcalc: svg --chart check needs --pool-tokens N\nusage: kvcalc svg CONFIG/);
+  const noPool = cli(['Qwen/Qwen3-8B', '--chart', 'check']);
+  assert.equal(noPool.status, 2);
+  assert.match(noPool.stderr, /^kvcalc: svg --chart check needs --pool-tokens N and --max-context N\n/);
+  // 36 layers x 8 KV heads x 128 x 2 x 2 B = 147,456 B a token for Qwen3-8B: x 2^50 tokens is
+  // above 2^53 - 1 bytes.
+  const huge = cli(['Qwen/Qwen3-8B', '--chart', 'check', '--max-context', '1125899906842624', '--pool-tokens', '681280']);
+  assert.equal(huge.status, 1);
+  assert.equal(huge.stderr, 'kvcalc: --max-context: the KV cache of 1,125,899,906,842,624 tokens in the full_attention layers exceeds ' +
+    '2^53 - 1 bytes (8 PiB), the largest figure kvcalc reports exactly: check --max-context\n');
+  const unknown = cli(['No/Such-Model']);
+  assert.equal(unknown.status, 1);
+  assert.equal(unknown.stderr, 'kvcalc: "No/Such-Model" is neither a readable file nor a bundled preset id (kvcalc presets lists them)\n');
+  const fp7 = cli(['Qwen/Qwen3-8B', '--kv-dtype', 'fp8_ds_mla']);
+  assert.equal(fp7.stderr, 'kvcalc: --kv-dtype: fp8_ds_mla applies only to MLA layers, and this model has none\n');
   const noConfig = cli([]);
   assert.equal(noConfig.status, 2);
   assert.match(noConfig.stderr, /usage: kvcalc svg CONFIG \[--chart context\|gqa\|check\]/);

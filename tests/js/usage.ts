@@ -3,7 +3,7 @@
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, model, table } from 'kvcalc';
 import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeFigures, SizeOptions, SizeReport,
-  TableReport, Term } from 'kvcalc';
+  TableReport, Term, GgufProgress, GgufRead } from 'kvcalc';
 
 declare const caught: KvCalcError;
 declare function readBytes(url: URL): Uint8Array; // readFileSync in Node (no @types/node here)
@@ -65,6 +65,15 @@ async function main(): Promise<void> {
   const text: string = kv.presetConfig(presets[0].id);
   const figure: Promise<string> = kv.svg(presets[0].id, { chart: 'check', poolTokens: 681280, maxContext: 1048576, kvDtype: 'fp8' });
   void figure;
+  // A picked .gguf: its metadata read in slices, cancellable, then sized as a config text.
+  const picked = new File([new Uint8Array(4)], 'model.gguf');
+  const controller = new AbortController();
+  const onProgress = (p: GgufProgress): void => console.log(p.key, p.index, p.count, p.offset / p.size, p.bytesRead, p.done);
+  const read: Promise<GgufRead> = kv.readGguf(picked, { onProgress, signal: controller.signal });
+  read.then((g) => console.log(g.name, g.metadataBytes, g.bytesRead, kv.size(g.text).bytesPerToken)).catch((e: unknown) => {
+    if (e instanceof KvCalcError && (e.code === 'cancelled' || e.code === 'malformed_gguf')) console.log(e.field, e.message);
+  });
+  controller.abort();
 
   try {
     kv.size('{');

@@ -185,6 +185,9 @@ function makeApi(module) {
     // A standalone SVG figure, drawn by the element's chart code (web/api/svg.js, fetched when
     // first asked for).
     svg: (config, options) => import('./svg.js').then(({ svgFigure }) => svgFigure(calls, config, options)),
+    // A GGUF file's metadata as the config text the other calls take, read in slices
+    // (web/api/gguf-read.js, fetched when first asked for).
+    readGguf: (blob, options) => import('./gguf-read.js').then(({ readGguf }) => readGguf(module, blob, options)),
     presets: () => camelKeys(JSON.parse((presetList ??= callText('presets()', () => module.presets())))),
     presetConfig(id) {
       const text = typeof id === 'string' ? callText('presetConfig()', (i) => module.presetConfig(i), id) : '';

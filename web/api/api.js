@@ -71,3 +71,4 @@ export const gpuPresets = () => api().gpuPresets();
 export const presets = () => api().presets();
 export const presetConfig = (id) => api().presetConfig(id);
 export const svg = (config, options) => api().svg(config, options);
+export const readGguf = (blob, options) => api().readGguf(blob, options);

@@ -45,10 +45,11 @@
  * @part model-select - The model select.
  * @part button - Every button.
  * @part shortcut - The 4K / 32K / 128K / 1M context buttons.
- * @part config - The paste / drop / open config.json panel.
+ * @part config - The paste / drop / open panel for a config.json or a .gguf file.
  * @part dropzone - Where a config.json can be dropped.
  * @part config-text - The config.json text area.
- * @part config-file - The config.json file input.
+ * @part config-file - The file input (a config.json or a .gguf).
+ * @part config-progress - The progress of a .gguf file's metadata being read (shown while it is read).
  * @part config-error - The error next to the config input, naming the field.
  * @part view - Each view's section.
  * @part formula - The formula view.

@@ -219,7 +219,7 @@ export class Live {
     ui.error = h('div', { class: 'error', role: 'alert', part: 'error' });
     ui.controls = new Controls((a, v) => this.#userSet(a, v));
     // The paste panel's input is built (and its code loaded) when it is first opened.
-    ui.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json'));
+    ui.configPanel = h('details', { class: 'config-input field wide', part: 'config' }, h('summary', null, 'Use your own config.json or .gguf'));
     ui.configPanel.addEventListener('toggle', () => {
       if (ui.configPanel.open) this.#configInput().catch(() => {});
     });
@@ -261,7 +261,8 @@ export class Live {
   #configInput() {
     const ui = this.#ui;
     ui.configInput ??= import('./config-input.js').then(
-      ({ ConfigInput }) => new ConfigInput(ui.configPanel, (text) => this.#usePastedConfig(text)),
+      ({ ConfigInput }) => new ConfigInput(ui.configPanel, (text) => this.#usePastedConfig(text),
+        (file, options) => this.#engine.kv.readGguf(file, options)),
       (err) => {
         ui.configInput = null;  // opening the panel again retries
         replace(ui.configPanel, ui.configPanel.firstChild, h('p', { class: 'field-error', role: 'alert' },

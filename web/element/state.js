@@ -32,8 +32,13 @@ export const ATTRIBUTES = {
 export function attributeError(err) {
   const field = err.field ?? '';
   const attribute = Object.keys(ATTRIBUTES).find((name) => ATTRIBUTES[name].prop === field || name.replace(/-/g, '_') === field);
-  const prefix = [`${field}: `, `${field} `].find((p) => field && err.message.startsWith(p));
-  return { attribute, message: prefix ? err.message.slice(prefix.length) : err.message };
+  const prefix = [`${field}: `, `${field} `].find((p) => attribute && err.message.startsWith(p));
+  let message = prefix ? err.message.slice(prefix.length) : err.message;
+  // An option the message names inside (the API's "check maxContext"), named as its attribute.
+  for (const [name, { prop }] of Object.entries(ATTRIBUTES)) {
+    if (prop !== name) message = message.replace(new RegExp(`\\b${prop}\\b`, 'g'), name);
+  }
+  return { attribute, message };
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

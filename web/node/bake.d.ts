@@ -13,6 +13,26 @@ export interface BakeResult {
   count: number;
   /** <kv-calc> elements whose author-written content was left alone (no force). */
   skipped: number;
+  /** <kv-calc> elements found (read by an HTML parser: never in an attribute, a comment, a script or a code block). */
+  elements: number;
+  /** For a page with no <kv-calc> element, where its text says `<kv-calc` (noElementMessage() tells them). */
+  mentions: Mention[];
+  /**
+   * What the author should know, each naming the file and the line: an element a browser
+   * ends early (inside a <p>, the fallback's block closes it) and shows its fallback after.
+   */
+  warnings: string[];
+}
+
+/** A place a page says `<kv-calc` where no element is. */
+export interface Mention {
+  /** "a <meta> content attribute", "a <script>", "a comment", "a code block", "text", ... */
+  where: string;
+  /** The same, plural ("comments"). */
+  many: string;
+  line: number;
+  /** Whether readers see it (a code block, text), rather than a copy out of sight. */
+  shown: boolean;
 }
 
 export interface BakeOptions {
@@ -33,6 +53,12 @@ export function bake(html: string, options?: BakeOptions): Promise<BakeResult>;
  * "bf16") and inline config text. Rejects with an Error with an attribute property.
  */
 export function fallbackHtml(attributes: Record<string, string>, inlineConfigText?: string): Promise<string>;
+
+/** Why a page with these mentions and no element got nothing, naming file and places; undefined for none. */
+export function noElementMessage(file: string, mentions: Mention[]): string | undefined;
+
+/** Why a run over these paths baked nothing, when no file holds a <kv-calc> element. */
+export function nothingBakedMessage(paths: string[], files: number, mentioned: boolean): string;
 
 /** The attributes of a start tag's inside, values decoded, names in lower case. */
 export function parseAttributes(text: string): Record<string, string>;
@@ -69,8 +95,10 @@ export interface BakeSiteOptions {
 
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
- * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked; with
- * reserve, also what the reserving did. Rejects on the first bad <kv-calc> (as bake() does),
+ * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked, and the
+ * warnings (also printed on stderr): an element a browser ends early, a page that mentions
+ * `<kv-calc` with no element, a site with no element at all; with reserve, also what the
+ * reserving did. Rejects on the first bad <kv-calc> (as bake() does),
  * that file left as it was.
  */
-export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number; reserved?: ReserveResult }>;
+export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number; warnings: string[]; reserved?: ReserveResult }>;

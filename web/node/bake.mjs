@@ -3,6 +3,9 @@
 // so a reader sees the figures at first paint, and search engines and readers without
 // JavaScript see them too. For `npx kvcalc bake` (dist/cli.mjs) and for build plugins.
 //
+// The elements are read as a browser reads the page (page-elements.mjs, with an HTML parser):
+// `<kv-calc` in an attribute, a comment, a script or a code block is no element, and only an
+// element's content is rewritten, every other byte of the page kept as written.
 // Which elements it fills: an empty one (white space, a `<!-- fallback -->` marker and an
 // inline `<script type="application/json">` config are all "empty"), and one it baked before
 // (its fallback carries data-kvcalc-baked="VERSION"). Content an author wrote is left alone
@@ -14,6 +17,7 @@ import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from '../element/state.js';
 import { Formatter } from '../element/format.js';
 import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
 import { htmlFiles, writeWhole } from './site-files.mjs';
+import { PageError, endedEarly, mentionsText, pageElements, readContent } from './page-elements.mjs';
 
 export { parseAttributes, htmlFiles, writeWhole };
 
@@ -53,13 +57,20 @@ function readState(attrs) {
 }
 
 // A core call; its KvCalcError names the attribute the option came from (else `what`: the
-// model attribute or the inline config).
+// model or models attribute, or the inline config), in the attribute's terms.
 function coreCall(fn, what) {
   try {
     return fn();
   } catch (e) {
     if (!(e instanceof KvCalcError)) throw e;
     const { attribute = what, message } = attributeError(e);
+    // The core's words for an id it does not know point at the API's presets(): here it is an
+    // attribute's preset id (a config of one's own goes inside the element).
+    const unknown = e.code === 'unknown_preset' && /("(?:[^"\\]|\\.)*") is neither config JSON nor a bundled preset id/.exec(message);
+    if (unknown) {
+      const inline = attribute === 'model' ? '; a config of your own goes in a <script type="application/json"> inside the element' : '';
+      throw new BakeError(attribute, `${attribute}: ${unknown[1]} is not a bundled preset id (npx kvcalc presets lists them${inline})`);
+    }
     throw new BakeError(attribute, `${attribute}: ${message}`);
   }
 }
@@ -121,9 +132,6 @@ function allHtml(k, config, s, what) {
 
 const VIEW_HTML = { formula: formulaHtml, table: tableHtml, gqa: gqaHtml, check: checkHtml, all: allHtml };
 
-// The inline config of an element's content, as the element reads it, or undefined.
-const INLINE_CONFIG = /<script\b[^>]*\btype\s*=\s*["']?application\/json["']?[^>]*>([\s\S]*?)<\/script>/i;
-
 async function fallbackFor(attrs, inlineConfig) {
   const k = await kv();
   const s = readState(attrs);
@@ -148,62 +156,130 @@ export async function fallbackHtml(attributes, inlineConfigText) {
   }
 }
 
-const ELEMENT = /<kv-calc\b([^>]*)>([\s\S]*?)<\/kv-calc\s*>/gi;
-const lineAt = (text, index) => text.slice(0, index).split('\n').length;
+// What bake writes inside an element: its inline config as the author wrote it, if any,
+// then the fallback.
+const bakedContent = (inlineSource, fallback) => `${inlineSource === undefined ? '' : `\n${inlineSource}`}\n${fallback}\n`;
 
-// What an element holds: 'empty' (nothing but white space, comments and its inline config),
-// 'baked' (a fallback this tool wrote), or 'authored'.
-function contentKind(content) {
-  const rest = content.replace(INLINE_CONFIG, '').replace(/<!--[\s\S]*?-->/g, '').trim();
-  if (!rest) return 'empty';
-  return rest.includes('data-kvcalc-baked=') ? 'baked' : 'authored';
+// A page's <kv-calc> that a browser ends early (endedEarly() of the baked page), told as the
+// author can fix it, at lines of the page as given (edits: where bake rewrote it).
+function endedEarlyWarning(file, html, elements, edits, e) {
+  // An offset of the baked page: its line in the page given, or null inside a baked fallback.
+  const lineOf = (offset) => {
+    let shift = 0;
+    for (const edit of edits) {
+      if (offset < edit.start) break;
+      if (offset < edit.start + edit.length) return null;
+      shift += edit.length - edit.original;
+    }
+    return html.slice(0, offset - shift).split('\n').length;
+  };
+  const closedLine = lineOf(e.closedOffset);
+  const closer = `the <${e.closedBy}> ${closedLine === null ? 'of its baked fallback' : `in it (line ${closedLine})`}`;
+  const shown = 'a browser shows what follows it after the element, where it stays once the element is live (the figures twice)';
+  const where = `${file}:${elements[e.index].line}: <kv-calc>`;
+  if (e.paragraphOffset !== undefined) {
+    return `${where} is inside a <p> (line ${lineOf(e.paragraphOffset)}), which ${closer} closes, and the element with it: ${shown}. ` +
+      'Put the element in a <div>, with a blank line before and after (Markdown then passes it through as HTML instead of ' +
+      'wrapping it in a paragraph)';
+  }
+  return `${where} is ended by ${closer}, before its </kv-calc>: ${shown}. Put the element in a <div> of its own`;
 }
 
 /**
- * Bakes every <kv-calc> of one HTML text. Resolves to { html, changed, count, skipped }:
- * count elements baked, skipped elements with an author's content left alone. Rejects with
- * an Error whose message names the file, the line and the attribute on bad input (and
- * has .file, .line, .attribute).
+ * Why a page with no <kv-calc> element got nothing, naming where it mentions `<kv-calc`
+ * (bake()'s mentions), or undefined when it does not.
+ * @param {string} file
+ * @param {{where: string, many: string, line: number, shown: boolean}[]} mentions
+ */
+export function noElementMessage(file, mentions) {
+  if (!mentions.length) return undefined;
+  const why = mentions.every((m) => m.shown)
+    ? 'shown as text (an example of the element?), there is nothing to bake'
+    : 'its generator did not write the element into the HTML (with React or MDX, write it as the package README says)';
+  return `${file} mentions <kv-calc in ${mentionsText(mentions)}, but has no <kv-calc> element: ${why}`;
+}
+
+/**
+ * Bakes every <kv-calc> of one HTML text. Resolves to { html, changed, count, skipped,
+ * elements, mentions, warnings }: count elements baked, skipped elements with an author's
+ * content left alone, elements found; mentions, for a page with no element, where its text
+ * says `<kv-calc` (an attribute, a script, a comment, a code block: noElementMessage() tells
+ * them); warnings, each naming the file, the line and the fix, for an element whose fallback a
+ * browser shows outside it. Rejects with an Error whose message names the file, the line and
+ * the attribute on bad input (and has .file, .line, .attribute).
  * @param {string} html
  * @param {{file?: string, force?: boolean}} [options]
  */
 export async function bake(html, { file = '<html>', force = false } = {}) {
+  const fail = (line, message, attribute) => Object.assign(new Error(`${file}:${line}: ${message}`), { file, line, attribute });
+  let page;
+  try {
+    page = pageElements(html);
+  } catch (e) {
+    if (e instanceof PageError) throw fail(e.line, e.message);
+    throw e;
+  }
   let out = '';
   let at = 0;
   let count = 0;
   let skipped = 0;
-  for (const m of html.matchAll(ELEMENT)) {
-    const [whole, attrText, content] = m;
-    const kind = contentKind(content);
+  // Where the baked page differs from the page given: length characters at start in out,
+  // where the page given had original characters.
+  const edits = [];
+  for (const element of page.elements) {
+    const { kind, inline } = readContent(html.slice(element.contentStart, element.contentEnd));
     if (kind === 'authored' && !force) {
       skipped += 1;
       continue;
     }
-    const inline = INLINE_CONFIG.exec(content);
     let fallback;
     try {
-      fallback = await fallbackFor(parseAttributes(attrText), inline ? inline[1] : undefined);
+      fallback = await fallbackFor(element.attributes, inline?.text);
     } catch (e) {
-      if (!(e instanceof BakeError)) throw e;
-      const line = lineAt(html, m.index);
-      throw Object.assign(new Error(`${file}:${line}: <kv-calc> ${e.message}`), { file, line, attribute: e.attribute });
+      if (e instanceof BakeError) throw fail(element.line, `<kv-calc> ${e.message}`, e.attribute);
+      throw e;
     }
-    const keep = inline ? `\n${inline[0]}` : '';
-    out += html.slice(at, m.index) + `<kv-calc${attrText}>${keep}\n${fallback}\n</kv-calc>`;
-    at = m.index + whole.length;
+    // Only the element's content is rewritten: every other byte of the page stays as written.
+    out += html.slice(at, element.contentStart);
+    const content = bakedContent(inline?.source, fallback);
+    edits.push({ start: out.length, length: content.length, original: element.contentEnd - element.contentStart });
+    out += content;
+    at = element.contentEnd;
     count += 1;
   }
   out += html.slice(at);
-  return { html: out, changed: out !== html, count, skipped };
+  const warnings = page.elements.length ? endedEarly(out).map((e) => endedEarlyWarning(file, html, page.elements, edits, e)) : [];
+  return {
+    html: out, changed: out !== html, count, skipped, elements: page.elements.length,
+    mentions: page.elements.length ? [] : page.mentions, warnings,
+  };
+}
+
+/**
+ * Why a run over these files baked nothing, when none of them holds a <kv-calc> element:
+ * the folder given may not be the built site, or its generator did not write the elements.
+ * @param {string[]} paths what the run was given
+ * @param {number} files HTML files read
+ * @param {boolean} mentioned whether any file mentions `<kv-calc` (noElementMessage tells where)
+ */
+export function nothingBakedMessage(paths, files, mentioned) {
+  const given = paths.join(', ');
+  if (!files) return `no HTML file in ${given}: nothing baked (is it the folder the site was built into?)`;
+  return `no <kv-calc> element in the ${files} HTML file${files === 1 ? '' : 's'} of ${given}: nothing baked (${mentioned
+    ? 'where they mention <kv-calc: see above'
+    : 'none of them mentions <kv-calc: is it the folder the site was built into?'})`;
 }
 
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
- * plugin's after-build hook. Resolves to { files, changed, count }: HTML files read, files
- * rewritten, <kv-calc> baked. Rejects on the first bad <kv-calc> (as bake() does), that
- * file left as it was. With reserve, then keeps each fallback at its live element's height
- * as `kvcalc bake --reserve` does (reserve.mjs: playwright-core and a Chromium measure them),
- * and the result also has reserved: { files, count, css }.
+ * plugin's after-build hook. Resolves to { files, changed, count, warnings }: HTML files
+ * read, files rewritten, <kv-calc> baked, and what the author should know (each printed on
+ * stderr too, as `kvcalc bake` prints it): an element whose fallback a browser shows outside
+ * it, a page that mentions `<kv-calc` but has no element, a site with no element at all.
+ * Rejects on the first bad <kv-calc> (as bake() does), that file left as it was. With
+ * reserve, then keeps each fallback at its live element's height as `kvcalc bake --reserve`
+ * does (reserve.mjs: playwright-core and a Chromium measure them), and the result also has
+ * reserved: { files, count, css }.
  * @param {string} path
  * @param {{force?: boolean, reserve?: boolean, chromium?: string}} [options]
  */
@@ -211,15 +287,23 @@ export async function bakeSite(path, { force = false, reserve = false, chromium 
   const files = htmlFiles(path);
   let changed = 0;
   let count = 0;
+  let elements = 0;
+  let mentioned = false;
+  const warnings = [];
   for (const file of files) {
     const r = await bake(readFileSync(file, 'utf8'), { file, force });
     count += r.count;
+    elements += r.elements;
+    mentioned ||= r.mentions.length > 0;
+    warnings.push(...r.warnings, ...[noElementMessage(file, r.mentions)].filter(Boolean));
     if (!r.changed) continue;
     writeWhole(file, r.html);
     changed += 1;
   }
-  if (!reserve) return { files: files.length, changed, count };
+  if (!elements) warnings.push(nothingBakedMessage([path], files.length, mentioned));
+  for (const w of warnings) console.warn(`kvcalc bake: ${w}`);
+  if (!reserve) return { files: files.length, changed, count, warnings };
   const { reserveSite } = await import('./reserve.mjs');
   const reserved = await reserveSite(path, chromium ? { chromium } : {});
-  return { files: files.length, changed, count, reserved };
+  return { files: files.length, changed, count, warnings, reserved };
 }

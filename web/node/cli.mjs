@@ -12,8 +12,12 @@ const EXIT = { ok: 0, badInput: 1, usage: 2 };
 const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force] [--reserve [--chromium=PATH]]
 PATH is an HTML file or a folder of a built site (its .html files, node_modules skipped).
 Every <kv-calc> that is empty or was baked before gets the fallback the core computes for
-its attributes and inline config, in place. --check changes nothing and exits 1 when a page's
-fallbacks are missing or stale; --force also replaces content an author wrote. --reserve
+its attributes and inline config, in place (elements as a browser reads them: never inside an
+attribute, a comment, a script or a code block). A page that only mentions <kv-calc, and a run
+that finds no element, are reported. --check changes nothing and exits 1 when a page's
+fallbacks are missing or stale, when a page mentions <kv-calc out of sight (an attribute, a
+script, a comment) with no element, or when no element is found at all; --force also
+replaces content an author wrote, or an earlier bake. --reserve
 then measures each live element in headless Chromium (needs playwright-core installed and
 Chromium, at /usr/bin/chromium or --chromium=PATH) and writes kvcalc-reserve.css at PATH,
 linked from each page: each fallback keeps its live element's height, so nothing moves.`;
@@ -59,11 +63,16 @@ async function runSvg(args) {
     options[ATTRIBUTES[m[1]].prop] = r.value;
   }
   if (positional.length !== 1) return usage('svg takes one CONFIG', SVG_USAGE);
+  if (options.chart === 'check') {
+    const missing = ['pool-tokens', 'max-context'].filter((name) => options[ATTRIBUTES[name].prop] === undefined);
+    if (missing.length) return usage(`svg --chart check needs ${missing.map((m) => `--${m} N`).join(' and ')}`, SVG_USAGE);
+  }
   const [arg] = positional;
   let config = arg;
+  let file = false;
   try {
     if (arg === '-') config = readFileSync(0, 'utf8');
-    else if (statSync(arg, { throwIfNoEntry: false })?.isFile()) config = readFileSync(arg, 'utf8');
+    else if ((file = Boolean(statSync(arg, { throwIfNoEntry: false })?.isFile()))) config = readFileSync(arg, 'utf8');
   } catch (e) {
     console.error(`kvcalc: ${arg}: ${e.message}`);
     return EXIT.badInput;
@@ -74,10 +83,17 @@ async function runSvg(args) {
     process.stdout.write(await kv.svg(config, options));
   } catch (e) {
     if (!e.code) throw e;
-    // The option as this command names it (its flags are the attributes): poolTokens -> --pool-tokens.
-    // --chart is this command's own flag.
-    const { attribute = e.field === 'chart' ? 'chart' : undefined, message } = attributeError(e);
-    console.error(`kvcalc: ${attribute ? `--${attribute}: ${message}` : e.message}`);
+    // CONFIG as the native CLI tells it: a path, stdin or a preset id (the core's words point
+    // at the API's presets()).
+    if (e.code === 'unknown_preset' && !file && arg !== '-') {
+      console.error(`kvcalc: ${JSON.stringify(arg)} is neither a readable file nor a bundled preset id (kvcalc presets lists them)`);
+      return EXIT.badInput;
+    }
+    // The option as this command names it, its flags being the attributes (poolTokens ->
+    // --pool-tokens), in front and inside; --chart is this command's own flag.
+    const { attribute, message } = e.field === 'chart' ? { attribute: 'chart', message: e.message.replace(/^chart: /, '') } : attributeError(e);
+    const flags = message.replace(new RegExp(`\\b(${SVG_OPTIONS.filter((o) => o.includes('-')).join('|')})\\b`, 'g'), '--$1');
+    console.error(`kvcalc: ${attribute ? `--${attribute}: ${flags}` : flags}`);
     return EXIT.badInput;
   }
   return EXIT.ok;
@@ -95,7 +111,7 @@ async function runBake(args) {
   }
   if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
   const check = flags.has('--check');
-  const { bake, htmlFiles, writeWhole } = await import('./bake.mjs');
+  const { bake, htmlFiles, noElementMessage, nothingBakedMessage, writeWhole } = await import('./bake.mjs');
   let files;
   try {
     files = paths.flatMap((p) => htmlFiles(p));
@@ -105,7 +121,10 @@ async function runBake(args) {
   }
   let failed = 0;
   let stale = 0;
+  let lost = 0;
+  let baked = 0;
   let elements = 0;
+  let mentioned = false;
   let changed = 0;
   for (const file of files) {
     const html = readFileSync(file, 'utf8');
@@ -118,8 +137,17 @@ async function runBake(args) {
       failed += 1;
       continue;
     }
-    elements += r.count;
+    baked += r.count;
+    elements += r.elements;
+    for (const w of r.warnings) console.error(`kvcalc bake: warning: ${w}`);
     if (r.skipped) console.error(`kvcalc bake: ${file}: ${r.skipped} <kv-calc> with an author's content left as written (--force replaces it)`);
+    if (r.mentions.length) {
+      mentioned = true;
+      console.error(`kvcalc bake: ${noElementMessage(file, r.mentions)}`);
+      // Out of sight (an attribute, a script, a comment) a mention is a copy of an element
+      // the page should have had: under --check, its figures are missing.
+      if (r.mentions.some((m) => !m.shown)) lost += 1;
+    }
     if (!r.changed) continue;
     changed += 1;
     if (check) {
@@ -135,9 +163,12 @@ async function runBake(args) {
     }
   }
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const what = `${elements} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
-  console.log(check ? `kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale` : `kvcalc bake: ${what}; ${plural(changed, 'file')} changed`);
-  if (failed || stale) return EXIT.badInput;
+  const what = `${baked} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
+  const nothing = !elements && !failed;
+  if (nothing) console.error(`kvcalc bake: ${nothingBakedMessage(paths, files.length, mentioned)}`);
+  if (check) console.log(`kvcalc bake --check: ${what}; ${plural(stale, 'file')} stale${lost ? `, ${plural(lost, 'file')} with no element` : ''}`);
+  else console.log(`kvcalc bake: ${nothing ? `nothing baked: ${what}` : `${what}; ${plural(changed, 'file')} changed`}`);
+  if (failed || (check && (stale || lost || nothing))) return EXIT.badInput;
   if (flags.has('--reserve')) {
     const { reserveSite } = await import('./reserve.mjs');
     for (const path of paths) {

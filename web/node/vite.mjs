@@ -6,7 +6,7 @@
 // for pages Vite itself writes: VitePress and Astro render theirs after Vite's bundle is
 // closed, so there the reserve step runs on their built folder instead.
 import { resolve } from 'node:path';
-import { bake } from './bake.mjs';
+import { bake, noElementMessage } from './bake.mjs';
 
 /**
  * @param {{force?: boolean, reserve?: boolean, chromium?: string}} [options] force: also
@@ -26,7 +26,9 @@ export default function kvcalc({ force = false, reserve = false, chromium } = {}
       order: 'post',
       handler: async (html, ctx) => {
         pages += 1;
-        return (await bake(html, { file: ctx.filename, force })).html;
+        const r = await bake(html, { file: ctx.filename, force });
+        for (const w of [...r.warnings, noElementMessage(ctx.filename, r.mentions)].filter(Boolean)) console.warn(`kvcalc bake: ${w}`);
+        return r.html;
       },
     },
     closeBundle: {
