@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# The examples' own npm tools (Vite, VitePress, Docusaurus, Astro Starlight, Eleventy), in one install:
-# examples/ is an npm workspace of the recipes that have npm tools, with one lock file
-# (examples/package-lock.json), so what they share is installed once (about 520 MB, against
-# 670 MB for five installs of their own). The tests build each recipe from the packed package,
+# The examples' own npm tools, for the tests, which build each recipe from the packed package,
 # offline. Only the tests need them (scripts/test.sh runs this beside the build); `npm start`
-# does not. Each recipe keeps its own package.json naming its tools, so a recipe folder copied
-# alone installs with `npm install` there.
+# does not.
+# - Vite, VitePress, Docusaurus and Astro Starlight in one install: examples/package.json makes
+#   their recipes one npm workspace with one lock file (examples/package-lock.json), so what
+#   they share is installed once (508 MB, against 653 MB in four installs of their own).
+# - A recipe with a lock file of its own installs alone, as its author's project does:
+#   Eleventy's config copies the package from its own node_modules/kvcalc.
+# Every recipe keeps its own package.json naming its tools, so a recipe folder copied alone
+# installs with `npm install` there.
 set -euo pipefail
 cd "$(dirname "$0")/../examples"
-# A recipe's node_modules of its own, from before the workspace (its own hidden lock file):
-# Node would find its packages before the workspace's.
-for own in */node_modules/.package-lock.json; do
-  [ -f "$own" ] || continue
-  echo "setup: removing $(dirname "$own"), installed before the examples' workspace"
-  rm -rf "$(dirname "$own")"
+install() {  # folder: npm ci there when its lock file is newer than its install
+  if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ] ||
+     [ "$1/package.json" -nt "$1/node_modules/.package-lock.json" ]; then
+    echo "setup: installing the dev dependencies of examples/$1"
+    npm ci --prefix "$1" --no-audit --no-fund --loglevel=error
+  fi
+}
+mapfile -t members < <(node -e 'for (const w of require("./package.json").workspaces) console.log(w)')
+for member in "${members[@]}"; do
+  # A workspace recipe's node_modules of its own, from before the workspace (its own hidden lock
+  # file): Node would find its packages before the workspace's.
+  if [ -f "$member/node_modules/.package-lock.json" ]; then
+    echo "setup: removing examples/$member/node_modules, installed before the examples' workspace"
+    rm -rf "$member/node_modules"
+  fi
 done
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
-   [ package.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing the examples' dev dependencies (one npm workspace: examples/package.json)"
-  npm ci --no-audit --no-fund --loglevel=error
-fi
+install .
+for lock in */package-lock.json; do
+  install "$(dirname "$lock")"
+done

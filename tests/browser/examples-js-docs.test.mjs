@@ -1,6 +1,7 @@
 // The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight,
-// examples/eleventy-site), their npm tools installed by scripts/setup-examples.sh into the
-// examples' workspace (slow: installed once, kept while the lock file stays as it is).
+// examples/eleventy-site), their npm tools installed by scripts/setup-examples.sh (Docusaurus
+// and Astro in the examples' workspace, Eleventy in its own folder; slow: installed once, kept
+// while the lock files stay as they are).
 // Each gets the packed package installed (offline) and is built as its author builds it,
 // baking the figures into the built pages (kvcalc/docusaurus after `docusaurus build`,
 // kvcalc/bake's bakeSite on Astro's astro:build:done and on Eleventy's eleventy.after). In
@@ -17,27 +18,22 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { BAKED, CSP, EXAMPLES, GENERATOR_CSP, SHIFT_VIEWPORTS, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, keyedCache, layoutShift, run, toolFile } from './examples-support.mjs';
-import { openPage } from './site-pages/support.mjs';
+import { launch, openPage } from './site-pages/support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
 after(async () => { await env?.close(); });
 
-// What a reader without JavaScript sees of the first <kv-calc> of the built page: a page of
-// the file's browser with scripts off (the CDP call Playwright's javaScriptEnabled: false makes
-// for each page of a context), on an origin (a server's port) no other page of it has used.
+// What a reader without JavaScript sees of the first <kv-calc> of the built page.
 async function withoutJavaScript(dir, path) {
   const server = await startServer({ mounts: [['/', dir]] });
-  const page = await env.browser.context.newPage();
+  const browser = await launch({ javaScriptEnabled: false });
   try {
-    const cdp = await env.browser.context.newCDPSession(page);
-    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    const page = await browser.context.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
-    assert.equal(await page.evaluate(() => document.querySelector('kv-calc').constructor === HTMLElement), true,
-      'scripts were off: the element was never defined');
     return await page.$eval('kv-calc', (el) => el.innerText.replace(/\s+/g, ' ').trim());
   } finally {
-    await page.close();
+    await browser.close();
     await new Promise((ok) => server.close(ok));
   }
 }
@@ -125,7 +121,7 @@ test('Eleventy 3 (markdown-it): the page\'s files by passthrough copy, baked on 
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), new RegExp(`<div class="kv-calc-box">\n${BAKED.source}`));
   // The files a page may load, and not the Node-only ones (the command, the baker, the plugins).
   assert.deepEqual(readdirSync(join(out, 'kvcalc')).sort(), ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js',
-    'gqa-view.js', 'kvcalc.js', 'kvcalc_core.wasm', 'live.js', 'svg.js', 'table-view.js']);
+    'gguf-read.js', 'gqa-view.js', 'kvcalc.js', 'kvcalc_core.wasm', 'live.js', 'svg.js', 'table-view.js']);
   assert.equal(await withoutJavaScript(out, '/'), BAKED_TEXT);
   // No inline script or style in this recipe: the strict policy as it is.
   const site = await checkSite(env, out, '/', CSP);

@@ -55,9 +55,7 @@ export async function examplesSetup() {
 }
 
 // Where Node finds the npm package `name` for a file in dir: dir's node_modules, then each
-// folder's above it (the examples' workspace installs every recipe's tools in
-// examples/node_modules, and a recipe's own node_modules only for a version the others do not
-// share).
+// folder's above it (the examples' workspace installs its recipes' tools in examples/node_modules).
 export function packageDir(dir, name) {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, 'node_modules', name, 'package.json'))) return join(d, 'node_modules', name);
@@ -66,20 +64,25 @@ export function packageDir(dir, name) {
 }
 
 const sha512 = (file) => `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
-const installedIntegrity = () => {
-  const lock = join(EXAMPLES, 'node_modules/.package-lock.json');
+const installedIntegrity = (root) => {
+  const lock = join(root, 'node_modules/.package-lock.json');
   return existsSync(lock) ? JSON.parse(readFileSync(lock, 'utf8')).packages['node_modules/kvcalc']?.integrity : undefined;
 };
+// Where a recipe's packages are installed: the examples' workspace for its members
+// (examples/package.json), the recipe's own folder for one with a lock file of its own.
+const WORKSPACE = JSON.parse(readFileSync(join(EXAMPLES, 'package.json'), 'utf8')).workspaces.map((w) => join(EXAMPLES, w));
+const installRoot = (dir) => (WORKSPACE.includes(dir) ? EXAMPLES : dir);
 
-// Installs a tarball into the examples' workspace, where every recipe with npm tools finds it
-// (examples/node_modules/kvcalc; not into package.json: the examples name only their tools).
-// scripts/test.sh installs the run's tarball there once, after the build; a file run alone
-// installs its own. One npm at a time (the pack lock).
-export function installIntoExamples(tarball) {
-  if (!existsSync(join(EXAMPLES, 'node_modules'))) throw new Error(`${EXAMPLES}/node_modules is missing: run bash scripts/setup-examples.sh`);
+// Installs a tarball where a recipe's build finds it (not into package.json: the examples name
+// only their tools): into the examples' workspace (examples/node_modules/kvcalc) for its
+// members, into the recipe's own node_modules for the others. scripts/test.sh installs the
+// run's tarball into the workspace once, after the build; a file run alone installs its own.
+// One npm at a time (the pack lock); nothing is installed when that very tarball is.
+export function installIntoExamples(tarball, root = EXAMPLES) {
+  if (!existsSync(join(root, 'node_modules'))) throw new Error(`${root}/node_modules is missing: run bash scripts/setup-examples.sh`);
   const integrity = sha512(tarball);
   locked(() => {
-    if (installedIntegrity() !== integrity) npmInstall(['--no-save', tarball], EXAMPLES);
+    if (installedIntegrity(root) !== integrity) npmInstall(['--no-save', tarball], root);
   });
   return integrity;
 }
@@ -87,10 +90,11 @@ export function installIntoExamples(tarball) {
 // An example with npm dev dependencies: the tarball installed where its build finds it, and
 // found there from the example's folder.
 export function installTarball(env, dir) {
-  const integrity = installIntoExamples(env.tarball);
-  assert.equal(installedIntegrity(), integrity, 'examples/node_modules/kvcalc is the tarball of this run');
+  const root = installRoot(dir);
+  const integrity = installIntoExamples(env.tarball, root);
+  assert.equal(installedIntegrity(root), integrity, `${root}/node_modules/kvcalc is the tarball of this run`);
   const found = packageDir(dir, 'kvcalc');
-  assert.equal(found, join(EXAMPLES, 'node_modules/kvcalc'));
+  assert.equal(found, join(root, 'node_modules/kvcalc'));
   assert.equal(JSON.parse(readFileSync(join(found, 'package.json'), 'utf8')).name, 'kvcalc');
 }
 
