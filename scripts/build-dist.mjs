@@ -9,7 +9,7 @@ import { minify } from 'terser';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { importsOf, pageLoads, VIEWS } from './page-loads.mjs';
+import { importsOf, pageLoads, STYLESHEET, VIEWS } from './page-loads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -47,25 +47,31 @@ refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTI
 // api-calls.js (the API's calls and the Embind glue) at load(), live.js (the element's code)
 // when an element goes live, each view's code (formula, table, GQA, check; the formula and
 // check views with the chart) when an element first shows it, config-input.js when a reader
-// opens the paste panel, svg.js and gguf-read.js at the first kv.svg() and kv.readGguf(). A lazy file is bundled with the few helpers it needs (a copy costs
+// opens the paste panel, hub-panel.js when a reader first uses the Hugging Face offer, svg.js
+// and gguf-read.js at the first kv.svg() and kv.readGguf(). A lazy file is bundled with the few helpers it needs (a copy costs
 // less than the chunks code splitting makes); what must exist once per page (load() and its
 // one module promise, the KvCalcError class, the change event) it imports from kvcalc.js,
 // the same module the page loaded. The sources in web/ stay readable and are what the
 // site's reference page reads. The element's styles are CSS texts in template literals
-// (web/element/styles.js, the tables' table-styles.js, and each view's own): minified as CSS
-// here, which the JS minifier cannot do in a string.
+// (web/element/styles.js: `const NAME_CSS = \`...\`;`, one per part): minified as CSS here,
+// which the JS minifier cannot do in a string, in the page's files and in the Node ones (the
+// baker writes the same text as dist/kvcalc.css, below).
+const CSS_LITERAL = /const ([A-Z_]*CSS) = `([^`]*)`;/g;
 const cssText = {
   name: 'minify-element-css',
   setup(b) {
     b.onLoad({ filter: /[\\/]element[\\/][a-z-]+\.js$/ }, async ({ path }) => {
       const source = readFileSync(path, 'utf8');
-      if (!source.includes('const CSS = `')) return undefined;
-      // The literal's text as JS reads it: no ${}, and \\ is its only escape (CSS's \2195).
-      const m = source.match(/const CSS = `((?:[^`$\\]|\\\\)*)`;/);
-      if (!m) fail(`${relative(root, path)}: expected one \`const CSS = \`...\`;\` with no \${} and no escape but \\\\`);
-      const cooked = m[1].replace(/\\\\/g, '\\');
-      const css = (await transform(cooked, { loader: 'css', minify: true })).code.trim();
-      return { contents: source.replace(m[0], () => `const CSS = ${JSON.stringify(css)};`), loader: 'js' };
+      const literals = [...source.matchAll(CSS_LITERAL)];
+      if (!literals.length) return undefined;
+      let contents = source;
+      for (const [whole, name, text] of literals) {
+        // The literal's text as JS reads it: no ${}, and \\ is its only escape (CSS's \2195).
+        if (/\$\{|\\(?!\\)/.test(text.replace(/\\\\/g, ''))) fail(`${relative(root, path)}: ${name} has \${} or an escape other than \\\\`);
+        const css = (await transform(text.replace(/\\\\/g, '\\'), { loader: 'css', minify: true })).code.trim();
+        contents = contents.replace(whole, () => `const ${name} = ${JSON.stringify(css)};`);
+      }
+      return { contents, loader: 'js' };
     });
   },
 };
@@ -162,8 +168,8 @@ console.log(`build-dist: bundled ${inputs.length} modules into ${outputs.length}
 copyFileSync(join(web, 'kvcalc.d.ts'), join(dist, 'kvcalc.d.ts'));
 
 // What runs in Node, never in a page (web/node/): the `kvcalc` command (cli.mjs, the package's `bin`), the
-// baker it and build plugins use (bake.mjs, `kvcalc/bake`), the live heights' measuring of
-// `kvcalc bake --reserve` (reserve.mjs), the Vite plugin (vite.mjs,
+// baker it and build plugins use (bake.mjs, `kvcalc/bake`, which draws the element's first
+// render with the element's own code), the Vite plugin (vite.mjs,
 // `kvcalc/vite`), the Docusaurus plugin (docusaurus.mjs, `kvcalc/docusaurus`), and the native CLI's code compiled
 // for Node (kvcalc_cli.cjs, built with the wasm). Each imports the page's kvcalc.js, not a copy.
 if (!existsSync(join(wasmBuild, 'kvcalc_cli.cjs'))) fail(`${relative(root, join(wasmBuild, 'kvcalc_cli.cjs'))} is missing: build the wasm first`);
@@ -171,14 +177,12 @@ copyFileSync(join(wasmBuild, 'kvcalc_cli.cjs'), join(dist, 'kvcalc_cli.cjs'));
 // The files a Node file imports from dist/ rather than bundles (each its source's path from
 // web/node/ -> its file in dist/): the page's kvcalc.js and the Node files of their own.
 const nodeExternal = new Map([
-  ['../kvcalc.js', './kvcalc.js'], ['./bake.mjs', './bake.mjs'], ['./reserve.mjs', './reserve.mjs'], ['./kvcalc_cli.cjs', './kvcalc_cli.cjs'],
+  ['../kvcalc.js', './kvcalc.js'], ['./bake.mjs', './bake.mjs'], ['./kvcalc_cli.cjs', './kvcalc_cli.cjs'],
 ]);
 // cli.mjs's svg command reads options as the element reads attributes: bundled in, as in bake.mjs.
 const nodeBuild = await build({
-  entryPoints: ['cli.mjs', 'bake.mjs', 'reserve.mjs', 'vite.mjs', 'docusaurus.mjs'].map((f) => join(node, f)),
+  entryPoints: ['cli.mjs', 'bake.mjs', 'vite.mjs', 'docusaurus.mjs'].map((f) => join(node, f)),
   bundle: true,
-  // reserve.mjs measures with the author's playwright-core, when installed: never bundled.
-  external: ['playwright-core'],
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -189,11 +193,16 @@ const nodeBuild = await build({
   logLevel: 'silent',
   absWorkingDir: root,
   metafile: true,
-  plugins: [{
+  plugins: [cssText, {
     name: 'node-externals',
     setup(b) {
-      b.onResolve({ filter: /^\./ }, (args) => (args.importer && nodeExternal.has(args.path) && dirname(args.importer) === node
-        ? { path: nodeExternal.get(args.path), external: true } : undefined));
+      b.onResolve({ filter: /^\./ }, (args) => {
+        if (args.importer && nodeExternal.has(args.path) && dirname(args.importer) === node) return { path: nodeExternal.get(args.path), external: true };
+        // The element's code the baker draws with imports the API as a page's lazy files do:
+        // from kvcalc.js (one module, one wasm instance).
+        if (ONCE_PER_PAGE.includes(join(args.resolveDir, args.path))) return { path: './kvcalc.js', external: true };
+        return undefined;
+      });
     },
   }],
 }).catch((e) => fail(`bundling the Node files: ${e.message}`));
@@ -219,15 +228,23 @@ for (const [path, out] of Object.entries(nodeBuild.metafile.outputs)) {
 }
 for (const f of ['bake.d.ts', 'vite.d.ts', 'docusaurus.d.ts']) copyFileSync(join(node, f), join(dist, f));
 
+// The element's style sheet as a file (web/element/styles.js's ELEMENT_CSS, minified: the very
+// text the baker writes at the root of a bundled site), which a baked page links from its
+// elements' declarative shadow roots.
+const { stylesheetText } = await import(join(dist, 'bake.mjs'));
+writeFileSync(join(dist, STYLESHEET), stylesheetText());
+
 // Sizes. gzip -9, as a server would send them.
-const { files, views, beforeViewport: early } = pageLoads(dist);
+const loads = pageLoads(dist);
 const pad = (v, n) => String(v).padStart(n);
+const against = (v) => (v.gzip <= v.budget ? `${v.budget - v.gzip} left of ${v.budget}` : `OVER ${v.budget} by ${v.gzip - v.budget}`);
 console.log('dist/                    raw     gzip');
-for (const r of files) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.file.endsWith('.d.ts') ? '  (types, not loaded)' : ''}`);
-console.log(`before any <kv-calc> is near the viewport, a page loads ${early.files.join(' ')}: ${early.gzip} gzip, ` +
-  (early.gzip <= early.budget ? `${early.budget - early.gzip} left of ${early.budget}` : `OVER ${early.budget} by ${early.gzip - early.budget}`));
-console.log('a page with one <kv-calc> loads (gzip, against the budget of scripts/page-loads.mjs):');
-for (const [view, v] of Object.entries(views)) {
-  console.log(`  view=${view.padEnd(15)} ${pad(v.raw, 8)} ${pad(v.gzip, 8)}  ` +
-    (v.gzip <= v.budget ? `${v.budget - v.gzip} left of ${v.budget}` : `OVER ${v.budget} by ${v.gzip - v.budget}`) + `  (${v.files.join(' ')})`);
+for (const r of loads.files) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.file.endsWith('.d.ts') ? '  (types, not loaded)' : ''}`);
+for (const [which, early, views] of [['baked by kvcalc bake', loads.beforeViewportBaked, loads.bakedViews],
+  ['not baked', loads.beforeViewport, loads.views]]) {
+  console.log(`a page ${which}: before any <kv-calc> is near the viewport it loads ${early.files.join(' ')}: ${early.gzip} gzip, ${against(early)}`);
+  console.log('  with one <kv-calc> (gzip, against the budget of scripts/page-loads.mjs):');
+  for (const [view, v] of Object.entries(views)) {
+    console.log(`    view=${view.padEnd(13)} ${pad(v.raw, 8)} ${pad(v.gzip, 8)}  ${against(v)}  (${v.files.join(' ')})`);
+  }
 }

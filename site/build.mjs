@@ -16,7 +16,6 @@ import { escapeText, slug } from './tools/html.mjs';
 import { Kvcalc, groupThousands, insertCliRuns } from './tools/cli.mjs';
 import { parseElementHeader, renderReference } from './tools/reference.mjs';
 import { writeServiceWorker } from './tools/service-worker.mjs';
-import { measureLiveHeights, reserveCss } from './tools/reserve.mjs';
 import { faviconIco } from './tools/favicon.mjs';
 import { architecturesTables } from './tools/architectures.mjs';
 import { conformanceTables } from './tools/conformance.mjs';
@@ -66,13 +65,18 @@ function insertSnippets(body, file) {
   });
 }
 
-// <!-- include: FILE --> puts the snippet in as it is, so the page runs the very text it shows.
-function includeSnippets(body, file) {
-  return body.replace(/<!--\s*include:\s*(\S+)\s*-->/g, (m, name) => {
-    const path = join(SITE, 'snippets', name);
-    if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${name} is not in site/snippets/`);
-    return readFileSync(path, 'utf8').trim();
-  });
+// <!-- include: FILE --> puts the snippet in as it is, so the page runs the very text it shows,
+// baked (bake(text) resolves to the baked text): its elements' content, the fallback the
+// snippet shows an author writing, replaced by what bake writes, so that they too go live
+// without moving the page.
+async function includeSnippets(body, file, bake) {
+  const parts = body.split(/<!--\s*include:\s*(\S+)\s*-->/);
+  for (let i = 1; i < parts.length; i += 2) {
+    const path = join(SITE, 'snippets', parts[i]);
+    if (!existsSync(path)) throw new Error(`site/pages/${file}: snippet ${parts[i]} is not in site/snippets/`);
+    parts[i] = await bake(readFileSync(path, 'utf8').trim());
+  }
+  return parts.join('');
 }
 
 // <!-- dist-files --> becomes a table of the package's files with their sizes, and what a
@@ -144,35 +148,44 @@ export async function build() {
 
   let bakedCount = 0;
   const { bake } = await import(join(DIST, 'bake.mjs'));
-  const withElements = [];
   for (const { file } of PAGES) {
     const { meta, body: source } = readPage(file);
-    let body = includeSnippets(insertSnippets(source, file), file);
+    const stylesheet = 'dist/kvcalc.css';
+    let body = await includeSnippets(insertSnippets(source, file), file,
+      async (text) => (await bake(text, { file: `site/pages/${file}`, stylesheet, force: true })).html);
     body = body.replace(/<!--\s*element-reference\s*-->/, () => reference);
     body = insertCliRuns(body, kvcalc);
     body = body.replace(/<!--\s*dist-files\s*-->/, () => distFilesTable());
     body = body.replace(/<!--\s*architectures\s*-->/, () => architecturesTables(kvcalc));
     body = body.replace(/<!--\s*conformance\s*-->/, () => conformanceTables(kvcalc));
     // The fallbacks, as `kvcalc bake` bakes any site: by the package's baker, on the same wasm
-    // (an element marked <!-- fallback --> or empty; one whose fallback a page writes is kept).
-    const baked = await bake(body, { file: `site/pages/${file}` });
+    // (an element marked <!-- fallback --> or empty; one whose fallback a page writes is kept):
+    // each element's first render, which links the package's style sheet (the pages sit
+    // beside dist/), and its figures in words.
+    const baked = await bake(body, { file: `site/pages/${file}`, stylesheet });
     bakedCount += baked.count;
-    body = keepUnits(markFlags(focusablePre(addHeadingIds(baked.html))));
+    // The site's own touches (heading ids, units kept on their line...) leave the baked
+    // renders as the element draws them: the live element replaces them with the same.
+    const renders = [];
+    body = baked.html.replace(/<template shadowrootmode="open"[\s\S]*?<\/template>/g, (t) => `<!--render ${renders.push(t) - 1}-->`);
+    body = keepUnits(markFlags(focusablePre(addHeadingIds(body))));
+    body = body.replace(/<!--render (\d+)-->/g, (m, i) => renders[Number(i)]);
     const h1s = body.match(/<h1[\s>]/g) || [];
     if (h1s.length !== 1) throw new Error(`site/pages/${file}: has ${h1s.length} <h1>, not one`);
     if (/\sstyle=|<style[\s>]|<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/i.test(body)) {
       throw new Error(`site/pages/${file}: inline style or script (the strict CSP refuses both)`);
     }
     const usesElement = /<kv-calc\b/.test(body);
-    if (usesElement) withElements.push(file);
     writeFileSync(join(OUT, file), renderPage({ file, title: meta.title, description: meta.description, body, usesElement }));
   }
 
-  // The plain-HTML example of the embedding guide, as a page that runs.
+  // The plain-HTML example of the embedding guide, as a page that runs, baked as its comment
+  // says (its kvcalc.css found beside its kvcalc.js, this site's copy).
   const snippet = readFileSync(join(ROOT, PLAIN_EXAMPLE), 'utf8');
   if (!snippet.includes(SNIPPET_PACKAGE_PATH)) throw new Error(`${PLAIN_EXAMPLE} does not load the package from ${SNIPPET_PACKAGE_PATH}`);
   mkdirSync(join(OUT, 'examples'), { recursive: true });
-  writeFileSync(join(OUT, 'examples/plain.html'), snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH));
+  const plain = (await bake(snippet.split(SNIPPET_PACKAGE_PATH).join(EXAMPLE_PACKAGE_PATH), { file: PLAIN_EXAMPLE })).html;
+  writeFileSync(join(OUT, 'examples/plain.html'), plain);
   cpSync(join(ROOT, 'examples/plain-html/favicon.svg'), join(OUT, 'examples/favicon.svg'));
 
   for (const f of STATIC_FILES) cpSync(join(SITE, f), join(OUT, f));
@@ -180,19 +193,14 @@ export async function build() {
   // What a page may fetch; not the Node-only files (the `kvcalc` command and the baker).
   cpSync(DIST, join(OUT, 'dist'), { recursive: true, filter: (src) => !NODE_ONLY.includes(basename(src)) });
 
-  // The live elements' heights, reserved for their fallbacks (site/tools/reserve.mjs).
-  const measured = await measureLiveHeights(OUT, withElements);
-  if (measured) writeFileSync(join(OUT, 'site.css'), readFileSync(join(OUT, 'site.css'), 'utf8') + reserveCss(measured));
-
   const sw = writeServiceWorker({ template: join(SITE, 'sw.js'), outDir: OUT });
-  return { out: OUT, pages: PAGES.length, baked: bakedCount, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version,
-    reserved: measured ? `the live heights of ${measured.length} elements reserved` : 'no Chromium: no space reserved for the live elements' };
+  return { out: OUT, pages: PAGES.length, baked: bakedCount, kvcalcCalls: kvcalc.calls, files: sw.files.length, version: sw.version };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const r = await build();
-    console.log(`site: ${r.pages} pages, ${r.baked} baked fallbacks (${r.kvcalcCalls} kvcalc runs), ${r.reserved}, ` +
+    console.log(`site: ${r.pages} pages, ${r.baked} baked elements (${r.kvcalcCalls} kvcalc runs), ` +
       `${r.files} files cached by the service worker (version ${r.version}) in ${r.out}`);
   } catch (e) {
     console.error(`site build failed: ${e.message}`);

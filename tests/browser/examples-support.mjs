@@ -1,8 +1,10 @@
 // What every example test shares: the package packed and installed as a user would
-// (`npm pack`, the tarball installed offline into an empty folder, and into the examples'
-// npm workspace), the examples' builds run as their authors run them, and each built site
-// checked in Chromium: the live figure, no console error, page error, failed request or CSP
-// violation, nothing fetched elsewhere.
+// (`npm pack`, the tarball installed offline into an empty folder and where each recipe's
+// build finds it), the examples' builds
+// run as their authors run them, and each built site checked in Chromium: the live figure,
+// the page still as its elements go live (a layout shift of at most 0.01, on a desktop cold
+// and on a phone), no console error, page error, failed request or CSP violation, nothing
+// fetched elsewhere.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,9 +19,13 @@ import { launch, openPage } from './site-pages/support.mjs';
 export { CSP };
 
 export const EXAMPLES = join(ROOT, 'examples');
-export const FALLBACK = 'Qwen2.5-7B-Instruct keeps 57,344 bytes of KV cache per token';
-// 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token, baked by the core.
-export const BAKED = /<kv-calc model="Qwen\/Qwen2\.5-7B-Instruct" context="32768">\n<p class="fallback" data-kvcalc-baked="0\.1\.0">Qwen\/Qwen2\.5-7B-Instruct keeps <data value="57344">57,344 B<\/data> of KV cache per token/;
+// 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token, baked by the core:
+// the element's first render (its declarative shadow root, linking kvcalc.css), then the
+// figures in words. BAKED_AS(start) for an element written another way (an id first).
+export const BAKED_AS = (start) => new RegExp(`${start}\\n<template shadowrootmode="open"><link rel="stylesheet" href="[^"]*kvcalc\\.css">` +
+  '<div class="kv" part="base" data-kvcalc-baked="0\\.1\\.0">[\\s\\S]*?<dt>Bytes per token</dt><dd><strong>57,344 B</strong></dd>[\\s\\S]*?</template>\\n' +
+  '<p class="fallback" data-kvcalc-baked="0\\.1\\.0">Qwen/Qwen2\\.5-7B-Instruct keeps <data value="57344">57,344 B</data> of KV cache per token');
+export const BAKED = BAKED_AS('<kv-calc model="Qwen/Qwen2\\.5-7B-Instruct" context="32768">');
 // VitePress and MkDocs write inline code of their own (VitePress its theme switch, page map,
 // inline styles and data: icons; MkDocs's theme its base_url script and a style attribute
 // in its keyboard help): their sites need more than the strict policy for those. The
@@ -127,9 +133,12 @@ export function keyedCache(env, dir, link, tool, skip) {
 }
 const isLink = (path) => { try { return lstatSync(path).isSymbolicLink(); } catch { return false; } };
 
-// Serves dir, opens path, and checks what every example must show: the live figure, no
-// console error, no page error, no failed request, no CSP violation, nothing fetched from
-// elsewhere.
+// A desktop and a phone, where going live must not move the page.
+export const SHIFT_VIEWPORTS = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
+
+// Serves dir, opens path, and checks what every example must show: the live figure, the page
+// still as its elements go live, no console error, no page error, no failed request, no CSP
+// violation, nothing fetched from elsewhere.
 // mounts: more [urlPrefix, directory] pairs the host serves besides the site.
 export async function checkSite(env, dir, path, csp, mounts = []) {
   const server = await startServer({ mounts: [['/', dir], ...mounts], csp });
@@ -147,8 +156,18 @@ export async function checkSite(env, dir, path, csp, mounts = []) {
   assert.equal(result.live, true);
   assert.match(result.shown, /Bytes per token\s+57,344 B/);
   assert.match(result.shown, /1\.75 GiB \(1,879,048,192 B\)/);
+  // Nothing moved as the elements went live, with plain bake (DESIGN.md section 4: at most
+  // 0.01): this first load (cold, on a desktop), each element jumped to (it goes live where it
+  // is, in view: the hardest case), and the page again on a phone.
+  const shifts = [['desktop, cold', { shift: null, live: await jumpToEach(page) }]];
+  shifts[0][1].shift = await page.evaluate(() => window.__shift);
+  shifts.push(['phone', await layoutShift(env, dir, path, csp, SHIFT_VIEWPORTS[1][1], mounts)]);
+  for (const [where, { shift, live }] of shifts) {
+    assert.ok(live >= 1, `${path}, ${where}: no element went live`);
+    assert.ok(shift <= 0.01, `${path}, ${where}: layout shift ${shift}`);
+  }
   const elsewhere = log.requests.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'));
-  return { page, log, base, server, elsewhere, close: async () => { await page.close(); await new Promise((ok) => server.close(ok)); } };
+  return { page, log, base, server, elsewhere, shifts, close: async () => { await page.close(); await new Promise((ok) => server.close(ok)); } };
 }
 
 // generatorErrors: page errors a generator's own scripts raise, each explained where it is
@@ -161,14 +180,13 @@ export async function assertClean(site, generatorErrors = []) {
 }
 
 
-// A desktop and a phone, where going live must not move the page.
-export const SHIFT_VIEWPORTS = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];
+
 
 // The page's summed layout shift (Chromium's layout-shift entries, as the web's CLS sums them)
 // while each <kv-calc> goes live in view, at a viewport, and how many went live: DESIGN.md
-// section 4 asks at most 0.01 with plain `kvcalc bake`.
-export async function layoutShift(env, dir, path, csp, viewport) {
-  const server = await startServer({ mounts: [['/', dir]], csp });
+// section 4 asks at most 0.01 with plain `kvcalc bake` (checkSite checks it on every recipe).
+export async function layoutShift(env, dir, path, csp, viewport, mounts = []) {
+  const server = await startServer({ mounts: [['/', dir], ...mounts], csp });
   const page = await env.browser.context.newPage();
   try {
     await page.setViewportSize(viewport);

@@ -106,9 +106,12 @@ async function scrollTo(page, id) {
 }
 
 test('a lazy page fetches kvcalc.js alone until an element nears the viewport, then the module once', async () => {
-  const { beforeViewport } = pageLoads(DIST);
+  const { beforeViewport, beforeViewportBaked } = pageLoads(DIST);
   assert.deepEqual(beforeViewport.files, ['kvcalc.js']);
   assert.ok(beforeViewport.gzip <= 8 * 1024, `kvcalc.js is ${beforeViewport.gzip} B gzip`);
+  // A baked page also needs the element's style sheet at first paint: within the same budget.
+  assert.deepEqual(beforeViewportBaked.files, ['kvcalc.js', 'kvcalc.css']);
+  assert.ok(beforeViewportBaked.gzip <= 8 * 1024, `kvcalc.js and kvcalc.css are ${beforeViewportBaked.gzip} B gzip`);
   const { page, log } = await openPage(env, '/lazy.html');
   await page.waitForFunction(() => customElements.get('kv-calc'));
   await page.waitForLoadState('networkidle');

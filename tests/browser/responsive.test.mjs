@@ -1,8 +1,11 @@
-// Small and large screens, light and dark: at 390 (a phone), 768 (a tablet) and 1280 px
-// (a laptop), every element fits its page, every table column can be reached (the table
-// scrolls in a focusable, labelled box with its first column in view), no word is broken
-// across lines, and no select cuts its choice short. Screenshots of each case are saved in
-// build/screenshots/ for a person to look at.
+// Small and large screens, light and dark: at 320 (a small phone), 390 (a phone), 768 (a
+// tablet) and 1280 px (a laptop), every element fits its page, every table column can be
+// reached (the table scrolls in a focusable, labelled box with its first column in view), no
+// word is broken across lines, no select cuts its choice short, and the inputs keep columns
+// of at least 10 em of the element's text. The same under a docs theme's small root font
+// (14 px, and mdBook's 10 px with its text at 16 px): the element lays out by its own width
+// and text size, never the root's. Screenshots of each case are saved in build/screenshots/
+// for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -10,7 +13,7 @@ import { join } from 'node:path';
 import { startBrowser, openPage, waitForWidgets, problems, CLEAN, ROOT } from './harness.mjs';
 
 const SHOTS = join(ROOT, 'build/screenshots');
-const WIDTHS = [390, 768, 1280];
+const WIDTHS = [320, 390, 768, 1280];
 // all.html: every view, with the check of Llama-4-Scout (long names); table.html: the
 // per-model table of every preset (about 1,750 px wide).
 const PAGES = ['all', 'table'];
@@ -73,6 +76,13 @@ function layoutProblems() {
         if (lines.size > 1) out.push(`${id}: "${m[0]}" is broken across lines (${p.localName}.${p.className})`);
       }
     }
+    // The inputs in columns a reader can read: each at least 10 em of the element's text wide
+    // (one column on a phone).
+    const em = parseFloat(getComputedStyle(el).fontSize);
+    for (const f of root.querySelectorAll('.controls > .field')) {
+      const w = f.getBoundingClientRect().width;
+      if (visible(f) && w < 10 * em) out.push(`${id}: the input "${f.querySelector('label, summary')?.textContent}" is ${Math.round(w)} px wide, less than 10 em (${10 * em} px)`);
+    }
     // No select cuts its choice short: a copy of it with the chosen option alone, at its
     // natural width, is no wider.
     for (const s of root.querySelectorAll('select')) {
@@ -106,4 +116,20 @@ for (const name of PAGES) {
       }
     });
   }
+}
+
+// A docs theme's root font size: the element's text is the page's, and its inputs and tables
+// lay out by the element's own width and text, as at 16 px.
+for (const [sheet, width] of [['root-14px', 1280], ['root-14px', 320], ['root-mdbook', 1280], ['root-mdbook', 390]]) {
+  test(`all.html under a ${sheet} theme at ${width} px: everything fits, inputs readable`, async () => {
+    const { page, log } = await openPage(env, '/all.html', { viewport: { width, height: 900 } });
+    await page.addStyleTag({ url: `/${sheet}.css` });
+    await waitForWidgets(page);
+    const sizes = await page.$eval('kv-calc', (el) => [getComputedStyle(document.documentElement).fontSize, getComputedStyle(el).fontSize]);
+    assert.deepEqual(sizes, sheet === 'root-14px' ? ['14px', '14px'] : ['10px', '16px']);
+    assert.deepEqual(await page.evaluate(layoutProblems), [], `${sheet} at ${width} px`);
+    await page.screenshot({ path: join(SHOTS, `all-${sheet}-${width}.png`), fullPage: true });
+    assert.deepEqual(await problems(page, log), CLEAN);
+    await page.close();
+  });
 }

@@ -1,7 +1,8 @@
 // The site's pages do not move when their elements go live (DESIGN.md section 4: a layout
-// shift of at most 0.01, summed over Chromium's layout-shift entries). Each fallback keeps
-// the box its live element will take (the heights the site's build measured, reserved in
-// site.css until the element matches :state(live)), and the element replaces it in one step.
+// shift of at most 0.01, summed over Chromium's layout-shift entries). The site's build bakes
+// them as any author's `kvcalc bake` does, with no browser: each element's first render, as
+// its declarative shadow root, has the live element's layout, and the live element takes it
+// over in one step.
 // The hardest case is checked: each element is jumped to, so it goes live in view, as after
 // following a link to a heading below it; the elements in the first screen go live as the
 // page opens. On a desktop and on a phone.
@@ -49,25 +50,24 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
   });
 }
 
-test('the space is reserved only where scripting runs: without it, a fallback is its own height', async () => {
-  const page = await site.browser.context.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  // Until its element goes live a fallback (on the index page, one paragraph) holds the live
-  // element's height: seen here on a page where the element's code never arrives.
-  await page.route('**/dist/live.js', (route) => route.abort());
-  await page.goto(`${site.base}/index.html`);
-  const reserved = await page.$eval('#overview', (el) => el.getBoundingClientRect().height);
-  await page.close();
+test('without scripting, a baked element shows its first render: the figures, not the inputs; the words stay in the page', async () => {
   const off = await launch({ javaScriptEnabled: false });
   try {
     const p = await off.context.newPage();
     await p.setViewportSize({ width: 1280, height: 900 });
     await p.goto(`${site.base}/index.html`);
-    const { minHeight, height } = await p.$eval('#overview', (el) => ({
-      minHeight: getComputedStyle(el).minHeight, height: el.getBoundingClientRect().height }));
-    assert.equal(minHeight, 'auto');
-    assert.ok(height < 200, `the fallback is ${height} px tall`);
-    assert.ok(reserved > 4 * height, `reserved ${reserved} px for a fallback of ${height} px`);
+    const seen = await p.$eval('#overview', (el) => {
+      const base = el.shadowRoot?.querySelector('.kv[data-kvcalc-baked]');
+      const shown = (s) => [...el.shadowRoot.querySelectorAll(s)].filter((n) => getComputedStyle(n).display !== 'none').length;
+      return { base: Boolean(base), text: base?.innerText ?? '', controls: shown('.controls, .download'),
+        words: el.querySelector('p.fallback[data-kvcalc-baked]')?.textContent ?? '' };
+    });
+    // 28 layers x 4 KV heads x 128 x 2 (K and V) x 2 B = 57,344 B per token; x 32,768 = 1.75 GiB.
+    assert.equal(seen.base, true);
+    assert.match(seen.text, /Bytes per token\s+57,344 B/);
+    assert.match(seen.text, /1\.75 GiB \(1,879,048,192 B\)/);
+    assert.equal(seen.controls, 0);
+    assert.match(seen.words, /^Qwen\/Qwen2\.5-7B-Instruct keeps 57,344\sB of KV cache per token/);
   } finally {
     await off.close();
   }

@@ -301,9 +301,12 @@ test('the snippets on the embedding page are the files in site/snippets, and the
     assert.ok(names.includes(`examples/${example}`), `the guide shows examples/${example}`);
   }
   await page.close();
-  // The runnable copy differs from the example only in where the package is.
+  // The runnable copy differs from the example only in where the package is, and in what
+  // the bake its comment asks for wrote into its element (linking the site's kvcalc.css).
   const snippet = readFileSync(join(ROOT, 'examples/plain-html/index.html'), 'utf8');
-  assert.equal(readFileSync(join(SITE_BUILD, 'examples/plain.html'), 'utf8'), snippet.replace('kvcalc/kvcalc.js', '../dist/kvcalc.js'));
+  const copy = readFileSync(join(SITE_BUILD, 'examples/plain.html'), 'utf8');
+  assert.equal(copy.replace(/(<kv-calc [^>]*>)[\s\S]*?<\/kv-calc>/, '$1</kv-calc>'), snippet.replace('kvcalc/kvcalc.js', '../dist/kvcalc.js'));
+  assert.match(copy, /<kv-calc [^>]*>\n<template shadowrootmode="open"><link rel="stylesheet" href="\.\.\/dist\/kvcalc\.css">/);
   // The CSP in the snippets is the one the site is served with.
   for (const name of ['csp-header.txt', 'nginx.conf', 'apache.conf', 'headers.txt', 'meta-csp.html']) {
     const text = readFileSync(join(ROOT, 'site/snippets', name), 'utf8').replace(/\s+/g, ' ');

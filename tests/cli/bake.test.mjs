@@ -22,6 +22,13 @@ before(() => {
 
 const npx = (args) => spawnSync('npx', ['--offline', 'kvcalc', ...args], { cwd: app, encoding: 'utf8', env });
 const text = (html) => html.replace(/<[^>]+>/g, '');
+// What an element holds after the bake: its first render (a declarative shadow root) and,
+// after it, its figures in words.
+const parts = (content) => {
+  const m = /^\s*<template shadowrootmode="open">([\s\S]*?)<\/template>\n([\s\S]*)$/.exec(content);
+  assert.ok(m, `a baked render first: ${content.slice(0, 200)}`);
+  return { render: m[1], words: m[2] };
+};
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -43,7 +50,14 @@ test('npx kvcalc bake fills the empty elements with the core\'s figures, and a s
   assert.equal(r.stdout, 'kvcalc bake: 3 <kv-calc> in 1 file; 1 file changed\n');
   assert.match(r.stderr, /page\.html: 1 <kv-calc> with an author's content left as written/);
   const baked = readFileSync(page, 'utf8');
-  const elements = [...baked.matchAll(/<kv-calc\b[^>]*>([\s\S]*?)<\/kv-calc>/g)].map((m) => m[1]);
+  const found = [...baked.matchAll(/<kv-calc\b[^>]*>([\s\S]*?)<\/kv-calc>/g)].map((m) => m[1]);
+  const elements = found.slice(0, 3).map((e) => parts(e).words);
+  // The first render links the element's style sheet, written beside the page (the page
+  // loads no kvcalc.js beside which it would be), and shows the same figures.
+  const render = parts(found[0]).render;
+  assert.match(render, /^<link rel="stylesheet" href="kvcalc\.css"><div class="kv" part="base" data-kvcalc-baked="0\.1\.0">/);
+  assert.match(render, /<dt>Bytes per token<\/dt><dd><strong>57,344 B<\/strong><\/dd>/);
+  assert.equal(readFileSync(join(app, 'kvcalc.css'), 'utf8'), readFileSync(join(app, 'node_modules/kvcalc/dist/kvcalc.css'), 'utf8'));
   // 28 layers x 4 KV heads x 128 head size x 2 (K and V) x 2 B (bf16) = 57,344 B per token;
   // x 32,768 tokens = 1,879,048,192 B = 1.75 GiB.
   assert.equal(text(elements[0]).trim(), 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per token (bf16) and ' +
@@ -58,7 +72,7 @@ test('npx kvcalc bake fills the empty elements with the core\'s figures, and a s
   assert.match(elements[2], /<th scope="col">8K tokens<\/th>/);
   // 36 layers x 8 x 128 x 2 x 2 = 147,456 B = 144 KiB per token for Qwen3-8B.
   assert.match(elements[2], /<th scope="row">Qwen\/Qwen3-8B<\/th>.*<td>144 KiB<\/td>/);
-  assert.equal(elements[3], '<p>Written by the author.</p>');
+  assert.equal(found[3], '<p>Written by the author.</p>');
 
   const again = npx(['bake', '.']);
   assert.equal(again.status, 0, again.stderr);
@@ -97,27 +111,33 @@ test('a bad attribute: the file, the line and the attribute named; that file lef
   assert.equal(readFileSync(join(dir, 'bad.html'), 'utf8'), bad);
   // 36 x 8 x 128 x 2 x 1 B (fp8) = 73,728 B per token.
   assert.match(readFileSync(join(dir, 'good.html'), 'utf8'), /keeps <data value="73728">73,728 B<\/data> of KV cache per token \(fp8/);
-  assert.deepEqual(readdirSync(dir).sort(), ['bad.html', 'good.html', 'unknown.html'], 'no temporary file left');
+  // No temporary file left; the style sheet of good.html's baked element at the folder's root.
+  assert.deepEqual(readdirSync(dir).sort(), ['bad.html', 'good.html', 'kvcalc.css', 'unknown.html']);
 });
 
 test('kvcalc/bake: bake() and fallbackHtml() for build plugins, from the installed package', () => {
   writeFileSync(join(app, 'api.mjs'), `
 import { bake, fallbackHtml } from 'kvcalc/bake';
 const inline = '{"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "hidden_size": 256}';
-const r = await bake('<kv-calc context="4K"><script type="application/json">' + inline + '</script></kv-calc>', { file: 'x.html' });
+const r = await bake('<kv-calc context="4K"><script type="application/json">' + inline + '</script></kv-calc>', { file: 'x.html', stylesheet: '/kvcalc.css' });
 const gqa = await fallbackHtml({ view: 'gqa', model: 'Qwen/Qwen2.5-7B-Instruct' });
 let error;
-try { await bake('\\n\\n<kv-calc tp="two"></kv-calc>', { file: 'docs/x.html' }); } catch (e) { error = { message: e.message, line: e.line, attribute: e.attribute, file: e.file }; }
-console.log(JSON.stringify({ r, gqa, error }));
+try { await bake('\\n\\n<kv-calc tp="two"></kv-calc>', { file: 'docs/x.html', stylesheet: '/kvcalc.css' }); } catch (e) { error = { message: e.message, line: e.line, attribute: e.attribute, file: e.file }; }
+let nowhere;
+try { await bake('<kv-calc></kv-calc>', { file: 'y.html' }); } catch (e) { nowhere = e.message; }
+console.log(JSON.stringify({ r, gqa, error, nowhere }));
 `);
   const out = JSON.parse(execFileSync(process.execPath, ['api.mjs'], { cwd: app, encoding: 'utf8' }));
   assert.equal(out.r.count, 1);
   assert.equal(out.r.changed, true);
-  assert.match(out.r.html, /^<kv-calc context="4K">\n<script type="application\/json">/, 'the inline config stays');
+  assert.match(out.r.html, /^<kv-calc context="4K">\n<script type="application\/json">.*<\/script>\n<template shadowrootmode="open"><link rel="stylesheet" href="\/kvcalc\.css">/, 'the inline config stays');
+  assert.deepEqual(out.r.stylesheet, { href: '/kvcalc.css', rootCopy: false });
   // 2 layers x 2 KV heads x (256 / 4 = 64) x 2 x 2 B = 1,024 B per token; x 4,096 = 4 MiB.
   assert.match(out.r.html, /keeps <data value="1024">1,024 B<\/data> of KV cache per token \(bf16\) and <data value="4194304">4 MiB \(4,194,304 B\)<\/data>/);
   assert.equal(out.gqa, '<p class="fallback" data-kvcalc-baked="0.1.0">Qwen/Qwen2.5-7B-Instruct has 28 query heads on 4 KV heads: <data value="57344">57,344 B</data> per token.</p>');
   assert.deepEqual(out.error, { message: 'docs/x.html:3: <kv-calc> tp: expected a whole number, got "two"', line: 3, attribute: 'tp', file: 'docs/x.html' });
+  // A page alone, with no kvcalc.js script, no folder and no stylesheet: bake says what it needs.
+  assert.match(out.nowhere, /^y\.html: nothing says where kvcalc\.css is .*\{ root \}\) or \{ stylesheet: href \}\)$/);
 });
 
 test('kvcalc/bake bakeSite() and kvcalc/docusaurus postBuild: every page of a built site, node_modules and dot folders skipped', () => {
@@ -153,14 +173,13 @@ console.log(JSON.stringify({ first, name: plugin.name, second, error }));
   assert.equal(readFileSync(join(bad, 'index.html'), 'utf8'), badPage);
 });
 
-test('npx kvcalc bake --reserve from the tarball without playwright-core: an error saying what to install, the page left as baked', () => {
+test('npx kvcalc bake --reserve: no longer needed, said so; the page baked, nothing measured', () => {
   const page = join(app, 'reserve.html');
   writeFileSync(page, PAGE);
   const r = npx(['bake', 'reserve.html', '--reserve']);
-  assert.equal(r.status, 1);
-  // The bake itself is done; the measuring needs a browser the package does not bring.
-  assert.match(r.stdout, /^kvcalc bake: 3 <kv-calc> in 1 file; 1 file changed\n/);
-  assert.match(r.stderr, /kvcalc bake --reserve: reserve\.html: (playwright-core is not installed here|no Chromium at \/usr\/bin\/chromium)/);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'kvcalc bake: 3 <kv-calc> in 1 file; 1 file changed\n' +
+    'kvcalc bake --reserve: no longer needed, nothing measured: a baked element has its live layout from the first paint\n');
   const baked = readFileSync(page, 'utf8');
   assert.match(baked, /data-kvcalc-baked="0\.1\.0"/);
   assert.doesNotMatch(baked, /data-kvcalc-box|kvcalc-reserve/);
@@ -204,9 +223,10 @@ test('only real elements are baked: <kv-calc in an attribute, a script\'s string
   const at = MENTIONS.indexOf(`${open}</kv-calc>`) + open.length;
   assert.equal(baked.slice(0, at), MENTIONS.slice(0, at));
   assert.ok(baked.endsWith(MENTIONS.slice(at)));
-  assert.equal(text(baked.slice(at, baked.length - MENTIONS.length + at)).trim(),
+  assert.equal(text(parts(baked.slice(at, baked.length - MENTIONS.length + at)).words).trim(),
     'Qwen/Qwen3-8B keeps 147,456 B of KV cache per token (bf16) and 576 MiB (603,979,776 B) for one sequence of 4,096 tokens (resident accounting).');
-  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 1);
+  // The one element's render and its words.
+  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 2);
   // Again, and --force (which once failed on an attribute's copy): nothing more to change.
   for (const args of [['bake', 'mentions.html'], ['bake', '--force', 'mentions.html'], ['bake', '--check', 'mentions.html']]) {
     const again = npx(args);
@@ -293,21 +313,23 @@ test('an element inside a <p>: baked, with a warning naming the file, the line a
     `kvcalc bake: warning: paragraph.html:8: <kv-calc> is inside a <p> (line 8), which the <p> in it (line 8) closes, and the element with it: ${after}` +
     'kvcalc bake: paragraph.html: 1 <kv-calc> with an author\'s content left as written (--force replaces it)\n');
   const baked = readFileSync(page, 'utf8');
-  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 3);
+  // Each of the three: its render and its words.
+  assert.equal(baked.match(/data-kvcalc-baked=/g).length, 6);
   // What bake wrote is found again where the browser would have moved it: a second bake and
   // a forced one change nothing.
   const again = npx(['bake', 'paragraph.html']);
   assert.equal(again.status, 0, again.stderr);
   assert.equal(again.stdout, 'kvcalc bake: 3 <kv-calc> in 1 file; 0 files changed\n');
-  // Warned again, at the lines of the baked page (the table's fallback is 12 lines long).
+  // Warned again, at the lines of the baked page (each element's render is a line of its
+  // own, before its words; the table's words are 12 lines long).
   assert.deepEqual(again.stderr.match(/paragraph\.html:\d+: <kv-calc> is inside a <p> \(line \d+\)/g),
-    ['paragraph.html:2: <kv-calc> is inside a <p> (line 2)', 'paragraph.html:6: <kv-calc> is inside a <p> (line 5)',
-      'paragraph.html:24: <kv-calc> is inside a <p> (line 24)']);
+    ['paragraph.html:2: <kv-calc> is inside a <p> (line 2)', 'paragraph.html:7: <kv-calc> is inside a <p> (line 6)',
+      'paragraph.html:27: <kv-calc> is inside a <p> (line 27)']);
   assert.equal(readFileSync(page, 'utf8'), baked);
   const forced = npx(['bake', '--force', 'paragraph.html']);
   assert.equal(forced.status, 0, forced.stderr);
   assert.equal(forced.stdout, 'kvcalc bake: 4 <kv-calc> in 1 file; 1 file changed\n');
-  assert.equal(readFileSync(page, 'utf8').replace(/<kv-calc model="Qwen\/Qwen3-8B">\n<p class="fallback"[^\n]*\n<\/kv-calc><\/p>\n$/, ''),
+  assert.equal(readFileSync(page, 'utf8').replace(/<kv-calc model="Qwen\/Qwen3-8B">\n<template [^\n]*\n<p class="fallback"[^\n]*\n<\/kv-calc><\/p>\n$/, ''),
     baked.replace(/<kv-calc model="Qwen\/Qwen3-8B"><p>By the author\.<\/p><\/kv-calc><\/p>\n$/, ''));
 });
 
@@ -339,7 +361,7 @@ console.log(JSON.stringify({ page: { ...page, html: undefined }, site }));
   const r = spawnSync(process.execPath, ['warned.mjs', site], { cwd: app, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(out.page, { changed: false, count: 0, skipped: 0, elements: 0, warnings: [], mentions: [
+  assert.deepEqual(out.page, { changed: false, count: 0, skipped: 0, elements: 0, warnings: [], stylesheet: null, mentions: [
     { where: 'a <meta> content attribute', many: '<meta> content attributes', line: 4, shown: false },
     { where: 'a <script>', many: '<script>s', line: 6, shown: false },
     { where: 'a comment', many: 'comments', line: 9, shown: false },

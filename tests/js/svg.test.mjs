@@ -24,6 +24,9 @@ const CASES = [
     args: ['--context', '128K', '--kv-dtype', 'fp8', '--tp', '8'] },
   { file: 'qwen2.5-7b-gqa-32k.svg', config: 'Qwen/Qwen2.5-7B-Instruct', options: { chart: 'gqa', context: 32768 }, args: ['--chart', 'gqa', '--context', '32K'] },
   { file: 'deepseek-v3-gqa-128k.svg', config: 'deepseek-ai/DeepSeek-V3', options: { chart: 'gqa', context: 131072 }, args: ['--context', '131072', '--chart=gqa'] },
+  // A sliding window (4,096 tokens a layer) against an MLA variant that keeps all 32,768:
+  // the MLA point lies past the middle and its text, too long after it, has a line of its own.
+  { file: 'mistral-7b-gqa-32k.svg', config: 'mistralai/Mistral-7B-v0.1', options: { chart: 'gqa', context: 32768 }, args: ['--chart', 'gqa', '--context', '32K'] },
 ];
 
 test('kv.svg() and kvcalc svg print the golden files, byte for byte, every time', async () => {

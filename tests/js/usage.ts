@@ -3,7 +3,7 @@
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, model, table } from 'kvcalc';
 import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeFigures, SizeOptions, SizeReport,
-  TableReport, Term, GgufProgress, GgufRead } from 'kvcalc';
+  TableReport, Term, GgufProgress, GgufRead, GgufSource } from 'kvcalc';
 
 declare const caught: KvCalcError;
 declare function readBytes(url: URL): Uint8Array; // readFileSync in Node (no @types/node here)
@@ -74,6 +74,13 @@ async function main(): Promise<void> {
     if (e instanceof KvCalcError && (e.code === 'cancelled' || e.code === 'malformed_gguf')) console.log(e.field, e.message);
   });
   controller.abort();
+  // A file elsewhere (on a server that answers Range requests), read through a source.
+  const remote: GgufSource = {
+    size: 8_589_934_592,
+    name: 'model.gguf',
+    read: (start, end, signal) => fetch('/model.gguf', { headers: { Range: `bytes=${start}-${end - 1}` }, signal }).then((r) => r.arrayBuffer()),
+  };
+  void kv.readGguf(remote, { signal: controller.signal });
 
   try {
     kv.size('{');
@@ -152,7 +159,7 @@ function useElement(): void {
 void useElement;
 
 // The build plugins' Node API: kvcalc/bake's bakeSite and the Docusaurus plugin.
-import { bakeSite } from 'kvcalc/bake';
+import { bake, bakeSite, fallbackHtml, stylesheetText, writeStylesheet } from 'kvcalc/bake';
 import kvcalcDocusaurus from 'kvcalc/docusaurus';
 import kvcalcVite from 'kvcalc/vite';
 
@@ -162,13 +169,18 @@ async function bakeBuiltSite(): Promise<number> {
   const name: string = plugin.name;
   await plugin.postBuild({ outDir: 'build' });
   void name;
-  // reserve: the live heights kept (kvcalc-reserve.css), the same in each plugin.
-  const { reserved } = await bakeSite('build', { reserve: true, chromium: '/usr/bin/chromium' });
-  const css: string | undefined = reserved?.css;
+  // The href of kvcalc.css given; reserve, no longer needed, still accepted (and ignored).
+  await bakeSite('build', { stylesheet: '/kvcalc.css', reserve: true, chromium: '/usr/bin/chromium' });
   await kvcalcDocusaurus({}, { reserve: true }).postBuild({ outDir: 'build' });
-  const vite = kvcalcVite({ reserve: true, chromium: '/usr/bin/chromium' });
-  await vite.closeBundle.handler();
-  void css;
-  return files + changed + count + (reserved?.count ?? 0);
+  const vite = kvcalcVite({ force: true, reserve: true });
+  vite.generateBundle();
+  const page: string = await vite.transformIndexHtml.handler('<kv-calc></kv-calc>', { filename: 'index.html' });
+  // One page: where its baked renders link kvcalc.css from, and the file written at a root.
+  const r = await bake('<kv-calc></kv-calc>', { file: 'build/index.html', root: 'build' });
+  const sheet: { href: string; rootCopy: boolean } | null = r.stylesheet;
+  if (sheet?.rootCopy) writeStylesheet('build');
+  const css: string = stylesheetText();
+  const words: string = await fallbackHtml({ model: 'Qwen/Qwen3-8B' }, undefined, { stylesheet: '/kvcalc.css', lang: 'de' });
+  return files + changed + count + page.length + css.length + words.length;
 }
 void bakeBuiltSite;

@@ -7,9 +7,9 @@
 // element's colours; no font, script or anything else is fetched. The same input gives the
 // same bytes.
 
-import { chartData, chartHeight, describe, plot, styles as chartStyles } from '../element/chart-view.js';
-import { HEADS_HEIGHT, describeGqa, gqaData, plotBars, plotHeads, styles as gqaStyles } from '../element/gqa-view.js';
-import { elementCss } from '../element/styles.js';
+import { chartData, chartHeight, describe, plot } from '../element/chart-view.js';
+import { HEADS_HEIGHT, describeGqa, gqaData, plotBars, plotHeads } from '../element/gqa-view.js';
+import { BASE_CSS, CHART_CSS, GQA_CSS } from '../element/styles.js';
 import { Formatter } from '../element/format.js';
 import { KvCalcError } from './errors.js';
 import { escapeHtml as escape } from './html-text.mjs';
@@ -41,11 +41,12 @@ function palette(block) {
   for (const m of block.matchAll(/--(_[a-z0-9-]+):\s*var\(--kv-[a-z0-9-]+,\s*(#[0-9a-fA-F]+)\)/g)) out.push(`--${m[1]}:${m[2]}`);
   return out.join(';');
 }
-// The element's figure rules (chart-view.js's .chart .grid, .chart .series, ...; gqa-view.js's
+// The element's figure rules (the chart's .chart .grid, .chart .series, ...; the GQA view's
 // .gqa-bars .bar, .heads .q, ...), not those of the element's box.
-const RULES = { chart: [chartStyles[0], /^\.chart \./], gqa: [gqaStyles[1], /^\.(gqa-bars|heads) /] };
+const RULES = { chart: [CHART_CSS, /^\.chart \.(?!plot)/], gqa: [GQA_CSS, /^\.(gqa-bars|heads) /] };
 const css = {};  // figureCss(kind), made once each
 function figureCss(kind) {
+  const elementCss = BASE_CSS;
   const dark = elementCss.indexOf(':host(:state(dark))');
   const light = palette(elementCss.slice(elementCss.indexOf(':host'), dark));
   const [sheet, own] = RULES[kind];

@@ -7,26 +7,6 @@
 
 import { h, replace, saveText, setText, svg, watchWidth } from './dom.js';
 
-// The chart's own styles (styles.js has the shared ones, and sheetFor() adopts these).
-const CSS = `
-.chart svg { width: 100%; height: auto; display: block; }
-.chart .grid { stroke: var(--_border); stroke-width: 1; }
-.chart .axis-label, .chart .tick { fill: var(--_muted); font-size: 11px; }
-.chart .series { fill: none; stroke-width: 2; }
-.chart .s1 { stroke: var(--_series-1); }
-.chart .s2 { stroke: var(--_series-2); stroke-dasharray: 6 3; }
-.chart .s3 { stroke: var(--_series-3); stroke-dasharray: 2 3; }
-.chart .series.current { stroke-width: 3; }
-.chart .pool-line { stroke: var(--_pool); stroke-width: 2; stroke-dasharray: 4 4; }
-.chart .pool-label { fill: var(--_pool); font-size: 11px; }
-.chart .marker { stroke: var(--_fg); stroke-width: 1; stroke-dasharray: 2 2; }
-.chart .guide { stroke: var(--_focus); stroke-width: 2; }
-.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; font-size: 0.85em; }
-.legend li { display: inline-flex; align-items: center; gap: 0.35rem; }
-.legend svg { width: 1.6rem; height: 0.6rem; }
-`;
-export const styles = [CSS];
-
 const SERIES_CLASSES = ['s1', 's2', 's3'];
 
 function log2(n) {
@@ -172,9 +152,9 @@ export function describe({ r, series, pool, fmt }) {
 
 export class ChartView {
   constructor() {
-    this.svgEl = svg('svg', { role: 'img', part: 'chart-svg', tabindex: '0' });
+    this.svgEl = svg('svg', { class: 'plot', role: 'img', part: 'chart-svg', tabindex: '0' });
     this.guide = svg('line', { class: 'guide' });
-    this.readout = h('p', { class: 'note', 'aria-live': 'polite' });
+    this.readout = h('p', { class: 'note readout', 'aria-live': 'polite' });
     this.legend = h('ul', { class: 'legend', part: 'legend' });
     this.summary = h('p', { class: 'note' });
     // The chart as a standalone .svg file (kv.svg() for the same inputs), for slides and docs
@@ -232,7 +212,8 @@ export class ChartView {
 
   draw(data) {
     const { r, series, pool, fmt } = data;
-    const W = Math.max(280, Math.min(this.size.width(), 900));
+    // Its box is the style sheet's (styles.js, CHART_CSS): this drawing fills it.
+    const W = Math.max(280, this.size.width());
     const drawn = plot(data, W, svg);
     if (!drawn) {
       this.at = null;

@@ -6,30 +6,9 @@
 
 import { h, replace, setText, svg, uid, watchWidth } from './dom.js';
 import { readTokens, readCount } from './state.js';
+import { textWidth } from './text-width.js';
 // The chart, shown under this view (sections.js takes it from here).
 export * as chart from './chart-view.js';
-
-// The check view's own styles (web/element/styles.js has the rest), adopted by an element's
-// shadow root when it first shows this view (styles.js sheetFor).
-const CSS = `
-.check-inputs { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem var(--_gap); }
-fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.5rem 0.75rem 0.75rem; margin: 0; min-width: 0; display: grid; gap: 0.5rem; }
-legend { font-weight: 600; font-size: 0.9em; padding: 0 0.25rem; }
-.radios { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
-.radios label { font-weight: 400; display: inline-flex; gap: 0.3rem; align-items: center; }
-.verdict { font-weight: 600; padding: 0.4rem 0.6rem; border-radius: var(--_radius); border-left: 4px solid var(--_muted); background: var(--_surface); }
-.verdict.fits { border-left-color: var(--_ok); color: var(--_ok); }
-.verdict.fails { border-left-color: var(--_bad); color: var(--_bad); }
-.advice { margin: 0; padding-left: 1.2rem; }
-.advice li + li { margin-top: 0.2rem; }
-.bar { width: 100%; height: auto; }
-.bar .pool { fill: var(--_surface); stroke: var(--_border); }
-.bar .req { fill: var(--_ok); }
-.bar .req.over { fill: var(--_bad); }
-.bar .limit { stroke: var(--_fg); stroke-width: 2; }
-.bar text { fill: var(--_fg); font-size: 12px; }
-`;
-export const styles = [CSS];
 
 const SOURCES = [['tokens', 'Pool in tokens'], ['log', 'From an engine log'], ['gpu', 'From GPUs']];
 
@@ -231,13 +210,15 @@ export class CheckView {
   drawBar(check, fmt) {
     this.lastBar = [check, fmt];
     this.bar.removeAttribute('hidden');
-    const W = Math.max(260, Math.min(this.size.width(), 1000));
+    const W = Math.max(260, this.size.width());
     const H = 58;
     const span = Math.max(check.poolTokens, check.maxContext);
     const x = (t) => 4 + (t / span) * (W - 8);
     const over = check.maxContext > check.poolTokens;
     const label = `One ${fmt.int(check.maxContext)}-token request against a pool of ${fmt.tokens(check.poolTokens)}`;
+    const poolText = `pool: ${fmt.tokens(check.poolTokens)}`;
     this.bar.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    this.bar.setAttribute('height', String(H));
     this.bar.setAttribute('aria-label', label);
     replace(this.bar,
       svg('title', null, label),
@@ -245,6 +226,7 @@ export class CheckView {
       svg('rect', { class: over ? 'req over' : 'req', x: '4', y: '22', width: (x(check.maxContext) - 4).toFixed(1), height: '10', rx: '2' }),
       svg('line', { class: 'limit', x1: x(check.poolTokens).toFixed(1), x2: x(check.poolTokens).toFixed(1), y1: '12', y2: '42' }),
       svg('text', { x: '4', y: '12' }, `request: ${fmt.tokens(check.maxContext)}`),
-      svg('text', { x: Math.min(x(check.poolTokens), W - 4).toFixed(1), y: '54', 'text-anchor': 'end' }, `pool: ${fmt.tokens(check.poolTokens)}`));
+      // Ends at the pool's line, but never past either edge (a pool far below the request).
+      svg('text', { x: Math.max(Math.min(x(check.poolTokens), W - 4), 4 + textWidth(poolText, 12)).toFixed(1), y: '54', 'text-anchor': 'end' }, poolText));
   }
 }

@@ -1,8 +1,23 @@
 // Tiny DOM builders. Text always goes in as text nodes (never markup), so any string that
 // came from a config renders literally; attribute values are set with setAttribute.
+// They build in the page's document, or in the one useDocument() gives: kvcalc bake draws the
+// element's first render with the same code in Node, in a small document of its own
+// (web/node/mini-dom.mjs), and writes it as the element's declarative shadow root.
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 export const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
+
+let doc = globalThis.document;
+let idPrefix = '';
+let idCounter = 0;
+
+// Builds in document d from now on; ids count again from 1, with prefix (a baked render's
+// ids differ from the live ones that replace it in the same shadow root).
+export function useDocument(d, prefix = '') {
+  doc = d;
+  idPrefix = prefix;
+  idCounter = 0;
+}
 
 function build(el, attrs, children) {
   if (attrs) {
@@ -24,22 +39,22 @@ export function append(el, children) {
   for (const c of children) {
     if (c === undefined || c === null || c === false) continue;
     if (Array.isArray(c)) append(el, c);
-    else if (c instanceof Node) el.appendChild(c);
-    else el.appendChild(document.createTextNode(String(c)));
+    else if (typeof c === 'object') el.appendChild(c);  // a node
+    else el.appendChild(doc.createTextNode(String(c)));
   }
   return el;
 }
 
 export function h(tag, attrs, ...children) {
-  return build(document.createElement(tag), attrs, children);
+  return build(doc.createElement(tag), attrs, children);
 }
 
 export function svg(tag, attrs, ...children) {
-  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+  return build(doc.createElementNS(SVG_NS, tag), attrs, children);
 }
 
 export function math(tag, attrs, ...children) {
-  return build(document.createElementNS(MATHML_NS, tag), attrs, children);
+  return build(doc.createElementNS(MATHML_NS, tag), attrs, children);
 }
 
 // Replaces all children of el.
@@ -63,11 +78,10 @@ export async function saveText(text, model) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-let idCounter = 0;
 // Ids unique within the page, for label/for and aria-* references inside one shadow root.
 export function uid(prefix) {
   idCounter += 1;
-  return `${prefix}-${idCounter}`;
+  return `${prefix}-${idPrefix}${idCounter}`;
 }
 
 // Calls redraw() when el's content width changes by more than a few pixels; width() is
@@ -85,8 +99,10 @@ export function watchWidth(el, redraw, initial = 640) {
       redraw();
     }
   };
-  const observer = new ResizeObserver((entries) => use(Math.round(entries[0].contentRect.width)));
-  observer.observe(el);
+  // None where a first render is baked (Node): it is drawn at the initial width.
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver((entries) => use(Math.round(entries[0].contentRect.width))).observe(el);
+  }
   return {
     width: () => width,
     measure() {

@@ -6,12 +6,18 @@
  * `<kv-calc model="Qwen/Qwen2.5-7B-Instruct" view="formula">fallback text</kv-calc>`.
  * The light-DOM content is the no-JS fallback: it stays on screen until the live element,
  * fully drawn, replaces it in one step. An inline config goes in a child
- * `<script type="application/json">{...}</script>`.
+ * `<script type="application/json">{...}</script>`. `kvcalc bake` writes, besides a
+ * fallback in words, the element's first render as its declarative shadow root
+ * (`<template shadowrootmode="open">`), styled by a linked kvcalc.css: the page shows the
+ * calculator at first paint, and the live element, drawn by the same code under the same
+ * style sheet, takes it over without moving anything; what a reader typed into it before
+ * is kept.
  *
  * A page fetches only kvcalc.js until an element comes near the viewport (`loading="lazy"`,
  * the default, as `<img>` and `<model-viewer>` do): then the wasm module, the element's code
  * and its view's code, once per page whatever the number of elements. `loading="eager"`
- * fetches them at once.
+ * fetches them at once. It asks nothing else of the network, but a model's config (or a GGUF
+ * file's metadata) from the Hugging Face Hub when the reader uses its offer (see `hub`).
  *
  * @summary KV-cache size: formula, per-model table, GQA demo, context-versus-pool check.
  * @tag kv-calc
@@ -28,6 +34,8 @@
  * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
  * @attr loading - `lazy` (default): fetch the wasm and the view's code when the element comes within a screen's height of the viewport; until then the fallback shows. `eager`: fetch at once.
  * @attr theme - `auto` (default): dark when the page is (a `dark` class or `data-theme="dark"` on the root element, or `color-scheme: dark`), light when the page says light, else as the reader's system prefers. `light` or `dark` forces it.
+ * @attr hub - `on` (default): when the reader types in the model search the id of a model that is not bundled (`OWNER/NAME`, `OWNER/NAME@REVISION`, `OWNER/NAME/FILE.gguf` or its page's address), the element offers to fetch its config.json from the Hugging Face Hub, with the address shown; nothing is fetched until the reader uses the offer. The config is sized as a pasted one; a repository of GGUF files is listed, and the chosen file's metadata read with HTTP Range requests, never the whole file. Configs fetched are remembered while the page is open. Every failure (gated, not found, offline, the page's CSP, a timeout...) is said under the offer with what to do, and the figures stay. The page's Content-Security-Policy must allow the endpoint in `connect-src` (and, for GGUF files, `https://*.hf.co`). `off` removes the offer.
+ * @attr hub-endpoint - The Hub's address for the offer: a mirror such as `https://hf-mirror.com` (the `HF_ENDPOINT` convention). Default `https://huggingface.co`.
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
  * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (every section does when kvcalc-change fires, but on the first render of an element that waited for the wasm module: its main figure shows first, the other sections and the model list follow in idle time). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
@@ -51,6 +59,8 @@
  * @part config-file - The file input (a config.json or a .gguf).
  * @part config-progress - The progress of a .gguf file's metadata being read (shown while it is read).
  * @part config-error - The error next to the config input, naming the field.
+ * @part hub - The offer to fetch a model that is not bundled from the Hugging Face Hub, under the model search, with its address, its buttons, and what it says.
+ * @part hub-error - Why the Hub's config was not used, and what to do.
  * @part view - Each view's section.
  * @part formula - The formula view.
  * @part source - The formula's "where this value comes from" line.
@@ -105,6 +115,7 @@ import { ATTRIBUTES } from './state.js';
 import { loadSections, SECTIONS } from './sections.js';
 import { load } from '../api/api.js';
 import { plainEnglish } from './plain-english.js';
+import { followTheme } from './theme.js';
 
 // The element's change event, exported with it; live.js, which dispatches it, imports its
 // module, not this one (which imports live.js).
@@ -149,26 +160,83 @@ export class KvCalcElement extends ElementBase {
   // One observer for every lazy element of the page, made when the first one connects.
   static #nearby = null;
 
-  #shadow;
+  #shadow = null;       // its shadow root: the baked one, or made when it starts
   #internals = null;
   #live = null;         // the live element (web/element/live.js), once its code is here
   #started = false;     // its code and the wasm are loading, or here
   #config = null;       // a config the page set before the element went live
   #whenLive;            // resolves to the live element (or null if its code did not load)
   #resolveLive;
+  #theme = null;        // follows the page's light or dark mode once anything of its own shows
 
   constructor() {
     super();
-    this.#shadow = this.attachShadow({ mode: 'open' });
-    // Until the live element replaces it, the light-DOM fallback shows through, unstyled
-    // by the element: its box is the page's.
-    this.#shadow.append(h('slot'));
     try {
       this.#internals = this.attachInternals();
     } catch {
       // no ElementInternals: no :state(live) for the page's style sheet
     }
     this.#whenLive = new Promise((ok) => { this.#resolveLive = ok; });
+  }
+
+  // The shadow root `kvcalc bake` wrote (declarative, attached by the HTML parser), else one
+  // made now, whose slot shows the light-DOM fallback, unstyled by the element (its box is
+  // the page's), until the live element replaces it. (attachShadow() on an element with a
+  // declarative root would empty it: the baked render would go.)
+  #root() {
+    if (!this.#shadow) {
+      this.#shadow = this.#internals?.shadowRoot ?? this.shadowRoot;
+      if (!this.#shadow) {
+        this.#shadow = this.attachShadow({ mode: 'open' });
+        this.#shadow.append(h('slot'));
+      }
+    }
+    return this.#shadow;
+  }
+
+  // A baked render shows: it takes the page's dark mode now, not when it goes live.
+  #baked() {
+    const shadow = this.#internals?.shadowRoot ?? this.shadowRoot;
+    return Boolean(shadow && [...shadow.children].some((c) => c.matches('.kv[data-kvcalc-baked]')));
+  }
+
+  #setState(name, on) {
+    try {
+      this.#internals?.states[on ? 'add' : 'delete'](name);
+    } catch {
+      // an older engine that only takes dashed state names
+    }
+  }
+
+  // What the element shows follows the page's light or dark mode (theme.js), from now on.
+  #followTheme() {
+    this.#theme ??= followTheme(this, (name, on) => this.#setState(name, on));
+  }
+
+  // A Markdown renderer that wrote the element inside a paragraph sends the fallback that
+  // bake wrote inside it out of it: the HTML parser closes the paragraph, and the element
+  // with it, at the fallback's first block, which then follows the element (or the
+  // paragraph the element ended). The element takes it back in, where it does not show (a
+  // baked or live shadow root shows no light DOM), so no figure shows twice.
+  #takeBackFallback() {
+    for (let at = this; at;) {
+      let next = at.nextSibling;
+      const skip = () => {
+        while (next && next.nodeType === 3 && !next.data.trim()) next = next.nextSibling;
+      };
+      skip();
+      const found = [];
+      while (next && next.nodeType === 1 && next.hasAttribute('data-kvcalc-baked')) {
+        found.push(next);
+        next = next.nextSibling;
+        skip();
+      }
+      if (found.length) {
+        this.append(...found);
+        return;
+      }
+      at = !next && at === this && at.parentElement?.localName === 'p' ? at.parentElement : null;
+    }
   }
 
   /** Resolves once every section shows the current state (after the element went live). */
@@ -191,16 +259,27 @@ export class KvCalcElement extends ElementBase {
   }
 
   connectedCallback() {
-    if (this.#live) this.#live.connected();
-    else this.#watch();
+    if (this.#live) {
+      this.#live.connected();
+      this.#followTheme();
+    } else {
+      if (this.#baked()) {
+        this.#followTheme();
+        this.#takeBackFallback();
+      }
+      this.#watch();
+    }
   }
 
   disconnectedCallback() {
     this.#live?.disconnected();
     KvCalcElement.#nearby?.unobserve(this);
+    this.#theme?.forget();
+    this.#theme = null;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
+    if (name === 'theme') this.#theme?.apply();
     if (this.#live) this.#live.attributeChanged(name, oldValue, newValue);
     else if (name === 'loading') this.#watch();
   }
@@ -246,22 +325,25 @@ export class KvCalcElement extends ElementBase {
     // its figures.
     setTimeout(() => warmNumbers(this), 0);
     loadSections(SECTIONS[this.getAttribute('view')?.trim()] ?? SECTIONS.formula).catch(() => {});
+    const shadow = this.#root();
+    // Without a baked render (whose style sheet is here), the element's styles load too.
+    if (!this.#baked()) import('./styles.js').catch(() => {});
     loadLive().then(({ Live }) => {
-      this.#live = new Live(this, this.#shadow, {
+      this.#live = new Live(this, shadow, {
         config: this.#config,
         // The element's custom states: live, dark (kv-calc:state(live) in a page's CSS).
-        state: (name, on) => {
-          try {
-            this.#internals?.states[on ? 'add' : 'delete'](name);
-          } catch {
-            // an older engine that only takes dashed state names
-          }
+        state: (name, on) => this.#setState(name, on),
+        shown: () => {
+          this.#followTheme();
+          this.#takeBackFallback();
         },
       });
       this.#resolveLive(this.#live);
     }, (err) => {
-      // The fallback stays, with the reason above it.
-      replace(this.#shadow, h('div', { role: 'alert', part: 'error' }, `kvcalc could not load: ${err?.message ?? err}`), h('slot'));
+      // The fallback (or the baked render) stays, with the reason above it.
+      const error = h('div', { role: 'alert', part: 'error' }, `kvcalc could not load: ${err?.message ?? err}`);
+      if (this.#baked()) shadow.prepend(error);
+      else replace(shadow, error, h('slot'));
       this.#started = false;
       this.#resolveLive(null);
     });

@@ -7,29 +7,6 @@ import { h, math, replace, setText } from './dom.js';
 // The chart, shown under this view (sections.js takes it from here).
 export * as chart from './chart-view.js';
 
-// The formula view's own styles: each equation is a row of <math> pieces that wraps at "="
-// and "+" (styles.js has the shared ones, and sheetFor() adopts these).
-const CSS = `
-.formula-block { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; padding: 0.25rem 0; }
-.eq { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.1rem 0.25rem; }
-.eq-label { color: var(--_muted); font-size: 0.9em; }
-.eq.symbolic { color: var(--_muted); }
-math { font-size: 1.15em; }
-.term { color: var(--_accent); cursor: help; border-radius: 3px; }
-.term:focus-visible { outline: 2px solid var(--_focus); outline-offset: 1px; }
-.term.active { background: var(--_surface); }
-.source-tip {
-  font-size: 0.9em;
-  padding: 0.3rem 0.5rem;
-  border-radius: var(--_radius);
-  background: var(--_surface);
-  border-left: 3px solid var(--_accent);
-  min-height: 2.1em;
-  overflow-wrap: anywhere;
-}
-`;
-export const styles = [CSS];
-
 const KIND_LABEL = {
   full_attention: 'full attention',
   sliding_window: 'sliding window',

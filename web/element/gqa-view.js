@@ -7,28 +7,7 @@
 
 import { h, replace, saveText, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './error-text.js';
-import { TABLE_CSS } from './table-styles.js';
-
-// The GQA view's own styles (web/element/styles.js has the rest), adopted by an element's
-// shadow root when it first shows this view (styles.js sheetFor).
-const CSS = `
-.gqa-control { display: grid; gap: 0.3rem; }
-.gqa-control input[type="range"] { width: 100%; }
-.ticks { display: flex; justify-content: space-between; font-size: 0.8em; color: var(--_muted); gap: 0.25rem; }
-.heads, .gqa-bars { width: 100%; height: auto; display: block; }
-.heads .q { fill: var(--_surface); stroke: var(--_series-1); }
-.heads .kvh { fill: var(--_series-1); }
-.heads .link { stroke: var(--_muted); stroke-width: 1; }
-.heads text { fill: var(--_muted); font-size: 11px; }
-.gqa-bars .bar { fill: var(--_series-1); }
-.gqa-bars .bar.configured { fill: var(--_focus); }
-.gqa-bars .pt.mla { fill: var(--_series-3); }
-.gqa-bars .mla-guide { stroke: var(--_series-3); stroke-width: 1; stroke-dasharray: 2 3; }
-.gqa-bars .axis { stroke: var(--_border); }
-.gqa-bars text { fill: var(--_muted); font-size: 11px; }
-.gqa-bars .label { fill: var(--_fg); font-size: 12px; }
-`;
-export const styles = [TABLE_CSS, CSS];
+import { textWidth } from './text-width.js';
 
 // Every divisor of n, ascending.
 export function divisors(n) {
@@ -95,41 +74,58 @@ export function gqaData(series, r, fmt) {
 // The bars of the cache for each KV-head count, MQA at the top to MHA, and the MLA point on
 // the same scale, at width W, each made by node(tag, attrs, ...children) (as chart-view.js
 // plot()): the view's bars and the standalone figure's (kv.svg(), chart 'gqa'). Narrow (a
-// phone), the labels and figures are shorter. Returns { nodes, height }.
+// phone), the labels and figures are shorter. No text overlaps another or leaves the
+// figure, whatever the width (text-width.js bounds each): the label column is as wide as
+// its longest label, each bar leaves room for its figure at its end, and the MLA point's
+// text goes on a line of its own under it when it does not fit after it. Returns
+// { nodes, height }.
+const LABEL_PX = 12;
+const FIGURE_PX = 11;
 export function plotBars({ q, points, mla, mha, ownKv, fmt }, W, node) {
   const narrow = W < 560;
-  const left = narrow ? 92 : 150;
-  const room = narrow ? 112 : 230;
+  const ratio = (b) => `${ratioText(b, mha.bytes, fmt)}${narrow ? '' : ' of MHA'}`;
+  const labels = points.map((p) => `${fmt.int(p.kvHeads)}${narrow ? '' : ` KV ${p.kvHeads === 1 ? 'head' : 'heads'}`} (${kindOf(p.kvHeads, q)})`);
+  const figures = points.map((p) => `${fmt.binary(p.bytes)}, ${ratio(p.bytes)}${p.kvHeads === ownKv && !narrow ? ' (configured)' : ''}`);
+  const left = Math.max(narrow ? 92 : 150, Math.ceil(Math.max(...labels.map((l) => textWidth(l, LABEL_PX)))) + 12);
   const row = 24;
   const top = 8;
-  const barW = Math.max(40, W - left - room);
   const max = Math.max(...points.map((p) => Number(p.bytes)), mla ? Number(mla.bytes) : 0) || 1;
+  // As long as the width allows, less what each bar's figure needs after its end.
+  let barW = W - left - (narrow ? 112 : 230);
+  points.forEach((p, i) => {
+    const share = Number(p.bytes) / max;
+    if (share > 0) barW = Math.min(barW, (W - 2 - left - 6 - textWidth(figures[i], FIGURE_PX)) / share);
+  });
+  barW = Math.max(40, barW);
   const X = (b) => left + (Number(b) / max) * barW;
-  const ratio = (b) => `${ratioText(b, mha.bytes, fmt)}${narrow ? '' : ' of MHA'}`;
   const nodes = [];
-  const rows = points.length + (mla ? 1 : 0);
-  nodes.push(node('line', { class: 'axis', x1: String(left), x2: String(left), y1: String(top - 4), y2: String(top + rows * row) }));
   points.forEach((p, i) => {
     const y = top + i * row;
-    const configured = p.kvHeads === ownKv;
-    nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' },
-      `${fmt.int(p.kvHeads)}${narrow ? '' : ` KV ${p.kvHeads === 1 ? 'head' : 'heads'}`} (${kindOf(p.kvHeads, q)})`));
-    nodes.push(node('rect', { class: `bar${configured ? ' configured' : ''}`, x: String(left), y: String(y + 4), width: Math.max(1, X(p.bytes) - left).toFixed(1), height: '14' }));
-    nodes.push(node('text', { x: (X(p.bytes) + 6).toFixed(1), y: String(y + 15) },
-      `${fmt.binary(p.bytes)}, ${ratio(p.bytes)}${configured && !narrow ? ' (configured)' : ''}`));
+    nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' }, labels[i]));
+    nodes.push(node('rect', { class: `bar${p.kvHeads === ownKv ? ' configured' : ''}`, x: String(left), y: String(y + 4), width: Math.max(1, X(p.bytes) - left).toFixed(1), height: '14' }));
+    nodes.push(node('text', { x: (X(p.bytes) + 6).toFixed(1), y: String(y + 15) }, figures[i]));
   });
+  let bottom = top + points.length * row;
   if (mla) {
-    const y = top + points.length * row;
+    const y = bottom;
     const x = X(mla.bytes);
     const text = `${fmt.binary(mla.bytes)}, ${ratio(mla.bytes)}${narrow ? '' : `: ${mla.label}`}`;
-    // Past the bars' end (an MLA point larger than MHA), its text goes to its left.
-    const flip = x > left + barW / 2;
     nodes.push(node('text', { class: 'label', x: String(left - 8), y: String(y + 15), 'text-anchor': 'end' }, 'MLA'));
     nodes.push(node('line', { class: 'mla-guide', x1: String(left), x2: x.toFixed(1), y1: String(y + 11), y2: String(y + 11) }));
     nodes.push(node('circle', { class: 'pt mla', cx: x.toFixed(1), cy: String(y + 11), r: '5' }));
-    nodes.push(node('text', { x: (flip ? x - 9 : x + 9).toFixed(1), y: String(y + 15), 'text-anchor': flip ? 'end' : null }, text));
+    const width = textWidth(text, FIGURE_PX);
+    if (x + 9 + width <= W - 2) {
+      nodes.push(node('text', { x: (x + 9).toFixed(1), y: String(y + 15) }, text));
+      bottom += row;
+    } else {
+      // Under the row, from the bars' start (or from the figure's edge, when that is too far).
+      const start = left + width <= W - 2 ? left : 2;
+      nodes.push(node('text', { x: String(start), y: String(y + 15 + 16) }, text));
+      bottom += row + 16;
+    }
   }
-  return { nodes, height: top + rows * row + 4 };
+  nodes.unshift(node('line', { class: 'axis', x1: String(left), x2: String(left), y1: String(top - 4), y2: String(bottom) }));
+  return { nodes, height: bottom + 4 };
 }
 
 // Query heads in a row on top, KV heads below, a line from each query head to its KV head,
@@ -313,16 +309,18 @@ export class GqaView {
 
   // The bars (plotBars) at the view's width.
   drawBars() {
-    const W = Math.max(260, Math.min(this.size.width(), 1000));
+    const W = Math.max(260, this.size.width());
     const { nodes, height } = plotBars(this.data, W, svg);
     this.bars.setAttribute('viewBox', `0 0 ${W} ${height}`);
+    // The box's height, whatever the width (a baked render's box is the live one's).
+    this.bars.setAttribute('height', String(height));
     replace(this.bars, nodes);
   }
 
   // The picture of q query heads on d KV heads (plotHeads), at the view's width.
   drawHeads(q, d, fmt) {
     this.lastHeads = [q, d, fmt];
-    const W = Math.max(260, Math.min(this.size.width(), 1000));
+    const W = Math.max(260, this.size.width());
     // Drawn again only when it would differ (a new context changes no head).
     const key = `${q} ${d} ${W} ${fmt.locale}`;
     if (key === this.headsKey) return;
@@ -331,6 +329,7 @@ export class GqaView {
     const nodes = [svg('title', null, `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads, ${fmt.int(q / d)} per group`),
       ...plotHeads(q, d, W, fmt, svg)];
     this.picture.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    this.picture.setAttribute('height', String(H));
     this.picture.setAttribute('aria-label', `${fmt.int(q)} query heads grouped onto ${fmt.int(d)} KV heads`);
     replace(this.picture, nodes);
   }

@@ -7,10 +7,6 @@
 
 import { h, replace, setText, uid } from './dom.js';
 import { describeError } from './error-text.js';
-import { TABLE_CSS } from './table-styles.js';
-
-// The table's styles, adopted by an element's shadow root when it first shows this view.
-export const styles = [TABLE_CSS];
 
 export const TABLE_CONTEXTS = [4096, 32768, 131072];
 
@@ -38,15 +34,18 @@ export class TableView {
     this.thead = h('thead');
     this.tbody = h('tbody');
     this.note = h('p', { class: 'note' });
-    // Shown until the table is seen to fit: most tables are wider than a page's column.
+    // Shown until the table is seen to fit (most tables are wider than a page's column); its
+    // line stays, so the page does not move when it goes.
     const hint = h('p', { class: 'note' }, 'The table scrolls sideways (focus it and use the arrow keys): more columns to the right.');
     const table = h('table', { part: 'table', 'aria-labelledby': this.caption.id }, this.thead, this.tbody);
     // A table wider than the element scrolls sideways, its first column kept in view; the
     // box takes keyboard focus (arrow keys scroll it), and the hint shows while it is needed.
     const wrap = this.wrap = h('div', { class: 'table-wrap', part: 'table-wrap', tabindex: '0', role: 'region' }, table);
-    const fits = new ResizeObserver(() => { hint.hidden = wrap.scrollWidth <= wrap.clientWidth; });
-    fits.observe(table);
-    fits.observe(wrap);
+    if (typeof ResizeObserver === 'function') {  // not where the first render is baked (Node)
+      const fits = new ResizeObserver(() => hint.classList.toggle('unneeded', wrap.scrollWidth <= wrap.clientWidth));
+      fits.observe(table);
+      fits.observe(wrap);
+    }
     this.root = h('section', { class: 'view table', part: 'view table' },
       h('h2', null, 'Per-model table'), this.caption, hint, wrap, this.note);
     this.headKey = '';

@@ -1,5 +1,6 @@
-// Types for kvcalc/bake (dist/bake.mjs): the baked no-JS fallbacks of <kv-calc> elements,
-// for build plugins. Runs in Node 20+ (it reads the wasm beside it).
+// Types for kvcalc/bake (dist/bake.mjs): the baked content of <kv-calc> elements (the
+// element's first render as its declarative shadow root, and the figures in words), for
+// build plugins. Runs in Node 20+ (it reads the wasm beside it).
 
 /** The package version that baked fallbacks are marked with (data-kvcalc-baked). */
 export const VERSION: string;
@@ -13,6 +14,12 @@ export interface BakeResult {
   count: number;
   /** <kv-calc> elements whose author-written content was left alone (no force). */
   skipped: number;
+  /**
+   * Where the baked renders link kvcalc.css from (null when nothing was baked). rootCopy:
+   * the file at the root of the folder (options.root), which the caller writes there
+   * (writeStylesheet(root)); else the one beside the page's kvcalc.js, or the href given.
+   */
+  stylesheet: { href: string; rootCopy: boolean } | null;
   /** <kv-calc> elements found (read by an HTML parser: never in an attribute, a comment, a script or a code block). */
   elements: number;
   /** For a page with no <kv-calc> element, where its text says `<kv-calc` (noElementMessage() tells them). */
@@ -40,19 +47,41 @@ export interface BakeOptions {
   file?: string;
   /** Replace content an author wrote inside a <kv-calc> too. */
   force?: boolean;
+  /**
+   * The folder the page is baked in: its baked renders link kvcalc.css at its root (by the
+   * site's own absolute prefix when the page shows one) unless the page loads kvcalc.js.
+   */
+  root?: string;
+  /** The href of kvcalc.css from the page (a build plugin that puts the file there itself). */
+  stylesheet?: string;
 }
 
 /**
  * Bakes every <kv-calc> of one HTML text. Rejects with an Error naming the file, the line and
- * the attribute (also as its file, line and attribute properties) on bad input.
+ * the attribute (also as its file, line and attribute properties) on bad input, or saying
+ * that nothing tells where kvcalc.css is (no kvcalc.js script in the page, no root, no
+ * stylesheet).
  */
 export function bake(html: string, options?: BakeOptions): Promise<BakeResult>;
 
 /**
  * The fallback HTML for one <kv-calc> with these attributes (as written in HTML: "32K",
- * "bf16") and inline config text. Rejects with an Error with an attribute property.
+ * "bf16") and inline config text: the figures in words; with stylesheet (the href of
+ * kvcalc.css from the page), first the element's first render as its declarative shadow
+ * root, as bake() writes it (lang: the page's language, for the numbers). Rejects with an
+ * Error with an attribute property.
  */
-export function fallbackHtml(attributes: Record<string, string>, inlineConfigText?: string): Promise<string>;
+export function fallbackHtml(attributes: Record<string, string>, inlineConfigText?: string,
+  options?: { stylesheet?: string; lang?: string }): Promise<string>;
+
+/** The element's style sheet, as dist/kvcalc.css holds it. */
+export function stylesheetText(): string;
+
+/**
+ * Writes kvcalc.css at the root of a baked folder (unless it is there as this version wrote
+ * it; refuses to replace a kvcalc.css that is not the element's). Returns its path.
+ */
+export function writeStylesheet(root: string): string;
 
 /** Why a page with these mentions and no element got nothing, naming file and places; undefined for none. */
 export function noElementMessage(file: string, mentions: Mention[]): string | undefined;
@@ -72,33 +101,23 @@ export function htmlFiles(path: string): string[];
 /** Writes a baked page over its file: beside it first, then renamed over it (never half written). */
 export function writeWhole(file: string, html: string): void;
 
-export interface ReserveResult {
-  /** Pages with a <kv-calc>, each linking kvcalc-reserve.css. */
-  files: number;
-  /** <kv-calc> elements whose live heights were measured. */
-  count: number;
-  /** The path of the style sheet written (kvcalc-reserve.css at the folder's root). */
-  css: string;
-}
-
 export interface BakeSiteOptions {
   /** Replace content an author wrote inside a <kv-calc> too. */
   force?: boolean;
-  /**
-   * Then keep each fallback at its live element's height, as `kvcalc bake --reserve` does:
-   * needs playwright-core installed beside the package and a Chromium (rejects without them).
-   */
+  /** The href of kvcalc.css from every page (else found per page, as bake() finds it). */
+  stylesheet?: string;
+  /** No longer needed (a baked element has its live layout from the first paint): ignored. */
   reserve?: boolean;
-  /** The Chromium that measures the live heights (default /usr/bin/chromium). */
+  /** No longer needed: ignored. */
   chromium?: string;
 }
 
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
- * plugin's after-build hook: HTML files read, files rewritten, <kv-calc> baked, and the
- * warnings (also printed on stderr): an element a browser ends early, a page that mentions
- * `<kv-calc` with no element, a site with no element at all; with reserve, also what the
- * reserving did. Rejects on the first bad <kv-calc> (as bake() does),
- * that file left as it was.
+ * plugin's after-build hook, and writes kvcalc.css at its root when a page links it there:
+ * HTML files read, files rewritten, <kv-calc> baked, and the warnings (also printed on
+ * stderr): an element a browser ends early, a page that mentions `<kv-calc` with no element,
+ * a site with no element at all. Rejects on the first bad <kv-calc> (as bake() does), that
+ * file left as it was.
  */
-export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number; warnings: string[]; reserved?: ReserveResult }>;
+export function bakeSite(path: string, options?: BakeSiteOptions): Promise<{ files: number; changed: number; count: number; warnings: string[] }>;

@@ -1,7 +1,11 @@
-// kvcalc/bake: the no-JS fallback of every <kv-calc> of a built HTML page, computed by the
-// core (the same wasm the element runs) from the element's own attributes and inline config,
-// so a reader sees the figures at first paint, and search engines and readers without
-// JavaScript see them too. For `npx kvcalc bake` (dist/cli.mjs) and for build plugins.
+// kvcalc/bake: the baked content of every <kv-calc> of a built HTML page, computed by the
+// core (the same wasm the element runs) from the element's own attributes and inline config:
+// the element's first render, drawn by the element's own code and written as its
+// declarative shadow root (first-render.mjs), which links the element's style sheet
+// (baked-page.mjs says where it is), and the figures in words as its light-DOM fallback. A
+// reader sees the calculator at first paint, laid out as the live element will be, so
+// nothing moves when it goes live; search engines and readers without JavaScript see the
+// figures too. For `npx kvcalc bake` (dist/cli.mjs) and for build plugins.
 //
 // The elements are read as a browser reads the page (page-elements.mjs, with an HTML parser):
 // `<kv-calc` in an attribute, a comment, a script or a code block is no element, and only an
@@ -11,15 +15,18 @@
 // (its fallback carries data-kvcalc-baked="VERSION"). Content an author wrote is left alone
 // unless { force: true }. Baking what is already baked with the same figures changes nothing.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { load, wasmUrl, KvCalcError } from '../kvcalc.js';
 import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from '../element/state.js';
 import { Formatter } from '../element/format.js';
 import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
 import { htmlFiles, writeWhole } from './site-files.mjs';
+import { shadowRootHtml } from './first-render.mjs';
+import { pageLang, stylesheetFor, stylesheetText, writeStylesheet } from './baked-page.mjs';
 import { PageError, endedEarly, mentionsText, pageElements, readContent } from './page-elements.mjs';
 
-export { parseAttributes, htmlFiles, writeWhole };
+export { parseAttributes, htmlFiles, writeWhole, writeStylesheet, stylesheetText };
 
 /** The package version the fallbacks are marked with. */
 export const VERSION = '0.1.0';
@@ -132,24 +139,40 @@ function allHtml(k, config, s, what) {
 
 const VIEW_HTML = { formula: formulaHtml, table: tableHtml, gqa: gqaHtml, check: checkHtml, all: allHtml };
 
-async function fallbackFor(attrs, inlineConfig) {
+// What bake writes inside an element: its first render as a declarative shadow root, when
+// the page says where the style sheet is (page: { stylesheet, lang }), then the figures in
+// words. A message the live element would show above its figures (an input it does not
+// apply) is an error here, naming the attribute.
+async function fallbackFor(attrs, inlineConfig, page = null) {
   const k = await kv();
   const s = readState(attrs);
   const config = inlineConfig !== undefined ? inlineConfig : s.model ?? DEFAULT_MODEL;
   const what = inlineConfig !== undefined ? 'the inline config' : 'model';
-  return VIEW_HTML[s.view ?? 'formula'](k, config, s, what, inlineConfig !== undefined);
+  const text = VIEW_HTML[s.view ?? 'formula'](k, config, s, what, inlineConfig !== undefined);
+  if (!page) return text;
+  const { html, messages } = await shadowRootHtml(k, {
+    values: s, inline: inlineConfig ?? null, lang: page.lang, stylesheet: page.stylesheet, mark: VERSION,
+  });
+  if (messages.length) {
+    const named = /^([a-z-]+):/.exec(messages[0])?.[1];
+    throw new BakeError(named && ATTRIBUTES[named] ? named : what, messages[0]);
+  }
+  return `${html}\n${text}`;
 }
 
 /**
  * The baked fallback (HTML) for a <kv-calc> with these attributes ({name: value}, as written
- * in HTML) and inline config text. Throws an Error naming the attribute on bad input.
+ * in HTML) and inline config text: the figures in words; with { stylesheet } (the href of
+ * kvcalc.css from the page), first the element's first render as its declarative shadow
+ * root, as bake() writes it. Throws an Error naming the attribute on bad input.
  * @param {Record<string, string>} attributes
  * @param {string} [inlineConfigText]
+ * @param {{stylesheet?: string, lang?: string}} [options]
  */
-export async function fallbackHtml(attributes, inlineConfigText) {
+export async function fallbackHtml(attributes, inlineConfigText, { stylesheet, lang = 'en' } = {}) {
   const attrs = Object.fromEntries(Object.entries(attributes ?? {}).map(([n, v]) => [n.toLowerCase(), String(v)]));
   try {
-    return await fallbackFor(attrs, inlineConfigText);
+    return await fallbackFor(attrs, inlineConfigText, stylesheet ? { stylesheet, lang } : null);
   } catch (e) {
     if (e instanceof BakeError) throw Object.assign(new Error(e.message), { attribute: e.attribute });
     throw e;
@@ -201,16 +224,22 @@ export function noElementMessage(file, mentions) {
 
 /**
  * Bakes every <kv-calc> of one HTML text. Resolves to { html, changed, count, skipped,
- * elements, mentions, warnings }: count elements baked, skipped elements with an author's
- * content left alone, elements found; mentions, for a page with no element, where its text
- * says `<kv-calc` (an attribute, a script, a comment, a code block: noElementMessage() tells
- * them); warnings, each naming the file, the line and the fix, for an element whose fallback a
- * browser shows outside it. Rejects with an Error whose message names the file, the line and
- * the attribute on bad input (and has .file, .line, .attribute).
+ * elements, mentions, warnings, stylesheet }: count elements baked, skipped elements with an
+ * author's content left alone, elements found; mentions, for a page with no element, where
+ * its text says `<kv-calc` (an attribute, a script, a comment, a code block:
+ * noElementMessage() tells them); warnings, each naming the file, the line and the fix, for
+ * an element whose fallback a browser shows outside it; stylesheet, where the baked renders
+ * link kvcalc.css from ({ href, rootCopy }: rootCopy, the file at the root of the folder,
+ * which the caller writes: writeStylesheet(root)), or null when nothing was baked. Rejects
+ * with an Error whose message names the file, the line and the attribute on bad input (and
+ * has .file, .line, .attribute), or says that nothing tells where kvcalc.css is (give
+ * stylesheet, or root).
  * @param {string} html
- * @param {{file?: string, force?: boolean}} [options]
+ * @param {{file?: string, force?: boolean, root?: string, stylesheet?: string}} [options]
+ *   root: the folder the page is baked in (its kvcalc.css is at its root unless the page
+ *   loads kvcalc.js, beside which it is); stylesheet: the href of kvcalc.css from the page
  */
-export async function bake(html, { file = '<html>', force = false } = {}) {
+export async function bake(html, { file = '<html>', force = false, root, stylesheet } = {}) {
   const fail = (line, message, attribute) => Object.assign(new Error(`${file}:${line}: ${message}`), { file, line, attribute });
   let page;
   try {
@@ -223,6 +252,8 @@ export async function bake(html, { file = '<html>', force = false } = {}) {
   let at = 0;
   let count = 0;
   let skipped = 0;
+  let where = null;  // { stylesheet, lang } of the page's baked renders, once one is baked
+  let sheet = null;
   // Where the baked page differs from the page given: length characters at start in out,
   // where the page given had original characters.
   const edits = [];
@@ -232,9 +263,17 @@ export async function bake(html, { file = '<html>', force = false } = {}) {
       skipped += 1;
       continue;
     }
+    if (!where) {
+      sheet = stylesheetFor(html, { file, root, stylesheet });
+      if (!sheet) {
+        throw Object.assign(new Error(`${file}: nothing says where kvcalc.css is for its baked elements: the page loads no kvcalc.js ` +
+          '(beside which it is) and no folder or stylesheet was given (bake(html, { root }) or { stylesheet: href })'), { file });
+      }
+      where = { stylesheet: sheet.href, lang: pageLang(html) };
+    }
     let fallback;
     try {
-      fallback = await fallbackFor(element.attributes, inline?.text);
+      fallback = await fallbackFor(element.attributes, inline?.text, where);
     } catch (e) {
       if (e instanceof BakeError) throw fail(element.line, `<kv-calc> ${e.message}`, e.attribute);
       throw e;
@@ -251,7 +290,7 @@ export async function bake(html, { file = '<html>', force = false } = {}) {
   const warnings = page.elements.length ? endedEarly(out).map((e) => endedEarlyWarning(file, html, page.elements, edits, e)) : [];
   return {
     html: out, changed: out !== html, count, skipped, elements: page.elements.length,
-    mentions: page.elements.length ? [] : page.mentions, warnings,
+    mentions: page.elements.length ? [] : page.mentions, warnings, stylesheet: sheet,
   };
 }
 
@@ -272,27 +311,30 @@ export function nothingBakedMessage(paths, files, mentioned) {
 
 /**
  * Bakes every HTML file of a built site (a folder, or one file) in place, for a build
- * plugin's after-build hook. Resolves to { files, changed, count, warnings }: HTML files
- * read, files rewritten, <kv-calc> baked, and what the author should know (each printed on
- * stderr too, as `kvcalc bake` prints it): an element whose fallback a browser shows outside
- * it, a page that mentions `<kv-calc` but has no element, a site with no element at all.
- * Rejects on the first bad <kv-calc> (as bake() does), that file left as it was. With
- * reserve, then keeps each fallback at its live element's height as `kvcalc bake --reserve`
- * does (reserve.mjs: playwright-core and a Chromium measure them), and the result also has
- * reserved: { files, count, css }.
+ * plugin's after-build hook, and writes kvcalc.css at its root when a page links it there.
+ * Resolves to { files, changed, count, warnings }: HTML files read, files rewritten,
+ * <kv-calc> baked, and what the author should know (each printed on stderr too, as `kvcalc
+ * bake` prints it): an element whose fallback a browser shows outside it, a page that
+ * mentions `<kv-calc` but has no element, a site with no element at all. Rejects on the
+ * first bad <kv-calc> (as bake() does), that file left as it was. The reserve option of
+ * earlier versions (measuring the live heights in Chromium) is no longer needed, and
+ * ignored: a baked element has its live layout from the first paint.
  * @param {string} path
- * @param {{force?: boolean, reserve?: boolean, chromium?: string}} [options]
+ * @param {{force?: boolean, stylesheet?: string}} [options]
  */
-export async function bakeSite(path, { force = false, reserve = false, chromium } = {}) {
+export async function bakeSite(path, { force = false, stylesheet } = {}) {
   const files = htmlFiles(path);
+  const root = statSync(path).isDirectory() ? path : dirname(path);
   let changed = 0;
   let count = 0;
+  let rootCopy = false;
   let elements = 0;
   let mentioned = false;
   const warnings = [];
   for (const file of files) {
-    const r = await bake(readFileSync(file, 'utf8'), { file, force });
+    const r = await bake(readFileSync(file, 'utf8'), { file, force, root, stylesheet });
     count += r.count;
+    rootCopy ||= Boolean(r.stylesheet?.rootCopy);
     elements += r.elements;
     mentioned ||= r.mentions.length > 0;
     warnings.push(...r.warnings, ...[noElementMessage(file, r.mentions)].filter(Boolean));
@@ -300,10 +342,8 @@ export async function bakeSite(path, { force = false, reserve = false, chromium 
     writeWhole(file, r.html);
     changed += 1;
   }
+  if (rootCopy) writeStylesheet(root);
   if (!elements) warnings.push(nothingBakedMessage([path], files.length, mentioned));
   for (const w of warnings) console.warn(`kvcalc bake: ${w}`);
-  if (!reserve) return { files: files.length, changed, count, warnings };
-  const { reserveSite } = await import('./reserve.mjs');
-  const reserved = await reserveSite(path, chromium ? { chromium } : {});
-  return { files: files.length, changed, count, warnings, reserved };
+  return { files: files.length, changed, count, warnings };
 }

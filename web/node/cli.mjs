@@ -2,25 +2,29 @@
 // kvcalc, the npm package's command (Node 20+). `size`, `check`, `table`, `presets`, `gpus`,
 // `architectures` and --help are the native CLI itself: its C++ sources on the same core,
 // compiled to wasm for Node (kvcalc_cli.cjs), so options, outputs and exit codes are the
-// native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages.
+// native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages. A CONFIG
+// written hf:OWNER/NAME is fetched from the Hugging Face Hub here (web/node/hub-config.mjs),
+// the native CLI having no network: it reads the config from a temporary file.
 
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 
 const EXIT = { ok: 0, badInput: 1, usage: 2 };
 
-const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force] [--reserve [--chromium=PATH]]
+const BAKE_USAGE = `usage: kvcalc bake PATH... [--check] [--force]
 PATH is an HTML file or a folder of a built site (its .html files, node_modules skipped).
-Every <kv-calc> that is empty or was baked before gets the fallback the core computes for
-its attributes and inline config, in place (elements as a browser reads them: never inside an
-attribute, a comment, a script or a code block). A page that only mentions <kv-calc, and a run
-that finds no element, are reported. --check changes nothing and exits 1 when a page's
-fallbacks are missing or stale, when a page mentions <kv-calc out of sight (an attribute, a
-script, a comment) with no element, or when no element is found at all; --force also
-replaces content an author wrote, or an earlier bake. --reserve
-then measures each live element in headless Chromium (needs playwright-core installed and
-Chromium, at /usr/bin/chromium or --chromium=PATH) and writes kvcalc-reserve.css at PATH,
-linked from each page: each fallback keeps its live element's height, so nothing moves.`;
+Every <kv-calc> that is empty or was baked before gets, in place, its first render (the
+calculator as it goes live, so nothing moves then) and its figures in words, which the core
+computes for its attributes and inline config (elements as a browser reads them: never inside
+an attribute, a comment, a script or a code block). The first render links kvcalc.css: beside
+the page's kvcalc.js, else at the root of PATH, written there. A page that only mentions
+<kv-calc, and a run that finds no element, are reported. --check changes nothing and exits 1
+when a page's baked content is missing or stale, when a page mentions <kv-calc out of sight
+(an attribute, a script, a comment) with no element, or when no element is found at all;
+--force also replaces content an author wrote, or an earlier bake. (--reserve, which measured
+the live heights in Chromium, is no longer needed: ignored.)`;
 
 const SVG_USAGE = `usage: kvcalc svg CONFIG [--chart context|gqa|check] [--context N] [--batch N] [--kv-dtype D]
                   [--tp N] [--accounting naive|resident|vllm] [--pool-tokens N] [--max-context N]
@@ -71,10 +75,11 @@ async function runSvg(args) {
   let config = arg;
   let file = false;
   try {
-    if (arg === '-') config = readFileSync(0, 'utf8');
+    if (arg.startsWith('hf:')) config = (await hubTexts([arg]))[0];
+    else if (arg === '-') config = readFileSync(0, 'utf8');
     else if ((file = Boolean(statSync(arg, { throwIfNoEntry: false })?.isFile()))) config = readFileSync(arg, 'utf8');
   } catch (e) {
-    console.error(`kvcalc: ${arg}: ${e.message}`);
+    console.error(e.field === 'config' ? `kvcalc: ${e.message}` : `kvcalc: ${arg}: ${e.message}`);
     return EXIT.badInput;
   }
   const { load, wasmUrl } = await import('../kvcalc.js');
@@ -111,10 +116,14 @@ async function runBake(args) {
   }
   if (!paths.length) return usage('bake takes at least one PATH', BAKE_USAGE);
   const check = flags.has('--check');
-  const { bake, htmlFiles, noElementMessage, nothingBakedMessage, writeWhole } = await import('./bake.mjs');
+  const { bake, htmlFiles, noElementMessage, nothingBakedMessage, writeWhole, writeStylesheet, stylesheetText } = await import('./bake.mjs');
+  // Each file with the folder it is baked in: kvcalc.css goes at that folder's root.
   let files;
   try {
-    files = paths.flatMap((p) => htmlFiles(p));
+    files = paths.flatMap((p) => {
+      const root = statSync(p, { throwIfNoEntry: false })?.isDirectory() ? p : dirname(p);
+      return htmlFiles(p).map((file) => ({ file, root }));
+    });
   } catch (e) {
     console.error(`kvcalc bake: ${e.message}`);
     return EXIT.badInput;
@@ -126,11 +135,12 @@ async function runBake(args) {
   let elements = 0;
   let mentioned = false;
   let changed = 0;
-  for (const file of files) {
+  const roots = new Set();  // the folders whose pages link kvcalc.css at their root
+  for (const { file, root } of files) {
     const html = readFileSync(file, 'utf8');
     let r;
     try {
-      r = await bake(html, { file, force: flags.has('--force') });
+      r = await bake(html, { file, root, force: flags.has('--force') });
     } catch (e) {
       // The file stays as it was; the others are baked.
       console.error(`kvcalc bake: ${e.message}`);
@@ -139,6 +149,7 @@ async function runBake(args) {
     }
     baked += r.count;
     elements += r.elements;
+    if (r.stylesheet?.rootCopy) roots.add(root);
     for (const w of r.warnings) console.error(`kvcalc bake: warning: ${w}`);
     if (r.skipped) console.error(`kvcalc bake: ${file}: ${r.skipped} <kv-calc> with an author's content left as written (--force replaces it)`);
     if (r.mentions.length) {
@@ -162,6 +173,22 @@ async function runBake(args) {
       failed += 1;
     }
   }
+  for (const root of roots) {
+    const sheet = join(root, 'kvcalc.css');
+    if (check) {
+      if (!existsSync(sheet) || readFileSync(sheet, 'utf8') !== stylesheetText()) {
+        console.error(`kvcalc bake: ${sheet}: the baked elements' style sheet is missing or stale (run kvcalc bake ${root})`);
+        stale += 1;
+      }
+      continue;
+    }
+    try {
+      writeStylesheet(root);
+    } catch (e) {
+      console.error(`kvcalc bake: ${e.message}`);
+      failed += 1;
+    }
+  }
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const what = `${baked} <kv-calc> in ${plural(files.length, 'file')}${failed ? ` (${plural(failed, 'file')} left as ${failed === 1 ? 'it was' : 'they were'}: see above)` : ''}`;
   const nothing = !elements && !failed;
@@ -170,16 +197,7 @@ async function runBake(args) {
   else console.log(`kvcalc bake: ${nothing ? `nothing baked: ${what}` : `${what}; ${plural(changed, 'file')} changed`}`);
   if (failed || (check && (stale || lost || nothing))) return EXIT.badInput;
   if (flags.has('--reserve')) {
-    const { reserveSite } = await import('./reserve.mjs');
-    for (const path of paths) {
-      try {
-        const r = await reserveSite(path, chromium ? { chromium } : {});
-        console.log(`kvcalc bake --reserve: ${r.css}: the live heights of ${plural(r.count, 'element')} in ${plural(r.files, 'file')}`);
-      } catch (e) {
-        console.error(`kvcalc bake --reserve: ${path}: ${e.message}`);
-        return EXIT.badInput;
-      }
-    }
+    console.log('kvcalc bake --reserve: no longer needed, nothing measured: a baked element has its live layout from the first paint');
   }
   return EXIT.ok;
 }
@@ -187,6 +205,42 @@ async function runBake(args) {
 function usage(message, text) {
   console.error(`kvcalc: ${message}\n${text}`);
   return EXIT.usage;
+}
+
+// The config texts of hf: arguments, fetched one after the other.
+async function hubTexts(args) {
+  const { hubConfigText, hubFromEnv } = await import('./hub-config.mjs');
+  const hub = hubFromEnv();
+  const texts = [];
+  for (const arg of args) texts.push(await hubConfigText(arg, hub));
+  return texts;
+}
+
+// The native commands' hf: arguments (after node, this file and the command), each replaced by
+// a temporary file of its config text (the native CLI reads files), removed when the process
+// exits. A failure is reported as the native CLI reports bad input (its words on stderr; with
+// --json, the error on stdout too); true then.
+async function fetchHubArgs(args) {
+  const at = args.map((a, i) => (i > 2 && a.startsWith('hf:') ? i : -1)).filter((i) => i >= 0);
+  if (!at.length) return false;
+  let texts;
+  try {
+    texts = await hubTexts(at.map((i) => args[i]));
+  } catch (e) {
+    if (!e.code) throw e;
+    console.error(`kvcalc: ${e.message}`);
+    if (args.includes('--json')) console.log(JSON.stringify({ error: { code: e.code, field: 'config', message: e.message } }, null, 2));
+    process.exitCode = EXIT.badInput;
+    return true;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'kvcalc-hf-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  at.forEach((i, n) => {
+    const file = join(dir, `${n + 1}.json`);
+    writeFileSync(file, texts[n]);
+    args[i] = file;
+  });
+  return false;
 }
 
 const [command, ...rest] = process.argv.slice(2);
@@ -199,9 +253,11 @@ if (own) {
   }
 } else {
   // The native CLI's code reads process.argv itself. Its usage (on stderr) lists its own
-  // commands; the package's own come first.
+  // commands; the package's own come first, then what this command adds to CONFIG.
+  const help = [command, ...rest].some((a) => a === '--help' || a === '-h') || command === 'help';
   if (command === '--help' || command === '-h' || command === 'help') {
     console.error(`${Object.values(OWN).map((c) => c.usage).join('\n')}\n`);
   }
-  createRequire(import.meta.url)('./kvcalc_cli.cjs');
+  if (help) console.error(`${(await import('./hub-config.mjs')).HUB_USAGE}\n`);
+  if (help || !(await fetchHubArgs(process.argv))) createRequire(import.meta.url)('./kvcalc_cli.cjs');
 }

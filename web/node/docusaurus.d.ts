@@ -1,10 +1,10 @@
 // Types for kvcalc/docusaurus (dist/docusaurus.mjs): the Docusaurus plugin.
 
 /**
- * A Docusaurus plugin: after the build, every <kv-calc> of every page baked. Name it in
+ * A Docusaurus plugin: after the build, every <kv-calc> of every page baked, and kvcalc.css
+ * (the baked elements' style sheet) written at the site's root. Name it in
  * docusaurus.config.js: `plugins: ['kvcalc/docusaurus']` (or `[['kvcalc/docusaurus', { force: true }]]`).
- * With reserve, each fallback then keeps its live element's height, as `kvcalc bake
- * --reserve` does (needs playwright-core and a Chromium, at /usr/bin/chromium or chromium).
+ * reserve and chromium, of earlier versions, are no longer needed: ignored.
  */
 export default function kvcalc(context: unknown, options?: { force?: boolean; reserve?: boolean; chromium?: string }): {
   name: string;

@@ -1,5 +1,5 @@
-// A built site's HTML files, for the baker (bake.mjs, whose `kvcalc/bake` exports them) and
-// the live heights' measuring (reserve.mjs): the files of a path, and a page written whole.
+// A built site's HTML files, for the baker (bake.mjs, whose `kvcalc/bake` exports them): the
+// files of a path, and a page written whole.
 
 import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,21 +3,22 @@
 export interface KvcalcViteOptions {
   /** Replace content an author wrote inside a <kv-calc> too. */
   force?: boolean;
-  /**
-   * After `vite build`, keep each fallback at its live element's height (kvcalc-reserve.css),
-   * as `kvcalc bake --reserve` does: needs playwright-core and a Chromium. Pages Vite writes
-   * only: VitePress and Astro render theirs later (the build fails saying so).
-   */
+  /** No longer needed (a baked element has its live layout from the first paint): ignored. */
   reserve?: boolean;
-  /** The Chromium that measures the live heights (default /usr/bin/chromium). */
+  /** No longer needed: ignored. */
   chromium?: string;
 }
 
-/** A Vite plugin: kvcalc kept out of dependency pre-bundling, and every page's <kv-calc> baked. */
+/**
+ * A Vite plugin: kvcalc kept out of dependency pre-bundling, every page's <kv-calc> baked,
+ * and the baked elements' style sheet (kvcalc.css) written at the build's root (served there
+ * by `vite dev`).
+ */
 export default function kvcalc(options?: KvcalcViteOptions): {
   name: string;
   config: () => { optimizeDeps: { exclude: string[] } };
-  configResolved: (config: { command: string; root: string; build: { outDir: string; ssr?: unknown } }) => void;
+  configResolved: (config: { command: string; base: string; build: { ssr?: unknown; lib?: unknown } }) => void;
+  configureServer: (server: { middlewares: { use: (handler: (req: { url?: string }, res: unknown, next: () => void) => unknown) => void } }) => void;
+  generateBundle: () => void;
   transformIndexHtml: { order: 'post'; handler: (html: string, ctx: { filename: string }) => Promise<string> };
-  closeBundle: { order: 'post'; sequential: true; handler: () => Promise<void> };
 };

@@ -1,46 +1,44 @@
 // kvcalc/vite: the Vite plugin. It keeps kvcalc out of Vite's dependency pre-bundling (a
 // pre-bundled copy looks for its wasm in Vite's cache, where it is not, so `vite dev` would
-// 404 on it), and bakes the figures of every <kv-calc> into the pages Vite writes (in dev and
-// build), as `npx kvcalc bake` does. With reserve, once `vite build` has written its pages,
-// each fallback keeps its live element's height, as `npx kvcalc bake --reserve` does. Only
-// for pages Vite itself writes: VitePress and Astro render theirs after Vite's bundle is
-// closed, so there the reserve step runs on their built folder instead.
-import { resolve } from 'node:path';
-import { bake, noElementMessage } from './bake.mjs';
+// 404 on it), and bakes every <kv-calc> of the pages Vite writes (in dev and build), as
+// `npx kvcalc bake` does: the element's first render, which links the element's style sheet
+// (kvcalc.css, which the build writes at its root and `vite dev` serves there), and its
+// figures in words. Only pages Vite itself writes: VitePress and Astro render theirs after
+// Vite's bundle is closed, so there bake their built folder (npx kvcalc bake, or bakeSite).
+import { bake, noElementMessage, stylesheetText } from './bake.mjs';
+
+const STYLESHEET = 'kvcalc.css';
 
 /**
- * @param {{force?: boolean, reserve?: boolean, chromium?: string}} [options] force: also
- *   replace content an author wrote inside a <kv-calc>; reserve: keep the live heights after
- *   `vite build` (chromium: the browser that measures them, /usr/bin/chromium unless named)
+ * @param {{force?: boolean}} [options] force: also replace content an author wrote inside a
+ *   <kv-calc> (reserve and chromium, of earlier versions, are no longer needed: ignored)
  */
-export default function kvcalc({ force = false, reserve = false, chromium } = {}) {
-  let outDir = null;
-  let pages = 0;
+export default function kvcalc({ force = false } = {}) {
+  let base = '/';
+  let client = false;  // a build that writes pages (not a library or server build)
   return {
     name: 'kvcalc',
     config: () => ({ optimizeDeps: { exclude: ['kvcalc'] } }),
     configResolved(config) {
-      if (config.command === 'build' && !config.build.ssr) outDir = resolve(config.root, config.build.outDir);
+      base = config.base || '/';
+      client = config.command === 'build' && !config.build.ssr && !config.build.lib;
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.replace(/[?#].*$/, '') !== `${base}${STYLESHEET}`) return next();
+        res.setHeader('Content-Type', 'text/css; charset=utf-8');
+        return res.end(stylesheetText());
+      });
+    },
+    generateBundle() {
+      if (client) this.emitFile({ type: 'asset', fileName: STYLESHEET, source: stylesheetText() });
     },
     transformIndexHtml: {
       order: 'post',
       handler: async (html, ctx) => {
-        pages += 1;
-        const r = await bake(html, { file: ctx.filename, force });
+        const r = await bake(html, { file: ctx.filename, force, stylesheet: `${base}${STYLESHEET}` });
         for (const w of [...r.warnings, noElementMessage(ctx.filename, r.mentions)].filter(Boolean)) console.warn(`kvcalc bake: ${w}`);
         return r.html;
-      },
-    },
-    closeBundle: {
-      order: 'post',
-      sequential: true,
-      async handler() {
-        if (!reserve || !outDir) return;
-        if (!pages) {
-          throw new Error('kvcalc/vite reserve: no page of this build went through Vite\'s HTML step (VitePress and Astro write theirs after it): run `npx kvcalc bake --reserve` on the built folder instead');
-        }
-        const { reserveSite } = await import('./reserve.mjs');
-        await reserveSite(outDir, chromium ? { chromium } : {});
       },
     },
   };

@@ -95,6 +95,11 @@ export async function openPage(browser, url, { viewport, colorScheme } = {}) {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation',
       (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`), true);
+    // The page's layout shift (Chromium's entries without recent input), for the examples.
+    window.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
   });
   log.problems = async () => ({
     consoleErrors: log.consoleErrors, pageErrors: log.pageErrors, failed: log.failed,
