@@ -49,6 +49,9 @@ def main():
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         print(f"phase: {name}: no child subreaper: Chromium's renderers are not counted", file=sys.stderr)
+    # An interrupt (Ctrl-C) reaches the command, which ends as it ends; this process waits
+    # for it and its leftovers, and records the phase.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     start = time.monotonic()
     try:
         status = subprocess.call(command)
