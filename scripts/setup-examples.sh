@@ -9,6 +9,11 @@
 #   Eleventy's config copies the package from its own node_modules/kvcalc.
 # Every recipe keeps its own package.json naming its tools, so a recipe folder copied alone
 # installs with `npm install` there.
+# A new recipe with npm tools joins the workspace: its folder in examples/package.json's
+# "workspaces", no package-lock.json of its own, `npm install --prefix examples` to update
+# examples/package-lock.json (commit both); its test installs the tarball with installTarball(env,
+# dir) and runs its tools from toolFile(dir, package, file) (tests/browser/examples-support.mjs).
+# A recipe whose build reads the package from its own node_modules stays out, with its own lock.
 set -euo pipefail
 cd "$(dirname "$0")/../examples"
 install() {  # folder: npm ci there when its lock file is newer than its install
