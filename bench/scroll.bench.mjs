@@ -27,7 +27,7 @@
 //   RUNS=9 PROFILES=phone VIEWS=formula PAGES=baked node bench/scroll.bench.mjs   (a subset)
 import { chromium } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,11 @@ for (const b of BUILDS) {
   if (r.status !== 0) throw new Error(`kvcalc bake (${b.dist}): ${r.stderr}`);
   b.server = await startServer({ mounts: [['/', b.site]] });
   b.base = `http://127.0.0.1:${b.server.address().port}`;
+  // The server compresses a file the first time it is asked for (then keeps it): asked for
+  // once here, so no run waits for that.
+  for (const file of readdirSync(b.dist)) {
+    for (const encoding of ['br', 'gzip']) await (await fetch(`${b.base}/dist/${file}`, { headers: { 'accept-encoding': encoding } })).arrayBuffer();
+  }
 }
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
@@ -136,7 +141,14 @@ async function once(build, path, { cpu, network, context: options }) {
       start: +(timing.startTime - t.origin).toFixed(0),
       end: +(timing.startTime + timing.responseEnd - t.origin).toFixed(0),
     }))).then((list) => list.sort((a, b) => a.start - b.start));
+    // From the last byte of the files the element asked for to its main figure on screen: the
+    // CPU's part of live (what the bytes do not set).
+    const lastByte = Math.max(0, ...files.map((f) => f.end));
     return { live: t.live, complete: t.complete, longest: Math.max(0, ...t.tasks.map((x) => x.duration)), tasks: t.tasks, files,
+      lastByte, afterLastByte: t.live - lastByte,
+      // ...and the main thread's own time in it: that part on a quiet machine.
+      threadAfterLastByte: traced.filter((x) => x.start + x.wall > lastByte && x.start < t.live)
+        .reduce((sum, x) => sum + x.thread * Math.min(1, (x.start + x.wall - lastByte) / Math.max(1, x.wall)), 0),
       thread: Math.max(0, ...traced.map((x) => x.thread)), traced };
   } finally {
     await context.close();
@@ -174,18 +186,22 @@ for (const [key, [label, profile]] of PROFILES) {
       for (const b of BUILDS) {
         const rs = runs[b.name];
         const m = { live: median(rs.map((r) => r.live)), complete: median(rs.map((r) => r.complete)),
+          lastByte: median(rs.map((r) => r.lastByte)), afterLastByte: median(rs.map((r) => r.afterLastByte)),
+          threadAfterLastByte: median(rs.map((r) => r.threadAfterLastByte)),
           longest: median(rs.map((r) => r.longest)), thread: median(rs.map((r) => r.thread)) };
         const mid = [...rs].sort((x, y) => x.live - y.live)[rs.length >> 1];
         figures[`${key} view=${view} ${kind}${BUILDS.length > 1 ? ` ${b.name}` : ''}`] = {
           live_median_ms: +m.live.toFixed(1), complete_median_ms: +m.complete.toFixed(1), longest_task_median_ms: +m.longest.toFixed(0),
-          longest_task_thread_median_ms: m.thread,
+          longest_task_thread_median_ms: m.thread, last_byte_median_ms: m.lastByte, live_after_last_byte_median_ms: +m.afterLastByte.toFixed(1),
+          thread_time_after_last_byte_median_ms: +m.threadAfterLastByte.toFixed(1),
           live_runs_ms: rs.map((r) => +r.live.toFixed(0)), complete_runs_ms: rs.map((r) => +r.complete.toFixed(0)),
           longest_task_runs_ms: rs.map((r) => r.longest), longest_task_thread_runs_ms: rs.map((r) => r.thread),
           requests_of_median_run: mid.files, long_tasks_of_median_run: mid.tasks,
         };
         b.last = m;
         console.log(`  view="${view}" ${kind.padEnd(7)}${BUILDS.length > 1 ? ` ${b.name}` : ''}: live ${m.live.toFixed(0).padStart(5)} ms, ` +
-          `every section ${m.complete.toFixed(0).padStart(5)} ms, longest task ${fmt(m.longest).padStart(4)} ms (thread time ${m.thread.toFixed(0).padStart(3)} ms)`);
+          `every section ${m.complete.toFixed(0).padStart(5)} ms, longest task ${fmt(m.longest).padStart(4)} ms (thread time ${m.thread.toFixed(0).padStart(3)} ms); ` +
+          `last byte ${m.lastByte.toFixed(0)} ms, live ${m.afterLastByte.toFixed(0)} ms after it (thread time ${m.threadAfterLastByte.toFixed(0)} ms)`);
         console.log(`      runs: live ${rs.map((r) => r.live.toFixed(0)).join(' ')}; every section ${rs.map((r) => r.complete.toFixed(0)).join(' ')}; ` +
           `longest ${rs.map((r) => fmt(r.longest)).join(' ')}; thread time ${rs.map((r) => r.thread).join(' ')}`);
         console.log(`      median run: requests (ms from the scroll) ${mid.files.map((f) => `${f.file} ${f.start}-${f.end}`).join(', ')}; ` +
@@ -197,7 +213,8 @@ for (const [key, [label, profile]] of PROFILES) {
       if (BUILDS.length > 1) {
         const [a, b] = BUILDS.map((x) => x.last);
         const d = (k) => `${b[k] - a[k] >= 0 ? '+' : ''}${(b[k] - a[k]).toFixed(0)}`;
-        console.log(`    B - A: live ${d('live')} ms, every section ${d('complete')} ms, longest task ${d('longest')} ms (thread time ${d('thread')} ms)`);
+        console.log(`    B - A: live ${d('live')} ms, every section ${d('complete')} ms, longest task ${d('longest')} ms (thread time ${d('thread')} ms), ` +
+          `live after the last byte ${d('afterLastByte')} ms (thread time ${d('threadAfterLastByte')} ms)`);
       }
     }
   }
