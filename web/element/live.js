@@ -86,9 +86,9 @@ export class Live {
 
   // host: the <kv-calc>; shadow: its shadow root, which shows the fallback through a slot,
   // or the baked render, until the first render replaces it; config: a config the page set
-  // before (or null); state(name, on): sets the host's custom states; shown(): called once
-  // the live content is on screen (the element then follows the page's theme, and takes in
-  // a fallback a Markdown renderer put after it).
+  // before (or null); state(name, on): sets the host's custom states; shown(): called as
+  // the live content goes on screen, in the task it does (the element then follows the
+  // page's theme, and takes in a fallback a Markdown renderer put after it).
   constructor(host, shadow, { config, state, shown }) {
     this.#host = host;
     this.#shadow = shadow;
@@ -246,6 +246,10 @@ export class Live {
     const baked = this.#baked;
     const height = !baked && pending.length ? this.#host.getBoundingClientRect().height : 0;
     const typed = baked && readerInput(baked.base, this.#shadow);
+    // Before the swap: what the host reads of the page (its colours, for its theme) is read
+    // while the page's layout is still the last frame's; after, reading a computed style
+    // would lay the new content out in this task.
+    this.#shownCallback();
     if (this.#sheet !== baked?.link?.sheet) this.#shadow.adoptedStyleSheets = [this.#sheet, ...this.#shadow.adoptedStyleSheets];
     // The baked render's link stays where it is (a link moved is a style sheet loaded again).
     const keep = this.#sheet === baked?.link?.sheet ? baked.link : null;
@@ -281,13 +285,15 @@ export class Live {
       for (const view of drawn) view.size.fit();
     }
     this.#state('live', true);
-    this.#shownCallback();
     if (height) {
       // The host's box (border-box) stays as tall: its content box, less the live padding
-      // and border.
-      const cs = getComputedStyle(this.#host);
-      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, k) => sum + parseFloat(cs[k]), 0);
-      drawing.base.style.minHeight = `${Math.max(0, height - frame)}px`;
+      // and border, read before the frame that shows it lays it out (read now, it would be
+      // laid out in this task, and again in that frame).
+      requestAnimationFrame(() => {
+        const cs = getComputedStyle(this.#host);
+        const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, k) => sum + parseFloat(cs[k]), 0);
+        drawing.base.style.minHeight = `${Math.max(0, height - frame)}px`;
+      });
     }
     if (typed) restoreInput(drawing.base, typed, [...this.#placeholders.values()]);
   }
