@@ -43,7 +43,7 @@ const nextFrame = () => new Promise((ok) => {
   });
 });
 // A render's step that asks for the frame that shows what it drew before the steps go on.
-const AFTER_FRAME = Symbol('after the next frame');
+const AFTER_FRAME = Symbol();
 // A slice goes on with its next step while it has held the main thread less than this: on
 // a fast machine several steps make one slice, on a slow phone each step is one.
 const SLICE_MS = 12;
