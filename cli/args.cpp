@@ -54,6 +54,10 @@ Args parse_args(int argc, char** argv, int first, Command command, bool json_swi
             if (!a.usage_problem) a.usage_problem = "unknown option --" + flag;
             continue;
         }
+        if (!inline_value && spec->type == OptionType::flag) {
+            a.options[spec->name] = true;  // --swa-full alone; --swa-full=false to say no
+            continue;
+        }
         if (!inline_value) {
             if (i + 1 >= argc) {
                 if (!a.usage_problem) a.usage_problem = "--" + flag + " needs a value";
@@ -104,6 +108,15 @@ Result<std::string> read_config_arg(const std::string& arg) {
                                   true);
     }
     if (find_preset(arg)) return arg;
+    // A Hugging Face id: this CLI reads no network; the npm command, the same CLI compiled for
+    // Node, fetches it (web/node/hub-config.mjs) before this code sees it.
+    if (arg.rfind("hf:", 0) == 0)
+        return make_error(code::invalid_value,
+                          arg + ": this kvcalc reads files and bundled presets, not the network; the npm " +
+                              "command fetches Hugging Face ids (npx kvcalc with the same arguments; " +
+                              "HF_TOKEN and HF_ENDPOINT honoured), or download the model's config.json " +
+                              "and give its path",
+                          "config");
     return make_error(
         code::unknown_preset,
         "\"" + arg + "\" is neither a readable file nor a bundled preset id (kvcalc presets lists them)",
@@ -133,7 +146,8 @@ void print_usage() {
         const std::string indent(std::string("       ").size() + std::string(l.head).size(), ' ');
         for (const OptionSpec& o : option_table()) {
             if (!(o.commands & l.command)) continue;
-            std::string item = " [" + cli_flag(o) + " " + value_text(o) + "]";
+            std::string item =
+                " [" + cli_flag(o) + (o.type == OptionType::flag ? "" : " " + value_text(o)) + "]";
             if (line.size() + item.size() > width) {
                 out += line + "\n";
                 line = indent;
@@ -147,7 +161,8 @@ void print_usage() {
         "       kvcalc gpus [--json]\n"
         "       kvcalc architectures [--json]\n"
         "CONFIG is a config.json or GGUF file's path (a GGUF file's metadata only is read), - for stdin,\n"
-        "or a bundled preset id (kvcalc presets).\n"
+        "or a bundled preset id (kvcalc presets); the npm command (npx kvcalc) also takes\n"
+        "hf:OWNER/NAME, fetched from the Hugging Face Hub.\n"
         "check needs --max-context (or an engine log that states it) and one pool: --pool-tokens,\n"
         "--engine-log or --gpu / --gpu-memory; it exits 3 when the context does not fit the pool.\n"
         "options:\n";
@@ -155,8 +170,8 @@ void print_usage() {
         std::string commands;
         for (Command c : {size_command, check_command, table_command})
             if (o.commands & c) commands += std::string(commands.empty() ? "" : ", ") + command_name(c);
-        out += "  " + cli_flag(o) + " " + value_text(o) + "  (" + commands + ")\n      " + o.help +
-               "; default: " + o.default_text + "\n";
+        out += "  " + cli_flag(o) + (o.type == OptionType::flag ? "" : " " + value_text(o)) + "  (" +
+               commands + ")\n      " + o.help + "; default: " + o.default_text + "\n";
     }
     std::cerr << out;
 }

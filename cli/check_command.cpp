@@ -64,6 +64,26 @@ void print_plain(const json& r) {
         std::cout << "  - " << a.get<std::string>() << "\n";
 }
 
+// Engine llamacpp: the slot each request gets, against the context advertised.
+void print_llamacpp(const json& r) {
+    auto u = [&](const char* k) { return group_thousands(r[k].get<std::uint64_t>()); };
+    std::cout << r["model"].get<std::string>() << ": " << r["llamacpp_host"].get<std::string>() << ", "
+              << r["pool_source"].get<std::string>() << "\n"
+              << "advertised context " << u("max_context") << " tokens; a slot holds " << u("slot_context")
+              << " (" << u("n_seq_max")
+              << (r["kv_unified"].get<bool>() ? " slots sharing the cells" : " slots")
+              << ")\n\nwhat llama.cpp allocates:\n";
+    for (const auto& o : r["llamacpp"]["memory"])
+        std::cout << "  " << o["log_line"].get<std::string>() << "\n";
+    std::cout << "\n"
+              << (r["fits"].get<bool>() ? "FITS" : "DOES NOT FIT") << ": " << u("max_concurrency")
+              << " requests of " << u("max_context") << " tokens at once\nmax safe context "
+              << u("max_safe_context") << " tokens (" << r["max_safe_context_source"].get<std::string>()
+              << ")\n\nadvice:\n";
+    for (const auto& a : r["advice"])
+        std::cout << "  - " << a.get<std::string>() << "\n";
+}
+
 }  // namespace
 
 int run_check(int argc, char** argv, int first) {
@@ -79,7 +99,9 @@ int run_check(int argc, char** argv, int first) {
     const json& o = a.options;
     int pools = static_cast<int>(o.contains("pool_tokens") + o.contains("engine_log")) +
                 (o.contains("gpu") || o.contains("gpu_memory") ? 1 : 0);
-    if (pools != 1)
+    // llama.cpp's cells are sized from its own options (-c, -np): no pool to give.
+    const bool llamacpp = o.contains("engine") && is_llamacpp_engine(o["engine"].get<std::string>());
+    if (pools != 1 && !llamacpp)
         return usage_error(
             "check needs one pool: --pool-tokens N, --engine-log FILE, or --gpu NAME (with --tp)");
     if (!o.contains("max_context") && !o.contains("engine_log"))
@@ -95,6 +117,8 @@ int run_check(int argc, char** argv, int first) {
     if (!r) return report_error(r.error(), a.json_output);
     if (a.json_output)
         std::cout << to_text(*r, 2) << "\n";
+    else if (r->contains("llamacpp"))
+        print_llamacpp(*r);
     else
         print_plain(*r);
     print_warnings(*r);

@@ -114,6 +114,92 @@ void print_plain(const json& r) {
     print_warnings(r);
 }
 
+// Engine llamacpp: the model's cells as llama.cpp allocates them, and each memory object in its log's
+// own shape beside kvcalc's exact bytes, so a user can hold it against the log.
+void print_llamacpp(const json& r) {
+    auto u = [&](const json& o, const char* k) { return o[k].get<std::uint64_t>(); };
+    auto str = [&](const json& o, const char* k) { return o[k].get<std::string>(); };
+    const json& l = r["llamacpp"];
+    std::cout << str(r, "model") << "  (" << str(r, "attention_kind") << "; " << u(r["num_layers"], "value")
+              << " layers from " << str(r["num_layers"], "source") << ")\n"
+              << "llama.cpp architecture " << str(r, "llamacpp_arch") << " ("
+              << str(r, "llamacpp_arch_source") << ")\n"
+              << "engine " << str(l, "host") << ", rules of build b" << u(l, "build") << " ("
+              << str(l, "build_source") << ")\n"
+              << "K cache " << str(l, "cache_type_k") << " (" << str(l, "cache_type_k_source")
+              << "), V cache " << str(l, "cache_type_v") << " (" << str(l, "cache_type_v_source") << ")\n\n";
+    std::cout << "Bytes per cell (one token of one stream):\n";
+    for (const auto& g : r["groups"]) {
+        const std::string kind = str(g, "kind"), cache = str(g, "cache");
+        const std::uint64_t n = u(g, "layers");
+        std::cout << "  " << str(g, "name") << " (" << kind
+                  << (cache == "none" ? "" : ", " + cache + " cache") << "), " << n << " layers: ";
+        if (g.contains("k_width")) {
+            std::cout << n << " layers x (" << group_thousands(u(g, "k_bytes_per_cell")) << " B K";
+            std::cout << (u(g, "v_width") ? " + " + group_thousands(u(g, "v_bytes_per_cell")) + " B V"
+                                          : ", no V")
+                      << ") = " << group_thousands(n * u(g, "bytes_per_token_layer")) << " B\n";
+            if (kind == "mla")
+                std::cout << "      K the latent " << u(g["latent_dim"], "value") << " ("
+                          << str(g["latent_dim"], "source") << ")"
+                          << (u(g, "v_width") ? "; V " + std::to_string(u(g, "v_width")) + " (kv_lora_rank)"
+                                              : "")
+                          << "\n";
+            else
+                std::cout << "      K " << u(g, "k_width") << " = " << u(g["kv_heads"], "value")
+                          << " KV heads x " << u(g["head_dim"], "value") << ", V " << u(g, "v_width")
+                          << " values; KV heads " << str(g["kv_heads"], "source") << "; head size "
+                          << str(g["head_dim"], "source") << "\n";
+            if (g.contains("window"))
+                std::cout << "      window " << group_thousands(u(g["window"], "value")) << " tokens ("
+                          << str(g["window"], "source") << ")\n";
+        } else if (kind == "linear_state") {
+            std::cout << "no cells; f32 state " << bytes(u(g, "state_bytes_layer"))
+                      << " per layer per sequence (R " << group_thousands(u(g, "r_bytes_per_sequence"))
+                      << " B + S " << group_thousands(u(g, "s_bytes_per_sequence")) << " B)\n"
+                      << "      " << str(g, "state_source") << "\n";
+        } else {
+            std::cout << "no cache\n";
+        }
+    }
+    std::cout << "  total: " << bytes(u(r, "bytes_per_token")) << " per cell\n\n";
+    const std::string csrc = str(r, "context_source");
+    std::cout << "Context " << group_thousands(u(r, "context")) << " ("
+              << (csrc == "context" ? "given" : csrc) << "): n_ctx "
+              << group_thousands(u(l, "n_ctx_requested"));
+    if (u(l, "n_ctx") != u(l, "n_ctx_requested")) std::cout << " -> " << group_thousands(u(l, "n_ctx"));
+    std::cout << ", " << u(l, "n_seq_max") << (u(l, "n_seq_max") == 1 ? " slot" : " slots") << " ("
+              << str(l, "n_seq_max_source") << "), "
+              << (l["kv_unified"].get<bool>() ? "unified" : "not unified") << ": " << u(l, "n_stream")
+              << (u(l, "n_stream") == 1 ? " stream" : " streams") << " of "
+              << group_thousands(u(l, "n_ctx_seq")) << " cells (" << str(l, "context_rule") << ")\n"
+              << "  flash attention " << str(l, "flash_attn") << " (" << str(l, "flash_attn_source")
+              << "); n_ubatch " << u(l, "n_ubatch") << "; swa_full "
+              << (l["swa_full"].get<bool>() ? "true" : "false") << " (" << str(l, "swa_full_source")
+              << ")\n\n";
+    std::cout << "What llama.cpp allocates, as its log prints it:\n";
+    for (const auto& o : l["memory"]) {
+        const bool rec = str(o, "cache") == "recurrent";
+        std::cout << "  " << str(o, "log_line") << "\n      " << bytes(u(o, "bytes")) << ": "
+                  << group_thousands(u(o, "cells")) << " cells (" << str(o, "cells_rule") << ")";
+        if (!rec) std::cout << " x " << u(o, "streams") << (u(o, "streams") == 1 ? " stream" : " streams");
+        std::cout << ", " << u(o, "layers") << " layers; " << (rec ? "R " : "K ")
+                  << group_thousands(u(o, rec ? "r_bytes" : "k_bytes")) << " B, " << (rec ? "S " : "V ")
+                  << group_thousands(u(o, rec ? "s_bytes" : "v_bytes")) << " B\n";
+    }
+    std::cout << "  total " << bytes(u(l, "bytes")) << "\n\n";
+    std::cout << "Three accountings of the " << group_thousands(u(l, "n_ctx_requested")) << " tokens:\n"
+              << "  naive     " << bytes(u(r, "sequence_bytes_naive"))
+              << "  every cached layer x every token\n"
+              << "  resident  " << bytes(u(r, "sequence_bytes_resident"))
+              << "  windows capped (one a slot), plus each slot's state\n"
+              << "  llamacpp  " << bytes(u(r, "sequence_bytes_llamacpp"))
+              << "  what llama.cpp allocates (padding, slots, window + ubatch)\n";
+    std::cout << "\nKV cache, " << str(r, "accounting") << ": " << bytes(u(r, "kv_bytes")) << "\n"
+              << std::flush;
+    print_warnings(r);
+}
+
 }  // namespace
 
 // The reading of argv every command shares: usage problems exit 2, bad values 1.
@@ -138,6 +224,8 @@ int run_size(int argc, char** argv, int first) {
     if (a.json_output) {
         std::cout << to_text(*r, 2) << "\n" << std::flush;
         print_warnings(*r);
+    } else if (r->contains("llamacpp")) {
+        print_llamacpp(*r);
     } else {
         print_plain(*r);
     }

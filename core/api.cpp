@@ -5,6 +5,7 @@
 #include "check/check_report.hpp"
 #include "check/gpu_presets.hpp"
 #include "config/presets.hpp"
+#include "engines/llamacpp/gguf_model.hpp"
 #include "report.hpp"
 #include "sizing/series.hpp"
 #include "sizing/sizing.hpp"
@@ -84,17 +85,25 @@ Result<ModelSpec> load_config(std::string_view config) {
 Result<Model> read_config(std::string_view config) {
     auto m = load_config(config);
     if (!m) return m.forward_error();
-    Result<WeightEstimate> w = estimate_weights(*m);
+    // The weights estimate reads a config.json's fields; a GGUF's weights are its tensors, which its metadata
+    // document does not give.
+    Result<WeightEstimate> w =
+        is_gguf_document(m->root())
+            ? Result<WeightEstimate>(
+                  fail(code::invalid_value, "gguf",
+                       "a GGUF's weights are its tensors, which its metadata does not size"))
+            : estimate_weights(*m);
     return Model{std::move(m.value()), std::move(w)};
 }
 
 Result<json> size_report(const Model& model, const Options& options) {
-    // The model as served: with a speculative draft's layers and longer states, if any.
-    auto spec = with_speculative_tokens(model.spec, options.num_speculative_tokens.value_or(0),
-                                        options.pp.value_or(1));
+    // The model as served: with a speculative draft's layers and longer states, if any, or as llama.cpp
+    // sees it.
+    const SizeOptions o = size_options(options);
+    auto spec = as_served(model.spec, o);
     if (!spec) return spec.forward_error();
     const Model served{std::move(spec.value()), model.weights};
-    auto r = size_model(served.spec, size_options(options));
+    auto r = size_model(served.spec, o);
     if (!r) return r.forward_error();
     return size_report(served, *r);
 }
@@ -102,14 +111,14 @@ Result<json> size_report(const Model& model, const Options& options) {
 Result<ModelFigures> size_figures(const Model& model, const Options& options) {
     // The model as served, as size_report has it; the model itself when no draft is asked for
     // (with_speculative_tokens would copy it).
+    const SizeOptions o = size_options(options);
     std::optional<ModelSpec> drafted;
-    if (const std::uint64_t draft = options.num_speculative_tokens.value_or(0)) {
-        auto spec = with_speculative_tokens(model.spec, draft, options.pp.value_or(1));
+    if (options.num_speculative_tokens.value_or(0) || o.engine == Engine::llamacpp) {
+        auto spec = as_served(model.spec, o);
         if (!spec) return spec.forward_error();
         drafted = std::move(spec.value());
     }
     const ModelSpec& served = drafted ? *drafted : model.spec;
-    const SizeOptions o = size_options(options);
     auto context = size_context(served, o);
     if (!context) return context.forward_error();
     auto plan = SizePlan::make(served, o);

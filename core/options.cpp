@@ -13,9 +13,12 @@ constexpr unsigned size_check_table = size_command | check_command | table_comma
 // plain values are those of SizeOptions and pool.hpp; a test checks that the texts here say
 // the same.
 const std::vector<OptionSpec> table = {
-    {"context", OptionType::count, "N", "the model's max context", "tokens in one sequence", size_command,
-     &Options::context},
-    {"batch", OptionType::count, "N", "1", "sequences held at once", size_command, &Options::batch},
+    {"context", OptionType::count, "N",
+     "the model's max context; llama.cpp: llama-server's -c default, Ollama's num_ctx 4096, LM Studio's 4096",
+     "tokens in one sequence; llamacpp: -c, the whole cache split among the slots; ollama: num_ctx, a slot's",
+     size_command | check_command, &Options::context},
+    {"batch", OptionType::count, "N", "1", "sequences held at once", size_command, &Options::batch,
+     for_serving},
     {"contexts", OptionType::contexts, "N,N,...", "4096,32768,131072", "the contexts of the table's columns",
      table_command, &Options::contexts},
     {"format", OptionType::choice, "md html csv json", "md in the CLI; no text in the JSON API",
@@ -23,79 +26,108 @@ const std::vector<OptionSpec> table = {
     {"max_context", OptionType::count, "N", "the context the engine log states",
      "the context the deployment advertises (vLLM's --max-model-len)", check_command, &Options::max_context},
     {"pool_tokens", OptionType::count_or_zero, "N", "none: one of pool_tokens, engine_log or gpu",
-     "the engine's KV pool in tokens", check_command, &Options::pool_tokens},
+     "the engine's KV pool in tokens", check_command, &Options::pool_tokens, for_serving},
     {"engine_log", OptionType::log, "FILE", "none",
      "the engine's startup log, for its pool (the CLI reads the file; - for stdin)", check_command,
-     &Options::engine_log},
+     &Options::engine_log, for_serving},
     {"gpu", OptionType::text, "NAME", "none", "a GPU preset (kvcalc gpus lists them), to derive the pool",
-     check_command, &Options::gpu},
+     check_command, &Options::gpu, for_serving},
     {"gpu_memory", OptionType::bytes, "SIZE", "the GPU preset's",
-     "memory of one GPU as CUDA reports it: bytes, or text like 80GiB", check_command, &Options::gpu_memory},
+     "memory of one GPU as CUDA reports it: bytes, or text like 80GiB", check_command, &Options::gpu_memory,
+     for_serving},
     {"gpu_count", OptionType::count, "N", "tp x pp", "GPUs of the deployment", check_command,
-     &Options::gpu_count},
+     &Options::gpu_count, for_serving},
     {"kv_dtype", OptionType::text, "D", "auto",
      "KV cache dtype: auto (the model's, or fp8 when its quantization_config declares a KV scheme), fp32, "
      "fp16, bf16, fp8, fp8_e4m3, fp8_e5m2, int8, int4, fp8_ds_mla",
-     size_check_table, &Options::kv_dtype},
+     size_check_table, &Options::kv_dtype, for_serving},
     {"tp", OptionType::count, "N", "1",
      "tensor-parallel GPUs (KV heads split, or replicated above their count)", size_command | check_command,
-     &Options::tp},
+     &Options::tp, for_serving},
     {"pp", OptionType::count, "N", "1", "pipeline-parallel stages (layers split as vLLM does)",
-     size_command | check_command, &Options::pp},
+     size_command | check_command, &Options::pp, for_serving},
     {"block_size", OptionType::count, "N", "vLLM's 16 (larger for hybrid models), SGLang's page of 1",
      "vLLM's block / SGLang's page in tokens; also rounds the resident figure to whole blocks",
-     size_check_table, &Options::block_size},
-    {"accounting", OptionType::choice, "naive resident vllm", "resident; vllm for check",
+     size_check_table, &Options::block_size, for_serving},
+    {"accounting", OptionType::choice, "naive resident vllm llamacpp",
+     "resident; vllm for check; llamacpp for llama.cpp",
      "naive: every layer x every token; resident: windows capped, plus fixed state; vllm: what vLLM "
-     "reserves per request",
+     "reserves per request; llamacpp: what llama.cpp allocates",
      size_check_table, &Options::accounting},
     {"max_num_batched_tokens", OptionType::count, "N", "8192",
      "vLLM's tokens in flight, which sliding and chunked layers keep besides their window", size_check_table,
-     &Options::max_num_batched_tokens},
+     &Options::max_num_batched_tokens, for_serving},
     {"num_speculative_tokens", OptionType::count_or_zero, "N", "0",
      "vLLM's speculative tokens, drafted by the model's own MTP layers (Qwen3-Next, Qwen3.5, DeepSeek-V3): "
      "the draft's attention layers join the cache, and each gated-delta-net state keeps N more conv rows and "
      "N more state blocks",
-     size_check_table, &Options::num_speculative_tokens},
+     size_check_table, &Options::num_speculative_tokens, for_serving},
     {"mamba_cache_mode", OptionType::choice, "none align", "none",
      "vLLM's Mamba state for prefix caching on a hybrid model: none (one state block per request, without "
      "prefix caching) or align (two, what prefix caching uses for gated-delta-net models)",
-     size_check_table, &Options::mamba_cache_mode},
+     size_check_table, &Options::mamba_cache_mode, for_serving},
     {"indexer_kv_dtype", OptionType::choice, "bf16 fp8", "bf16",
      "vLLM's --attention-config indexer_kv_dtype: the dtype of a sparse-attention indexer's keys "
      "(MiniMax-M3: one sparse_index_dim key a token on each sparse layer), bf16 (vLLM's default) or fp8",
-     size_check_table, &Options::indexer_kv_dtype},
+     size_check_table, &Options::indexer_kv_dtype, for_serving},
     {"max_num_encoder_input_tokens", OptionType::count, "N", "none: required for an encoder-decoder",
      "vLLM's encoder tokens a request's cross-attention caches (scheduler_config."
      "max_num_encoder_input_tokens): an encoder-decoder (Whisper, FireRedLID, Cohere ASR, Nemotron Parse) "
      "reserves them in every decoder layer",
-     size_check_table, &Options::max_num_encoder_input_tokens},
+     size_check_table, &Options::max_num_encoder_input_tokens, for_serving},
     {"shared_prefix", OptionType::count_or_zero, "N", "0",
      "tokens of a prefix every sequence of the batch shares, stored once", size_command,
-     &Options::shared_prefix},
+     &Options::shared_prefix, for_serving},
     {"gpu_memory_utilization", OptionType::fraction, "F", "0.9 (vLLM's)", "vLLM's share of each GPU's memory",
-     check_command, &Options::gpu_memory_utilization},
+     check_command, &Options::gpu_memory_utilization, for_serving},
     {"mem_fraction_static", OptionType::fraction, "F", "0.88 (SGLang's fallback)",
      "SGLang's share of each GPU's memory for weights and cache", check_command,
-     &Options::mem_fraction_static},
+     &Options::mem_fraction_static, for_serving},
     {"activation_peak", OptionType::bytes, "SIZE", "1.5 GiB", "vLLM's activation peak per GPU", check_command,
-     &Options::activation_peak},
+     &Options::activation_peak, for_serving},
     {"non_torch", OptionType::bytes, "SIZE", "0.5 GiB", "memory outside PyTorch per GPU (NCCL, cuBLAS)",
-     check_command, &Options::non_torch},
+     check_command, &Options::non_torch, for_serving},
     {"weight_dtype", OptionType::text, "D", "auto",
      "weight dtype for the weights estimate: auto (from quantization_config), bf16, fp16, fp32, fp8, int8, "
      "int4, mxfp4, nvfp4",
      check_command | table_command, &Options::weight_dtype},
-    {"engine", OptionType::choice, "vllm sglang", "vllm, or the engine the log is from",
-     "the serving engine, whose way of sizing the pool and admitting requests applies", check_command,
-     &Options::engine},
+    {"engine", OptionType::choice, "vllm sglang llamacpp ollama lmstudio",
+     "vllm (check: or the engine the log is from)",
+     "the engine whose allocation is sized; ollama and lmstudio are llama.cpp with their defaults",
+     size_check_table, &Options::engine},
+    {"parallel", OptionType::count, "N", "llama-server 4 unified (b6931+), else 1",
+     "llama.cpp's -np: slots, each its own stream of cells unless kv_unified", size_check_table,
+     &Options::parallel, for_llamacpp},
+    {"cache_type_k", OptionType::choice, "f32 f16 bf16 q8_0 q4_0 q4_1 q5_0 q5_1 iq4_nl", "f16",
+     "llama.cpp's -ctk: the K cache's type (q8_0 is 34 B per 32 values)", size_check_table,
+     &Options::cache_type_k, for_llamacpp},
+    {"cache_type_v", OptionType::choice, "f32 f16 bf16 q8_0 q4_0 q4_1 q5_0 q5_1 iq4_nl", "f16",
+     "llama.cpp's -ctv: the V cache's type; a quantized V needs flash attention", size_check_table,
+     &Options::cache_type_v, for_llamacpp},
+    {"flash_attn", OptionType::choice, "on off auto", "auto (b6325+; off before)",
+     "llama.cpp's -fa; auto counts as on when the cache is made", size_check_table, &Options::flash_attn,
+     for_llamacpp},
+    {"swa_full", OptionType::flag, "", "false; true for lmstudio (llama.cpp's library default)",
+     "llama.cpp's --swa-full: sliding-window layers keep the whole context", size_check_table,
+     &Options::swa_full, for_llamacpp},
+    {"ubatch_size", OptionType::count, "N", "512",
+     "llama.cpp's -ub, which sliding-window layers keep beside the window", size_check_table,
+     &Options::ubatch_size, for_llamacpp},
+    {"kv_unified", OptionType::flag, "", "false; true with llama-server's automatic slots",
+     "llama.cpp's --kv-unified: one stream shared by all slots", size_check_table, &Options::kv_unified,
+     for_llamacpp},
+    {"llamacpp_build", OptionType::count, "N", "the current rules (b10573); ollama: its bundled b10488",
+     "the llama.cpp build (its log's build: N) whose rules apply", size_check_table, &Options::llamacpp_build,
+     for_llamacpp},
+    {"ollama_version", OptionType::text, "X.Y.Z", "0.33.0", "engine ollama: its release, 0.30 or later",
+     size_check_table, &Options::ollama_version, for_llamacpp},
     {"concurrency", OptionType::count, "N", "none", "requests of max_context tokens that must fit at once",
-     check_command, &Options::concurrency},
+     check_command, &Options::concurrency, for_serving},
     {"verdict_from", OptionType::choice, "engine kvcalc", "engine",
      "with an engine log whose printed figures disagree with kvcalc's derivation from the memory it logs: "
      "engine (its "
      "printed pool, concurrency and refusal) or kvcalc (kvcalc's derivation)",
-     check_command, &Options::verdict_from},
+     check_command, &Options::verdict_from, for_serving},
 };
 
 // "naive, resident or vllm" from "naive resident vllm".
@@ -178,6 +210,8 @@ const char* type_name(OptionType t) {
             return "list";
         case OptionType::log:
             return "log";
+        case OptionType::flag:
+            return "boolean";
     }
     return "text";
 }
@@ -230,6 +264,12 @@ Result<bool> read_one(const OptionSpec& spec, const json& v, Options& out) {
             out.*std::get<std::optional<std::string> Options::*>(spec.slot) = v.get<std::string>();
             return true;
         }
+        case OptionType::flag: {
+            if (!v.is_boolean())
+                return field_error(code::bad_option, key, "must be true or false, got {}", described(v));
+            out.*std::get<std::optional<bool> Options::*>(spec.slot) = v.get<bool>();
+            return true;
+        }
         case OptionType::contexts: {
             auto c = read_contexts(v);
             if (!c) return c.forward_error();
@@ -277,10 +317,42 @@ Result<Options> read_options(const json& options, Command command) {
         auto r = read_one(*spec, it.value(), out);
         if (!r) return r.forward_error();
     }
+    // An option of another engine than the one chosen (or, with none, of llama.cpp's).
+    const unsigned engine = engine_bits(out.engine);
+    for (const auto& it : options.items()) {
+        const OptionSpec* spec = find_option(it.key());
+        if (it.value().is_null() || (spec->engines & engine)) continue;
+        const std::string& k = it.key();
+        if (spec->engines == for_llamacpp)
+            return out.engine ? fail(code::bad_option, k,
+                                     "{} is llama.cpp's option (engine llamacpp, ollama or lmstudio), not "
+                                     "{}'s",
+                                     k, *out.engine)
+                              : fail(code::bad_option, k,
+                                     "{} is llama.cpp's option: give engine llamacpp, ollama or lmstudio", k);
+        return fail(code::bad_option, k, "{} is an option of vllm and sglang, not of engine {}", k,
+                    *out.engine);
+    }
     return out;
 }
 
+unsigned engine_bits(const std::optional<std::string>& engine) {
+    if (!engine) return for_serving;
+    if (*engine == "vllm") return for_vllm;
+    if (*engine == "sglang") return for_sglang;
+    return for_llamacpp;  // llamacpp, ollama, lmstudio (read_options checked the value)
+}
+
+bool is_llamacpp_engine(const std::optional<std::string>& engine) {
+    return engine_bits(engine) == for_llamacpp;
+}
+
 Result<json> option_from_text(const OptionSpec& spec, const std::string& text) {
+    if (spec.type == OptionType::flag) {
+        if (text == "true" || text == "false") return json(text == "true");
+        return fail(code::bad_option, spec.name, "{}: must be true or false, got \"{}\"", cli_flag(spec),
+                    std::string_view(text).substr(0, 40));
+    }
     if (spec.type != OptionType::count && spec.type != OptionType::count_or_zero) return json(text);
     bool digits = !text.empty() && text.size() <= 16 &&
                   std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -18,6 +18,12 @@ namespace kvcalc {
 enum Command : unsigned { size_command = 1, check_command = 2, table_command = 4 };
 const char* command_name(Command c);
 
+// The engines an option applies to (OptionSpec::engines): vLLM's and SGLang's options are errors
+// with engine llamacpp (ollama, lmstudio), and llama.cpp's with vllm or sglang.
+enum EngineBits : unsigned { for_vllm = 1, for_sglang = 2, for_llamacpp = 4 };
+inline constexpr unsigned for_serving = for_vllm | for_sglang;
+inline constexpr unsigned for_all_engines = for_vllm | for_sglang | for_llamacpp;
+
 // Every option a call can take, read and checked; an option not given is empty.
 struct Options {
     std::optional<std::uint64_t> context, batch, tp, pp, block_size, max_num_batched_tokens, shared_prefix,
@@ -25,6 +31,10 @@ struct Options {
         num_speculative_tokens, max_num_encoder_input_tokens;
     std::optional<std::string> kv_dtype, accounting, engine, engine_log, gpu, weight_dtype, format,
         verdict_from, mamba_cache_mode, indexer_kv_dtype;
+    // llama.cpp's (llama-server's names)
+    std::optional<std::uint64_t> parallel, ubatch_size, llamacpp_build;
+    std::optional<std::string> cache_type_k, cache_type_v, flash_attn, ollama_version;
+    std::optional<bool> swa_full, kv_unified;
     std::optional<Fraction> gpu_memory_utilization, mem_fraction_static;
     std::optional<std::vector<std::uint64_t>> contexts;
 };
@@ -38,6 +48,7 @@ enum class OptionType {
     choice,         // one of `values`
     contexts,       // a list of token counts, or text "4096,32768"
     log,            // an engine's log text (the CLI reads it from a file)
+    flag,           // true or false; the CLI's flag alone means true (--swa-full)
 };
 
 struct OptionSpec {
@@ -49,20 +60,28 @@ struct OptionSpec {
     const char* help;
     unsigned commands;  // Command bits
     std::variant<std::optional<std::uint64_t> Options::*, std::optional<std::string> Options::*,
-                 std::optional<Fraction> Options::*, std::optional<std::vector<std::uint64_t>> Options::*>
+                 std::optional<Fraction> Options::*, std::optional<std::vector<std::uint64_t>> Options::*,
+                 std::optional<bool> Options::*>
         slot;
+    unsigned engines = for_all_engines;  // EngineBits
 };
 
 const std::vector<OptionSpec>& option_table();
 const OptionSpec* find_option(std::string_view name);
 
 // The options of `command` from a JSON object (null or absent: none). Unknown keys, keys of
-// another command and bad values are bad_option errors naming the key; null values are unset.
+// another command or of another engine than `engine` names, and bad values are bad_option errors
+// naming the key; null values are unset.
 Result<Options> read_options(const json& options, Command command);
 
 // One option's value from text as the CLI gives it ("--context 4096"), as JSON for
-// read_options: whole numbers must be plain digits; everything else stays text.
+// read_options: whole numbers must be plain digits, flags true or false; everything else stays text.
 Result<json> option_from_text(const OptionSpec& spec, const std::string& text);
+
+// The engines `engine` (an option's value: vllm, sglang, llamacpp, ollama, lmstudio) stands for, as
+// EngineBits; unset: vLLM or SGLang (which the check may take from a log).
+unsigned engine_bits(const std::optional<std::string>& engine);
+bool is_llamacpp_engine(const std::optional<std::string>& engine);
 
 // "kv_dtype" -> "--kv-dtype"; "kv_dtype" -> "kvDtype".
 std::string cli_flag(const OptionSpec& spec);

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "config/config_fields.hpp"
+#include "engines/llamacpp/llamacpp_report.hpp"
 #include "sizing/weights.hpp"
 
 namespace kvcalc {
@@ -75,8 +76,6 @@ std::string attention_kind(const ModelSpec& m) {
     return base;
 }
 
-namespace {
-
 json sourced(const Sourced& s) {
     json j;
     set_member(j, "value", s.value);
@@ -93,12 +92,50 @@ json layer_counts(const ModelSpec& m) {
     return c;
 }
 
-json group_report(const ModelSpec& m, const GroupFigures& f) {
-    const LayerGroup& g = m.groups[f.group];
+json group_geometry(const LayerGroup& g) {
     json j;
     set_member(j, "kind", layer_kind_name(g.kind));
     set_member(j, "name", g.name);
     set_member(j, "layers", g.count);  // caches: a looped model's layers times their loop steps
+    if (g.kind == LayerKind::mla) {
+        set_member(j, "latent_dim", sourced(g.latent_dim));
+    } else if (is_attention(g.kind)) {
+        set_member(j, "kv_heads", sourced(g.kv_heads));
+        set_member(j, "head_dim", sourced(g.k_head_dim));
+        set_member(j, "v_head_dim", sourced(g.v_head_dim));
+    }
+    if (g.window.value) set_member(j, "window", sourced(g.window));
+    if (g.kind == LayerKind::linear_state) {
+        set_member(j, "mixer", g.state.mixer);
+        set_member(j, "state_source", g.state.source);
+    }
+    return j;
+}
+
+void set_model_members(json& j, const Model& model) {
+    const ModelSpec& m = model.spec;
+    set_member(j, "model", m.name);
+    set_member(j, "model_source", m.name_source);
+    set_member(j, "text_config", m.text_path);
+    set_member(j, "attention_kind", attention_kind(m));
+    set_member(j, "num_layers", sourced(m.num_layers));
+    set_member(j, "query_heads", sourced(m.query_heads));
+    set_member(j, "max_context", m.max_context.value ? json(sourced(m.max_context)) : json(nullptr));
+    set_member(j, "layer_plan_source", m.layer_plan_source);
+    const Result<WeightEstimate>& weights = model.weights;  // the text model's, at the config's dtype
+    set_member(j, "param_count", weights ? json(weights->param_count) : json(nullptr));
+    set_member(j, "weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
+    set_member(j, "weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
+    set_member(j, "weights_error", weights ? json(nullptr) : error_report(weights.error())["error"]);
+    // why they are null
+    set_member(j, "layers", layer_counts(m));
+}
+
+namespace {
+
+json group_report(const ModelSpec& m, const GroupFigures& f) {
+    const LayerGroup& g = m.groups[f.group];
+    json j = group_geometry(g);
     if (g.per_layer != 1) set_member(j, "caches_per_layer", g.per_layer);
     if (g.cross_attention)
         set_member(j, "cross_attention", true);  // holds the encoder's tokens, not the context's
@@ -109,18 +146,9 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
                     {"source", g.indexer_dim.value ? format("{} {} x the bytes of indexer_kv_dtype",
                                                             g.indexer_dim.source, g.indexer_dim.value)
                                                    : g.indexer_bytes.source}});
-    if (g.kind == LayerKind::mla) {
-        set_member(j, "latent_dim", sourced(g.latent_dim));
-    } else if (g.kind != LayerKind::linear_state && g.kind != LayerKind::no_cache) {
-        set_member(j, "kv_heads", sourced(g.kv_heads));
-        set_member(j, "head_dim", sourced(g.k_head_dim));
-        set_member(j, "v_head_dim", sourced(g.v_head_dim));
+    if (is_attention(g.kind) && g.kind != LayerKind::mla)
         set_member(j, "kv_heads_per_gpu", f.kv_heads_per_gpu);
-    }
-    if (g.window.value) set_member(j, "window", sourced(g.window));
     if (g.kind == LayerKind::linear_state) {
-        set_member(j, "mixer", g.state.mixer);
-        set_member(j, "state_source", g.state.source);
         set_member(j, "state_bytes_layer", f.state_bytes_layer);
         set_member(j, "state_bytes_layer_per_gpu", f.state_bytes_layer_per_gpu);
     }
@@ -138,16 +166,10 @@ json group_report(const ModelSpec& m, const GroupFigures& f) {
 }  // namespace
 
 json size_report(const Model& model, const SizeResult& r) {
+    if (r.engine == Engine::llamacpp) return llamacpp_size_report(model, r);
     const ModelSpec& m = model.spec;
     json j;
-    set_member(j, "model", m.name);
-    set_member(j, "model_source", m.name_source);
-    set_member(j, "text_config", m.text_path);
-    set_member(j, "attention_kind", attention_kind(m));
-    set_member(j, "num_layers", sourced(m.num_layers));
-    set_member(j, "query_heads", sourced(m.query_heads));
-    set_member(j, "max_context", m.max_context.value ? json(sourced(m.max_context)) : json(nullptr));
-    set_member(j, "layer_plan_source", m.layer_plan_source);
+    set_model_members(j, model);
     set_member(j, "bytes_per_token", r.bytes_per_token);
     set_member(j, "bytes_per_token_per_gpu", r.bytes_per_token_per_gpu);
     set_member(j, "context", r.context);
@@ -174,13 +196,6 @@ json size_report(const Model& model, const SizeResult& r) {
     set_member(j, "kv_bytes", r.kv_bytes);
     set_member(j, "kv_bytes_per_gpu", r.kv_bytes_per_gpu);
     set_member(j, "kv_bytes_deployment", r.kv_bytes_deployment);
-    const Result<WeightEstimate>& weights = model.weights;  // the text model's, at the config's dtype
-    set_member(j, "param_count", weights ? json(weights->param_count) : json(nullptr));
-    set_member(j, "weight_bytes", weights ? json(weights->weight_bytes) : json(nullptr));
-    set_member(j, "weight_dtype", weights ? json(weights->dtype.name) : json(nullptr));
-    set_member(j, "weights_error", weights ? json(nullptr) : error_report(weights.error())["error"]);
-    // why they are null
-    set_member(j, "layers", layer_counts(m));
     json groups = json::array();
     for (const auto& f : r.groups)
         groups.push_back(group_report(m, f));
@@ -213,10 +228,29 @@ SizeOptions size_options(const Options& o) {
     s.mamba_align = o.mamba_cache_mode && *o.mamba_cache_mode == "align";
     if (o.kv_dtype) s.kv_dtype = *o.kv_dtype;
     if (o.indexer_kv_dtype) s.indexer_kv_dtype = *o.indexer_kv_dtype;
+    if (o.engine && *o.engine == "sglang") s.engine = Engine::sglang;
+    if (is_llamacpp_engine(o.engine)) {
+        s.engine = Engine::llamacpp;
+        s.accounting = Accounting::llamacpp;  // what llama.cpp allocates, unless another is asked for
+        LlamacppOptions& l = s.llamacpp;
+        l.host = *o.engine == "ollama"     ? LlamacppHost::ollama
+                 : *o.engine == "lmstudio" ? LlamacppHost::lmstudio
+                                           : LlamacppHost::server;
+        l.parallel = o.parallel;
+        l.ubatch_size = o.ubatch_size;
+        l.build = o.llamacpp_build;
+        l.cache_type_k = o.cache_type_k;
+        l.cache_type_v = o.cache_type_v;
+        l.flash_attn = o.flash_attn;
+        l.ollama_version = o.ollama_version;
+        l.swa_full = o.swa_full;
+        l.kv_unified = o.kv_unified;
+    }
     if (o.accounting)
-        s.accounting = *o.accounting == "naive"  ? Accounting::naive
-                       : *o.accounting == "vllm" ? Accounting::vllm
-                                                 : Accounting::resident;
+        s.accounting = *o.accounting == "naive"      ? Accounting::naive
+                       : *o.accounting == "vllm"     ? Accounting::vllm
+                       : *o.accounting == "llamacpp" ? Accounting::llamacpp
+                                                     : Accounting::resident;
     return s;
 }
 

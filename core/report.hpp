@@ -33,4 +33,14 @@ SizeOptions size_options(const Options& options);
 // [{"field", "message"}, ...]
 json warnings_json(const std::vector<Warning>& warnings);
 
+// {"value", "source"}; the layer counts per kind ({"total", "full_attention", ...}).
+json sourced(const Sourced& s);
+json layer_counts(const ModelSpec& m);
+
+// A size report's members about the model, whatever the engine: its name, attention kind, layers, heads,
+// max context, layer plan and counts, and the weights estimate.
+void set_model_members(json& j, const Model& model);
+// A layer group's kind, name, layers and geometry (heads and head sizes, the MLA latent, window, state).
+json group_geometry(const LayerGroup& g);
+
 }  // namespace kvcalc

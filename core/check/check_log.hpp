@@ -12,6 +12,7 @@
 #include "check/engine_log.hpp"
 #include "check/pool.hpp"
 #include "config/model.hpp"
+#include "engines/vllm/vllm_pool.hpp"
 #include "sizing/sizing.hpp"
 
 namespace kvcalc {
@@ -64,6 +65,10 @@ struct LogPool {
 };
 
 Result<LogPool> read_log_pool(const LogInputs& in);
+
+// Bytes as the engines print them in their logs (vLLM's format_gib, SGLang's GB of 2^30): GiB to
+// two decimals, "58.11 GiB".
+std::string log_gib(std::uint64_t bytes);
 
 // The longest context whose request (vLLM accounting, per GPU) fits `bytes`, capped at `cap`
 // (0: no cap); 0 when not even one token fits.

@@ -6,6 +6,7 @@
 #include "check/check_log.hpp"
 #include "check/engine_log.hpp"
 #include "check/gpu_presets.hpp"
+#include "engines/llamacpp/llamacpp_check.hpp"
 #include "report.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
@@ -476,6 +477,12 @@ json cross_checks_json(const Pool& p) {
 }  // namespace
 
 Result<json> check_report(const Model& model, const Options& o) {
+    if (is_llamacpp_engine(o.engine)) return llamacpp_check_report(model, o);
+    if (o.context)
+        return fail(
+            code::bad_option, "context",
+            "context is llama.cpp's -c (engine llamacpp, ollama or lmstudio); the context a vLLM or SGLang "
+            "deployment advertises is max_context");
     auto source = choose_pool_source(o);
     if (!source) return source.forward_error();
     EngineLog log;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engines/sglang/sglang_pool.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/units.hpp"
 
@@ -117,16 +118,6 @@ Result<std::uint64_t> parse_byte_size(std::string_view text, const std::string& 
     return bad("unknown unit (expected B, KiB, MiB, GiB, TiB, kB, MB, GB or TB)");
 }
 
-const char* engine_name(Engine e) {
-    return e == Engine::sglang ? "sglang" : "vllm";
-}
-
-Result<Engine> parse_engine(std::string_view text) {
-    if (text == "vllm" || text == "vLLM") return Engine::vllm;
-    if (text == "sglang" || text == "SGLang") return Engine::sglang;
-    return field_error(code::bad_option, "engine", "must be vllm or sglang, got \"{}\"", text.substr(0, 40));
-}
-
 std::uint64_t tokens_in_bytes(std::uint64_t bytes, std::uint64_t per_token, std::uint64_t block) {
     if (per_token == 0 || block == 0) return 0;
     auto page = mul(block, per_token);
@@ -158,22 +149,18 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
     r.reserved_bytes = *reserved;
     r.memory_left = r.requested_bytes > r.reserved_bytes;
     r.pool_bytes_per_gpu = r.memory_left ? r.requested_bytes - r.reserved_bytes : 0;
-    const bool swa = !vllm && in.sglang_sliding_bytes_per_token > 0;
-    const bool state = !vllm && in.sglang_state;
-    // What the attention layers' tokens get: all of the pool, less the state's share.
-    const std::uint64_t state_share = state ? r.pool_bytes_per_gpu * 9 / 19 : 0;  // < 2^53 x 9
-    const std::uint64_t kv_bytes = r.pool_bytes_per_gpu - state_share;
-    if (swa) {
-        // full_tokens = pool / (F + 0.8 x S) = 5 x pool / (5F + 4S), in whole pages
-        const std::uint64_t s = in.sglang_sliding_bytes_per_token, f = in.bytes_per_token_per_gpu - s;
-        auto den = add(mul(5, f), mul(4, s));
-        auto tokens = mul(kv_bytes, 5);
-        if (!den || !tokens)
-            return fail(code::overflow, "gpu_memory", "the pool's arithmetic exceeds 2^53 - 1");
-        r.pool_blocks = *tokens / *den / in.block_size;
+    // SGLang's pools for a hybrid model split the bytes first (engines/sglang/sglang_pool.cpp);
+    // otherwise whole blocks of every layer's bytes per token.
+    const bool split = !vllm && (in.sglang_sliding_bytes_per_token > 0 || in.sglang_state);
+    SglangPoolSplit sg;
+    if (split) {
+        auto s = sglang_split_pool(in, r.pool_bytes_per_gpu);
+        if (!s) return s.forward_error();
+        sg = *s;
+        r.pool_blocks = sg.pool_blocks;
     } else {
         auto page = mul(in.block_size, in.bytes_per_token_per_gpu);
-        r.pool_blocks = page ? kv_bytes / *page : 0;
+        r.pool_blocks = page ? r.pool_bytes_per_gpu / *page : 0;
     }
     r.pool_tokens = r.pool_blocks * in.block_size;
 
@@ -191,112 +178,14 @@ Result<PoolResult> derive_pool(const PoolInputs& in) {
                                  bytes(r.reserved_bytes), bytes(r.requested_bytes)));
     } else {
         r.steps.push_back(format("= {} for the KV cache per GPU", bytes(r.pool_bytes_per_gpu)));
-        if (state)
-            r.steps.push_back(
-                format("- 0.9 / 1.9 of it for the Mamba / linear-attention state "
-                       "(SGLang's mamba_full_memory_ratio 0.9) {} = {} for the attention layers",
-                       bytes(state_share), bytes(kv_bytes)));
-        if (swa)
-            r.steps.push_back(
-                format("/ ({} B per token for the full layers + 0.8 x {} B for the sliding ones, "
-                       "SGLang's swa_full_tokens_ratio 0.8) = {} pages of {} = {} full-layer tokens "
-                       "(the sliding layers hold 0.8 of that)",
-                       grouped(in.bytes_per_token_per_gpu - in.sglang_sliding_bytes_per_token),
-                       grouped(in.sglang_sliding_bytes_per_token), grouped(r.pool_blocks),
-                       grouped(in.block_size), grouped(r.pool_tokens)));
+        if (split)
+            sglang_split_steps(in, sg, r);
         else
             r.steps.push_back(format("/ ({} tokens x {} B per token per GPU) = {} whole blocks = {} tokens",
                                      grouped(in.block_size), grouped(in.bytes_per_token_per_gpu),
                                      grouped(r.pool_blocks), grouped(r.pool_tokens)));
     }
     return r;
-}
-
-}  // namespace kvcalc
-
-namespace kvcalc {
-
-Result<VllmLayout> vllm_layout(const ModelSpec& m, const SizeResult& r) {
-    // The kinds of cached layer, as vLLM tells its specs apart: attention by kind and window,
-    // and linear state. Counts over the whole model; groups[i] of r lines up with m.groups[i].
-    struct Kind {
-        LayerKind kind;
-        std::uint64_t window = 0, count = 0, page = 0, block = 0;
-        std::string name;
-    };
-    std::vector<Kind> kinds;
-    for (const GroupFigures& g : r.groups) {
-        const LayerGroup& lg = m.groups[g.group];
-        const bool attention = lg.kind == LayerKind::full_attention || lg.kind == LayerKind::mla ||
-                               lg.kind == LayerKind::sliding_window || lg.kind == LayerKind::chunked_local;
-        if ((!attention && lg.kind != LayerKind::linear_state) || lg.count == 0) continue;
-        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& k) {
-            return k.kind == lg.kind && k.window == lg.window.value;
-        });
-        if (it == kinds.end()) {
-            kinds.push_back({lg.kind, lg.window.value, 0, 0, 0, lg.name});
-            it = kinds.end() - 1;
-        }
-        it->count += lg.count;
-        if (attention) {
-            auto page = mul(g.vllm_block_size, g.bytes_per_token_layer_per_gpu);
-            if (!page)
-                return fail(code::overflow, "block_size",
-                            "one vLLM page of the {} layers exceeds 2^53 - 1 bytes", lg.name);
-            it->page = std::max(it->page, *page);
-            it->block = it->block ? std::min(it->block, g.vllm_block_size) : g.vllm_block_size;
-        }
-    }
-    if (kinds.empty())
-        return fail(code::invalid_value, "engine_log",
-                    "the model keeps no KV cache, so vLLM has no pool of blocks");
-    VllmLayout L;
-    std::uint64_t page = 0, min_block = 0;
-    for (const Kind& k : kinds) {
-        page = std::max(page, k.page);
-        if (k.block) min_block = min_block ? std::min(min_block, k.block) : k.block;
-    }
-    if (min_block == 0)
-        return fail(code::invalid_value, "engine_log",
-                    "the model keeps only linear-attention state: kvcalc does not model vLLM's pool of state "
-                    "pages alone");
-    L.min_block = min_block;
-    if (kinds.size() == 1) {
-        auto bytes = mul(min_block, r.bytes_per_token_per_gpu);  // every layer of the busiest stage
-        if (!bytes) return fail(code::overflow, "block_size", "one vLLM block exceeds 2^53 - 1 bytes");
-        L.block_bytes = *bytes;
-        L.text = format("one KV cache group of every layer, {}-token blocks of {} B per GPU",
-                        grouped(min_block), grouped(L.block_bytes));
-        return L;
-    }
-    if (r.pp > 1)
-        return fail(
-            code::invalid_value, "pp",
-            "vLLM splits a hybrid model's KV cache groups over pipeline stages in a way kvcalc does not "
-            "model: its pool in blocks is not derived with pp > 1");
-    // Groups of one size: the smallest kind's count, or the largest's when under 1.5 times it.
-    std::uint64_t small = kinds[0].count, large = kinds[0].count;
-    for (const Kind& k : kinds) {
-        small = std::min(small, k.count);
-        large = std::max(large, k.count);
-    }
-    L.hybrid = true;
-    L.group_size = 2 * large < 3 * small ? large : small;
-    L.groups = 0;
-    std::string parts;
-    for (const Kind& k : kinds) {
-        const std::uint64_t n = cdiv(k.count, L.group_size), pad = n * L.group_size - k.count;
-        L.groups += n;
-        L.padding_layers += pad;
-        format_to(parts, parts.empty() ? "{} {}" : ", {} {}", grouped(k.count), k.name);
-        if (pad) format_to(parts, " + {} padding", grouped(pad));
-    }
-    auto bytes = mul(L.group_size, page);
-    if (!bytes) return fail(code::overflow, "block_size", "one vLLM block exceeds 2^53 - 1 bytes");
-    L.block_bytes = *bytes;
-    L.text = format("{} KV cache groups of {} layers ({}), blocks of {} pages of {} B per GPU",
-                    grouped(L.groups), grouped(L.group_size), parts, grouped(L.group_size), grouped(page));
-    return L;
 }
 
 }  // namespace kvcalc

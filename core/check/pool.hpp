@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/engine.hpp"
 #include "result.hpp"
 #include "sizing/sizing.hpp"
 
@@ -28,10 +29,6 @@ Result<Fraction> parse_fraction(std::string_view text, const std::string& field)
 // "79.11GiB", "1.5 GiB", "512MiB", "80GB" (decimal units, labelled), "536870912" (bytes).
 // Rounded down to a whole byte; at most 6 decimals.
 Result<std::uint64_t> parse_byte_size(std::string_view text, const std::string& field);
-
-enum class Engine { vllm, sglang };
-const char* engine_name(Engine e);
-Result<Engine> parse_engine(std::string_view text);
 
 // Defaults, all shown by the reports. Activation and non-torch are rounded up from vLLM's
 // own profile of Llama-3.1-8B on an H100 at max_num_batched_tokens 8192 (activation peak
@@ -80,24 +77,5 @@ struct PoolResult {
 std::uint64_t tokens_in_bytes(std::uint64_t bytes, std::uint64_t per_token, std::uint64_t block);
 
 Result<PoolResult> derive_pool(const PoolInputs& in);
-
-// vLLM V1's KV cache on one GPU (kv_cache_utils get_kv_cache_groups, ENGINES.md 1.7): one
-// group when every cached layer keeps the same number of tokens, whose block spans every
-// layer; otherwise each kind of layer in groups of one size (padded), every group's block a
-// page of the same size in each of group_size shared tensors. The pool is a number of such
-// blocks; a request takes some in every group.
-struct VllmLayout {
-    bool hybrid = false;
-    std::uint64_t groups = 1;          // KV cache groups
-    std::uint64_t group_size = 0;      // layers a group holds (hybrid)
-    std::uint64_t padding_layers = 0;  // added to fill the groups (hybrid)
-    std::uint64_t block_bytes = 0;     // one block of the pool, on one GPU
-    std::uint64_t min_block = 0;       // the smallest block size in tokens (its token figure's unit)
-    std::string text;                  // "7 groups of 10 layers (52 sliding_attention + 8 padding, 10 full)"
-};
-
-// The layout of `r` (the per-GPU figures of one request, vLLM accounting). An error names
-// what vLLM does that kvcalc does not model here (pipeline stages of a hybrid model).
-Result<VllmLayout> vllm_layout(const ModelSpec& m, const SizeResult& r);
 
 }  // namespace kvcalc

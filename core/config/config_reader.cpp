@@ -3,6 +3,7 @@
 #include "config/config_fields.hpp"
 #include "config/layer_plan.hpp"
 #include "config/model.hpp"
+#include "engines/llamacpp/gguf_model.hpp"
 
 namespace kvcalc {
 namespace {
@@ -315,6 +316,8 @@ void name_model(ModelSpec& m, const json& root) {
 Result<ModelSpec> read_model(json config) {
     auto owned = std::make_shared<const json>(std::move(config));
     const json& root = *owned;
+    // A GGUF's metadata document (the GGUF reader's): its layers by llama.cpp's rules.
+    if (is_gguf_document(root)) return read_gguf_model(std::move(owned));
     auto tm = find_text_model(root);
     if (!tm) return tm.forward_error();
     const json& text = *tm->object;
@@ -472,6 +475,13 @@ Result<ModelSpec> read_model(json config) {
             m.kv_quant_source = qf.path(n);
         }
         break;
+    }
+    // fp8 weights: vLLM refuses an fp8_e5m2 cache with them ("fp8_e5m2 kv-cache is not supported with
+    // fp8 checkpoints"), which the sizing says.
+    for (const Fields* src : {&f, &top}) {
+        const json* q = src->find("quantization_config");
+        const json* method = q ? member(*q, "quant_method") : nullptr;
+        if (method && *method == "fp8") m.fp8_weights = true;
     }
 
     // ModelConfig's max length: the first of these keys on vLLM's text config

@@ -1539,7 +1539,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
     }
 
     // MLA: attention layers keep one latent of kv_lora_rank + qk_rope_head_dim.
-    Sourced latent, mla_k, mla_v, indexer;
+    Sourced latent, latent_v, mla_k, mla_v, indexer;
     // MiniCPM3 compresses its projections through kv_lora_rank, but vLLM caches a plain Attention (below).
     // Unlimited-OCR's DeepseekAttention ignores kv_lora_rank (unlimited_ocr_attention).
     bool mla = f.find("kv_lora_rank") != nullptr && m.family != "minicpm3" && m.family != "unlimited_ocr";
@@ -1573,6 +1573,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         if (!rope) return rope.forward_error();
         latent = {rank->value + rope->value,
                   format("{} {} + {} {}", rank->source, rank->value, rope->source, rope->value)};
+        latent_v = *rank;
         auto nope =
             f.find("qk_nope_head_dim") ? f.non_negative("qk_nope_head_dim") : Result<Sourced>(Sourced{});
         auto v = f.find("v_head_dim") ? f.positive("v_head_dim") : Result<Sourced>(Sourced{});
@@ -1738,6 +1739,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             g.name = p.names[i];
             if (k == LayerKind::mla) {
                 g.latent_dim = latent;
+                g.latent_v_dim = latent_v;
                 g.mla_k_head_dim = mla_k;
                 g.mla_v_head_dim = mla_v;
                 g.indexer_bytes = indexer;
@@ -1769,6 +1771,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         } else if (mla && m.family == "longcat_flash") {  // its second MLA attention
             g.kind = LayerKind::mla;
             g.latent_dim = latent;
+            g.latent_v_dim = latent_v;
             g.mla_k_head_dim = mla_k;
             g.mla_v_head_dim = mla_v;
             g.indexer_bytes = indexer;

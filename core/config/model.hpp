@@ -30,6 +30,12 @@ enum class LayerKind {
 
 const char* layer_kind_name(LayerKind kind);  // "full_attention", "mla", ...
 
+// The kinds that cache K and V (or a latent) per token.
+inline bool is_attention(LayerKind k) {
+    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
+           k == LayerKind::chunked_local;
+}
+
 // Fixed per-sequence state of a linear-attention or Mamba layer, from the config's state
 // dims. conv: conv_rows x conv_channels elements; ssm: ssm_heads x ssm_head_elements.
 // Tensor parallelism shards conv_channels and ssm_heads.
@@ -61,6 +67,9 @@ struct LayerGroup {
     Sourced k_head_dim;  // attention kinds
     Sourced v_head_dim;  // attention kinds (= k_head_dim unless the config differs)
     Sourced latent_dim;  // mla: kv_lora_rank + qk_rope_head_dim
+    // mla: the latent without its rope part (kv_lora_rank), which llama.cpp b5137-b7835 allocates again
+    // as V (llama.cpp's value_length of an MLA GGUF).
+    Sourced latent_v_dim;
     // mla: each query head's key (qk_nope_head_dim + qk_rope_head_dim) and value (v_head_dim)
     // before compression, for showing the attention MLA compresses; 0 when the config lacks them.
     Sourced mla_k_head_dim, mla_v_head_dim;
@@ -90,6 +99,10 @@ struct ModelSpec {
     std::string text_path;   // "" for the root, or "text_config" / "llm_config" / ...
     std::string model_type;  // the text model's (else the root's): which config class's defaults apply
     std::string family;      // the architecture's family in vLLM's registry ("" when unknown)
+    // llama.cpp's architecture (general.architecture) when the model is llama.cpp's view of it: read from a
+    // GGUF, or a config mapped by its model_type (engines/llamacpp/llamacpp_model.cpp); else "".
+    std::string llamacpp_arch;
+    std::string llamacpp_arch_source;
     Sourced num_layers;
     Sourced query_heads;
     Sourced hidden_size;  // value 0 when the config has none
@@ -99,6 +112,7 @@ struct ModelSpec {
     unsigned model_dtype_bits = 16;
     std::string kv_quant;  // "fp8" when quantization_config declares a KV-cache scheme
     std::string kv_quant_source;
+    bool fp8_weights = false;       // quantization_config.quant_method fp8 (the text model's or the root's)
     std::string layer_plan_source;  // the field(s) that decided the layer kinds
     Sourced block_size;  // the block vLLM sets for this model (MiniMax-M3's sparse_block_size), or 0
     // Gemma 4's attention_k_eq_v (DiffusionGemma's always): its full layers' K serves as V, their KV heads

@@ -11,11 +11,6 @@ namespace {
 
 constexpr std::size_t max_points = 100000;  // contexts x dtypes x variants in one call
 
-bool is_attention(LayerKind k) {
-    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
-           k == LayerKind::chunked_local;
-}
-
 // An array axis of at most `limit` items, or the default when absent.
 Result<json> axis(const json& axes, const char* name, std::size_t limit, json fallback) {
     const json* v = member(axes, name);
@@ -74,10 +69,12 @@ ModelSpec with_mla(const ModelSpec& m) {
     ModelSpec v = m;
     const Sourced latent{512 + 64,
                          "DeepSeek-V3's kv_lora_rank 512 + qk_rope_head_dim 64 (a variant of the model)"};
+    const Sourced rank{512, "DeepSeek-V3's kv_lora_rank 512 (a variant of the model)"};
     for (LayerGroup& g : v.groups) {
         if (!is_attention(g.kind)) continue;
         g.kind = LayerKind::mla;
         g.latent_dim = latent;
+        g.latent_v_dim = rank;
         g.window = {};
         g.kv_heads = g.k_head_dim = g.v_head_dim = {};
     }
@@ -85,9 +82,10 @@ ModelSpec with_mla(const ModelSpec& m) {
 }
 
 Result<json> series_report(const Model& model, const Options& options, const json& axes) {
-    // The model as served: with a speculative draft's layers and longer states, if any.
-    auto served = with_speculative_tokens(model.spec, options.num_speculative_tokens.value_or(0),
-                                          options.pp.value_or(1));
+    // The model as served: with a speculative draft's layers and longer states, if any, or as llama.cpp
+    // sees it.
+    SizeOptions base = size_options(options);
+    auto served = as_served(model.spec, base);
     if (!served) return served.forward_error();
     const ModelSpec& m = *served;
     if (!axes.is_object() && !axes.is_null())
@@ -97,10 +95,13 @@ Result<json> series_report(const Model& model, const Options& options, const jso
             return fail(code::bad_option, it.key(),
                         "unknown axis \"{}\" (axes: contexts, kv_dtypes, variants)", it.key());
 
-    SizeOptions base = size_options(options);
     json default_context = json::array();
     if (base.context) {
         default_context.push_back(*base.context);
+    } else if (base.engine == Engine::llamacpp) {
+        auto c = size_context(m, base);  // llama.cpp's default -c (Ollama's num_ctx)
+        if (!c) return c.forward_error();
+        default_context.push_back(*c);
     } else if (m.max_context.value) {
         default_context.push_back(m.max_context.value);
     }
@@ -115,6 +116,8 @@ Result<json> series_report(const Model& model, const Options& options, const jso
         if (!c) return recode(c.forward_error(), code::bad_option);
         cs.push_back(*c);
     }
+    // With engine llamacpp a dtype is both cache types (cache_type_k and cache_type_v), and the default the
+    // options' types.
     auto dtypes = axis(axes, "kv_dtypes", 16, json::array({base.kv_dtype}));
     if (!dtypes) return dtypes.forward_error();
     for (std::size_t i = 0; i < dtypes->size(); ++i)
@@ -150,6 +153,8 @@ Result<json> series_report(const Model& model, const Options& options, const jso
             set_member(s, "error", nullptr);
             SizeOptions o = base;
             o.kv_dtype = dtype.get<std::string>();
+            if (o.engine == Engine::llamacpp && o.kv_dtype != base.kv_dtype)
+                o.llamacpp.cache_type_k = o.llamacpp.cache_type_v = o.kv_dtype;
             Result<SizePlan> plan = spec ? SizePlan::make(*spec, o) : Result<SizePlan>(spec.error());
             if (!plan) {
                 set_member(s, "error", error_json(plan.error()));

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "config/json.hpp"
+#include "engines/llamacpp/llamacpp_model.hpp"
+#include "engines/vllm/vllm_blocks.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
 
@@ -16,11 +17,6 @@
 
 namespace kvcalc {
 namespace {
-
-bool is_attention(LayerKind k) {
-    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
-           k == LayerKind::chunked_local;
-}
 
 // `field` names what to look at: the config field of an absurd geometry, or the
 // context / batch option that made an honest per-token figure too large.
@@ -66,23 +62,6 @@ opt_u64 state_bytes(const StateShape& s, std::uint64_t tp) {
     auto ssm = mul(mul(s.ssm_heads / tp, s.ssm_head_elements), s.ssm_bits);
     auto bits = add(conv, ssm);
     return bits ? opt_u64(cdiv(*bits, 8)) : std::nullopt;
-}
-
-// vLLM's blocks of B tokens one request of C tokens reserves in one layer (ENGINES.md 1.3),
-// with T tokens in flight: sliding layers keep the window and what is in flight, plus one
-// block for a window that does not start on a block boundary.
-std::uint64_t vllm_blocks(const LayerGroup& g, std::uint64_t C, std::uint64_t B, std::uint64_t T) {
-    switch (g.kind) {
-        case LayerKind::full_attention:
-        case LayerKind::mla:
-            return cdiv(C, B);
-        case LayerKind::sliding_window:
-            return cdiv(std::min(g.window.value - 1 + T, C), B) + 1;
-        case LayerKind::chunked_local:
-            return cdiv(std::min(g.window.value + T, C), B);
-        default:
-            return 0;
-    }
 }
 
 // vLLM's layer split for pipeline stages (get_pp_indices): equal shares, and the
@@ -157,38 +136,6 @@ Result<bool> check_parallel(const ModelSpec& m, const SizeOptions& o) {
     return true;
 }
 
-// vLLM's padding layers (ENGINES.md 1.7, case 4): a model with more than one kind of cached
-// layer (full, sliding or chunked per window, MLA, state) has its layers in groups of one
-// size, the smallest kind's count (the largest's when under 1.5 times it); a kind whose count
-// is not a multiple pays for whole groups. Per group of the model: the padding layers its kind
-// adds (counted on the kind's first group), given each group's layers in `count`.
-std::vector<std::uint64_t> padding_layers(const ModelSpec& m, const std::vector<std::uint64_t>& count) {
-    const std::size_t G = m.groups.size();
-    std::vector<std::uint64_t> total(G, 0), pad(G, 0);  // on the first group of each kind
-    std::size_t kinds = 0;
-    for (std::size_t i = 0; i < G; ++i) {
-        const LayerGroup& g = m.groups[i];
-        if ((!is_attention(g.kind) && g.kind != LayerKind::linear_state) || count[i] == 0) continue;
-        std::size_t first = 0;
-        while (first < i && !(total[first] && m.groups[first].kind == g.kind &&
-                              m.groups[first].window.value == g.window.value))
-            ++first;
-        if (first == i) ++kinds;
-        total[first] += count[i];
-    }
-    if (kinds < 2) return pad;
-    std::uint64_t small = 0, large = 0;
-    for (std::uint64_t n : total) {
-        if (!n) continue;
-        small = small ? std::min(small, n) : n;
-        large = std::max(large, n);
-    }
-    const std::uint64_t size = 2 * large < 3 * small ? large : small;
-    for (std::size_t i = 0; i < G; ++i)
-        if (total[i]) pad[i] = cdiv(total[i], size) * size - total[i];
-    return pad;
-}
-
 }  // namespace
 
 const char* accounting_name(Accounting a) {
@@ -199,14 +146,17 @@ const char* accounting_name(Accounting a) {
             return "resident";
         case Accounting::vllm:
             return "vllm";
+        case Accounting::llamacpp:
+            return "llamacpp";
     }
     return "resident";
 }
 
 std::uint64_t SizeResult::sequence_bytes(Accounting a) const {
-    return a == Accounting::naive  ? sequence_bytes_naive
-           : a == Accounting::vllm ? sequence_bytes_vllm
-                                   : sequence_bytes_resident;
+    return a == Accounting::naive      ? sequence_bytes_naive
+           : a == Accounting::vllm     ? sequence_bytes_vllm
+           : a == Accounting::llamacpp ? sequence_bytes_llamacpp
+                                       : sequence_bytes_resident;
 }
 
 Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
@@ -251,67 +201,14 @@ Result<KvDtype> resolve_kv_dtype(const std::string& req, const ModelSpec& m) {
         req);
 }
 
-// vLLM's block layout: hybrid attention + state models enlarge the attention block until
-// its page holds one state page (align 16, 64 for MLA) and pad the state page to it;
-// models mixing attention types with different page sizes grow the smaller pages' block.
-KVCALC_ONCE_A_CALL SizePlan::Layout SizePlan::vllm_layout(const ModelSpec& m,
-                                                          const std::vector<std::uint64_t>& tok,
-                                                          const std::vector<std::uint64_t>& state,
-                                                          std::uint64_t block,
-                                                          std::vector<Warning>* warnings) {
-    Layout L;
-    L.block.assign(m.groups.size(), block);
-    std::uint64_t attn_tok = 0, max_state = 0;
-    bool any_mla = false;
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (is_attention(m.groups[i].kind) && attn_tok == 0) attn_tok = tok[i];
-        any_mla |= m.groups[i].kind == LayerKind::mla;
-        max_state = std::max(max_state, state[i]);
-    }
-    if (max_state > 0 && attn_tok > 0) {
-        std::uint64_t align = any_mla ? 64 : 16;
-        std::uint64_t attn_block = align * cdiv(max_state, align * attn_tok);
-        block = std::max(block, attn_block);
-        L.block.assign(m.groups.size(), block);
-        L.linear_page = block * attn_tok;
-        L.base_block = block;
-        return L;
-    }
-    L.base_block = block;
-    if (max_state > 0) {  // only state layers: one state page each
-        L.linear_page = max_state;
-        return L;
-    }
-    // One type (kv_cache_interface.py UniformTypeKVCacheSpecs.is_uniform_type): one kind, and for sliding
-    // and chunked layers one window; anything else is a hybrid whose pages vLLM unifies.
-    bool mixed = false;
-    std::uint64_t max_page = 0;
-    const LayerGroup* first = nullptr;
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (!is_attention(m.groups[i].kind)) continue;
-        if (!first) first = &m.groups[i];
-        mixed |= m.groups[i].kind != first->kind || m.groups[i].window.value != first->window.value;
-        max_page = std::max(max_page, block * tok[i]);
-    }
-    if (!mixed) return L;
-    for (std::size_t i = 0; i < m.groups.size(); ++i) {
-        if (!is_attention(m.groups[i].kind) || tok[i] == 0) continue;
-        std::uint64_t page = block * tok[i];
-        if (max_page % page == 0) {
-            L.block[i] = block * (max_page / page);
-        } else if (warnings) {
-            warnings->push_back(
-                {"block_size", format("vLLM cannot unify page sizes {} and {} B; the {} layers are "
-                                      "sized at block {}",
-                                      page, max_page, m.groups[i].name, block)});
-        }
-    }
-    return L;
-}
-
 KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const SizeOptions& o) {
     if (o.context && (*o.context == 0 || *o.context > max_exact))
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", *o.context);
+    if (o.engine == Engine::llamacpp) return make_llamacpp(m, o);
+    if (o.accounting == Accounting::llamacpp)
+        return fail(
+            code::bad_option, "accounting",
+            "accounting llamacpp is what llama.cpp allocates: give engine llamacpp, ollama or lmstudio");
     if (o.batch == 0 || o.batch > max_exact)
         return field_error(code::bad_option, "batch", "must be a positive integer, got {}", o.batch);
     if (o.block_size && (*o.block_size == 0 || *o.block_size > 1048576))
@@ -359,19 +256,11 @@ KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const Siz
     p.o_ = o;
     p.dtype_ = std::move(dtype.value());
     p.warnings_ = m.warnings;
-    if (o.kv_dtype == "fp8_e5m2") {
+    if (o.kv_dtype == "fp8_e5m2" && m.fp8_weights)
         // vLLM refuses it on fp8 weights ("fp8_e5m2 kv-cache is not supported with fp8 checkpoints").
-        for (const json* c : {m.text, &m.root()}) {
-            const json* qc = member(*c, "quantization_config");
-            const json* q = qc ? member(*qc, "quant_method") : nullptr;
-            if (q && *q == "fp8") {
-                p.warnings_.push_back({"kv_dtype",
-                                       "fp8_e5m2: vLLM refuses it with fp8 checkpoints, as this one "
-                                       "is (quantization_config.quant_method fp8): use fp8 (e4m3)"});
-                break;
-            }
-        }
-    }
+        p.warnings_.push_back({"kv_dtype",
+                               "fp8_e5m2: vLLM refuses it with fp8 checkpoints, as this one "
+                               "is (quantization_config.quant_method fp8): use fp8 (e4m3)"});
 
     const std::size_t G = m.groups.size();
     std::vector<std::uint64_t> tok(G), tok_gpu(G), st(G), st_gpu(G), count(G);
@@ -415,9 +304,9 @@ KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const Siz
                     *o.block_size, m.block_size.source);
     const std::uint64_t block =
         o.block_size.value_or(m.block_size.value ? m.block_size.value : default_block_size);
-    p.whole_ = vllm_layout(m, tok, st, block, &p.warnings_);
-    p.per_gpu_ = vllm_layout(m, tok_gpu, st_gpu, block, nullptr);  // the same warnings again
-    const std::vector<std::uint64_t> pad = padding_layers(m, count);
+    p.whole_ = vllm_block_layout(m, tok, st, block, &p.warnings_);
+    p.per_gpu_ = vllm_block_layout(m, tok_gpu, st_gpu, block, nullptr);  // the same warnings again
+    const std::vector<std::uint64_t> pad = vllm_padding_layers(m, count);
     for (std::size_t i = 0; i < G; ++i)
         p.groups_[i].padding = pad[i];
 
@@ -438,8 +327,8 @@ KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const Siz
         // An encoder's layers beside the text model (pp 1 only: check_parallel).
         for (std::size_t gi = 0; gi < G && first == 0; ++gi)
             if (m.groups[gi].encoder) s.count[gi] += m.groups[gi].count;
-        s.padding =
-            o.accounting == Accounting::vllm ? padding_layers(m, s.count) : std::vector<std::uint64_t>(G, 0);
+        s.padding = o.accounting == Accounting::vllm ? vllm_padding_layers(m, s.count)
+                                                     : std::vector<std::uint64_t>(G, 0);
         for (std::size_t gi = 0; gi < G; ++gi)
             if (!m.groups[gi].cross_attention)
                 s.bytes_per_token_per_gpu += s.count[gi] * tok_gpu[gi];  // at most bytes_per_token x tp
@@ -452,6 +341,7 @@ KVCALC_ONCE_A_CALL Result<SizePlan> SizePlan::make(const ModelSpec& m, const Siz
 
 Result<std::uint64_t> SizePlan::default_context() const {
     if (o_.context) return *o_.context;
+    if (llama_) return llama_default_context_.value;
     if (m_->max_context.value > 0) return m_->max_context.value;
     return fail(code::missing_field, "context", "no max context in the config ({}): give a context",
                 m_->max_context.source);
@@ -465,24 +355,15 @@ struct SizePlan::LayerBytes {
     }
 };
 
-// vLLM's state blocks per Mamba-like layer and request (vllm/v1/kv_cache_interface.py
-// MambaSpec.max_memory_usage_bytes): page x (1 + num_speculative_blocks) in mamba_cache_mode
-// "none", page x (2 + num_speculative_blocks) in "align"; num_speculative_blocks is
-// num_speculative_tokens (vllm/model_executor/layers/mamba/abstract.py
-// MambaBase.get_kv_cache_spec). Mode "all" (a block per block_size tokens) is not modelled.
-std::uint64_t SizePlan::state_blocks() const {
-    return (o_.mamba_align ? 2 : 1) + o_.speculative_tokens;
-}
-
 SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_t C, std::uint64_t n,
                                            std::uint64_t p) const {
     const LayerGroup& g = m_->groups[i];
-    const Layout& L = gpu ? per_gpu_ : whole_;
+    const VllmBlockLayout& L = gpu ? per_gpu_ : whole_;
     const std::uint64_t t = gpu ? groups_[i].token_gpu : groups_[i].token;
     LayerBytes b{0, 0, 0};
     if (g.kind == LayerKind::linear_state) {
         b.resident = mul(n, gpu ? groups_[i].state_gpu : groups_[i].state);
-        b.vllm = mul(mul(n, state_blocks()), L.linear_page);
+        b.vllm = mul(mul(n, vllm_state_blocks(o_.mamba_align, o_.speculative_tokens)), L.linear_page);
         return b;
     }
     if (!is_attention(g.kind)) return b;
@@ -500,7 +381,7 @@ SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_
     overlap = overlap / rb * rb;
     b.resident = mul(t, add(overlap, mul(n, cdiv(res - overlap, rb) * rb)));
     const std::uint64_t B = L.block[i];
-    const std::uint64_t blocks = vllm_blocks(g, C, B, o_.max_num_batched_tokens);
+    const std::uint64_t blocks = vllm_request_blocks(g, C, B, o_.max_num_batched_tokens);
     const std::uint64_t shared =
         (g.kind == LayerKind::full_attention || g.kind == LayerKind::mla) ? p / B : 0;
     b.vllm = mul(mul(B, t), add(shared, mul(n, blocks - shared)));
@@ -510,6 +391,7 @@ SizePlan::LayerBytes SizePlan::layer_bytes(std::size_t i, bool gpu, std::uint64_
 Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) const {
     if (C == 0 || C > max_exact)
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", C);
+    if (llama_) return evaluate_llamacpp(C, detail);
     if (o_.shared_prefix > C)
         return fail(code::bad_option, "shared_prefix", "shared_prefix {} is longer than the context {}",
                     o_.shared_prefix, C);
@@ -553,9 +435,10 @@ Result<SizeFigures> SizePlan::evaluate(std::uint64_t C, SizeResult* detail) cons
             }
             const std::uint64_t gpu_block = per_gpu_.block[i];
             gf.vllm_block_size = is_attention(g.kind) ? gpu_block : 0;  // on each GPU, as vLLM sets it
-            gf.vllm_blocks = g.kind == LayerKind::linear_state
-                                 ? state_blocks()
-                                 : vllm_blocks(g, held, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
+            gf.vllm_blocks =
+                g.kind == LayerKind::linear_state
+                    ? vllm_state_blocks(o_.mamba_align, o_.speculative_tokens)
+                    : vllm_request_blocks(g, held, gpu_block ? gpu_block : 1, o_.max_num_batched_tokens);
             gf.state_bytes_layer = groups_[i].state;
             gf.state_bytes_layer_per_gpu = groups_[i].state_gpu;
             gf.sequence_bytes_naive = *n;
@@ -607,7 +490,9 @@ Result<SizeFigures> SizePlan::figures(std::uint64_t context) const {
 KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) const {
     SizeResult r;
     r.context = context;
-    r.context_source = o_.context ? "context" : m_->max_context.source;
+    r.context_source = o_.context ? "context"
+                       : llama_   ? llama_default_context_.source
+                                  : m_->max_context.source;
     r.batch = o_.batch;
     r.kv_dtype = dtype_;
     r.accounting = o_.accounting;
@@ -626,7 +511,7 @@ KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) co
     r.bytes_per_token = bytes_per_token_;
     r.bytes_per_token_per_gpu = bytes_per_token_per_gpu_;
     r.warnings = warnings_;
-    if (m_->max_context.value > 0 && context > m_->max_context.value)
+    if (!llama_ && m_->max_context.value > 0 && context > m_->max_context.value)
         r.warnings.push_back({"context", format("context {} is above the model's max context {} ({})",
                                                 context, m_->max_context.value, m_->max_context.source)});
     auto f = evaluate(context, &r);
@@ -637,7 +522,10 @@ KVCALC_ONCE_A_CALL Result<SizeResult> SizePlan::result(std::uint64_t context) co
     r.kv_bytes = f->kv_bytes;
     r.kv_bytes_per_gpu = f->kv_bytes_per_gpu;
     r.kv_bytes_deployment = f->kv_bytes_deployment;
+    r.sequence_bytes_llamacpp = f->sequence_bytes_llamacpp;
     r.state_bytes = state_bytes_;
+    r.engine = o_.engine;
+    r.llamacpp_plan = llama_;
     return r;
 }
 
@@ -645,6 +533,13 @@ Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o) {
     std::uint64_t context = 0;
     if (o.context) {
         context = *o.context;
+    } else if (o.engine == Engine::llamacpp) {
+        auto s = llamacpp_settings(o.llamacpp);
+        if (!s) return s.forward_error();
+        std::vector<Warning> said;  // the plan's result says them
+        auto d = llamacpp_default_context(*s, m, said);
+        if (!d) return d.forward_error();
+        context = d->value;
     } else if (m.max_context.value > 0) {
         context = m.max_context.value;
     } else {
@@ -654,6 +549,13 @@ Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o) {
     if (context == 0 || context > max_exact)
         return field_error(code::bad_option, "context", "must be a positive integer, got {}", context);
     return context;
+}
+
+Result<ModelSpec> as_served(const ModelSpec& m, const SizeOptions& o) {
+    if (o.engine != Engine::llamacpp) return with_speculative_tokens(m, o.speculative_tokens, o.pp);
+    auto s = llamacpp_settings(o.llamacpp);
+    if (!s) return s.forward_error();
+    return llamacpp_model(m, s->build.value);
 }
 
 Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o) {

@@ -3,15 +3,20 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "config/model.hpp"
+#include "engines/engine.hpp"
+#include "engines/llamacpp/llamacpp_cache.hpp"
+#include "engines/vllm/vllm_blocks.hpp"
 
 namespace kvcalc {
 
-enum class Accounting { naive, resident, vllm };
+// llamacpp: what llama.cpp allocates (engine llamacpp only, and its default there).
+enum class Accounting { naive, resident, vllm, llamacpp };
 const char* accounting_name(Accounting a);
 
 struct KvDtype {
@@ -50,6 +55,11 @@ struct SizeOptions {
     // vLLM's scheduler_config.max_num_encoder_input_tokens: the tokens an encoder-decoder's cross-attention
     // layers hold a request. Required for a model with cross-attention.
     std::optional<std::uint64_t> encoder_tokens;
+    // The engine whose allocation is sized: with llamacpp, context is llama.cpp's -c (Ollama's num_ctx),
+    // the model must be llama.cpp's view of it (as_served), and batch, tp, pp and vLLM's options do not
+    // apply.
+    Engine engine = Engine::vllm;
+    LlamacppOptions llamacpp;
 };
 
 // Figures for one layer group, whole model (tp 1) unless named _per_gpu.
@@ -67,6 +77,7 @@ struct GroupFigures {
     std::uint64_t sequence_bytes_naive = 0;  // all layers of the group, one sequence
     std::uint64_t sequence_bytes_resident = 0;
     std::uint64_t sequence_bytes_vllm = 0;
+    std::uint64_t sequence_bytes_llamacpp = 0;  // engine llamacpp: what the group's layers allocate
 };
 
 struct StageFigures {
@@ -103,6 +114,11 @@ struct SizeResult {
     std::vector<GroupFigures> groups;
     std::vector<StageFigures> stages;
     std::vector<Warning> warnings;  // the model's and the sizing's
+    // Engine llamacpp: what it allocates, and the settings and rows it was sized with.
+    Engine engine = Engine::vllm;
+    std::uint64_t sequence_bytes_llamacpp = 0;
+    std::optional<LlamacppAllocation> llamacpp;
+    std::shared_ptr<const LlamacppPlan> llamacpp_plan;
 
     std::uint64_t sequence_bytes(Accounting a) const;
 };
@@ -113,9 +129,10 @@ struct SizeFigures {
     std::uint64_t sequence_bytes_naive = 0;
     std::uint64_t sequence_bytes_resident = 0;
     std::uint64_t sequence_bytes_vllm = 0;
-    std::uint64_t kv_bytes = 0;             // batch, chosen accounting, whole model
-    std::uint64_t kv_bytes_per_gpu = 0;     // heaviest stage, one GPU
-    std::uint64_t kv_bytes_deployment = 0;  // all tp x pp GPUs
+    std::uint64_t sequence_bytes_llamacpp = 0;  // engine llamacpp: the whole cache llama.cpp allocates
+    std::uint64_t kv_bytes = 0;                 // batch, chosen accounting, whole model
+    std::uint64_t kv_bytes_per_gpu = 0;         // heaviest stage, one GPU
+    std::uint64_t kv_bytes_deployment = 0;      // all tp x pp GPUs
 };
 
 // Everything about sizing one model with one set of options that does not depend on the
@@ -133,6 +150,7 @@ public:
 
     const KvDtype& kv_dtype() const { return dtype_; }
     std::uint64_t bytes_per_token() const { return bytes_per_token_; }
+    const LlamacppPlan* llamacpp() const { return llama_.get(); }
     std::uint64_t bytes_per_token_per_gpu() const { return bytes_per_token_per_gpu_; }
     std::uint64_t state_bytes_per_sequence() const { return state_bytes_; }  // fixed (linear layers)
 
@@ -149,28 +167,24 @@ private:
         std::vector<std::uint64_t> count, padding;  // per group
         std::uint64_t bytes_per_token_per_gpu = 0;
     };
-    struct Layout {
-        std::vector<std::uint64_t> block;  // per group
-        std::uint64_t base_block = 0;
-        std::uint64_t linear_page = 0;  // per linear layer
-    };
-
     const ModelSpec* m_ = nullptr;
     SizeOptions o_;
     KvDtype dtype_;
     std::vector<Group> groups_;
     std::vector<Stage> stages_;
-    Layout whole_, per_gpu_;
+    VllmBlockLayout whole_, per_gpu_;
     std::uint64_t bytes_per_token_ = 0, bytes_per_token_per_gpu_ = 0, state_bytes_ = 0;
     std::vector<Warning> warnings_;  // the model's and the options'
+    // Engine llamacpp (engines/llamacpp/llamacpp_sizing.cpp): its plan, and the context llama.cpp is asked
+    // for when none is given.
+    std::shared_ptr<const LlamacppPlan> llama_;
+    Sourced llama_default_context_;
+    static Result<SizePlan> make_llamacpp(const ModelSpec& m, const SizeOptions& o);
+    Result<SizeFigures> evaluate_llamacpp(std::uint64_t context, SizeResult* detail) const;
 
-    std::uint64_t state_blocks() const;
     struct LayerBytes;
     LayerBytes layer_bytes(std::size_t group, bool per_gpu, std::uint64_t context, std::uint64_t n,
                            std::uint64_t prefix) const;
-    static Layout vllm_layout(const ModelSpec& m, const std::vector<std::uint64_t>& tok,
-                              const std::vector<std::uint64_t>& state, std::uint64_t block,
-                              std::vector<Warning>* warnings);
     // Fills `detail` (groups, stages) when given.
     Result<SizeFigures> evaluate(std::uint64_t context, SizeResult* detail) const;
 };
@@ -182,5 +196,9 @@ Result<std::uint64_t> size_context(const ModelSpec& m, const SizeOptions& o);
 
 // SizePlan::make and result() at size_context().
 Result<SizeResult> size_model(const ModelSpec& m, const SizeOptions& o);
+
+// The model as the options' engine serves it: with vLLM's speculative draft layers, or llama.cpp's view
+// of it (engines/llamacpp/llamacpp_model.hpp). What SizePlan::make is given.
+Result<ModelSpec> as_served(const ModelSpec& m, const SizeOptions& o);
 
 }  // namespace kvcalc

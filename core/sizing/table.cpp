@@ -27,11 +27,6 @@ const char* short_kind(LayerKind k) {
     }
 }
 
-bool is_attention(LayerKind k) {
-    return k == LayerKind::full_attention || k == LayerKind::mla || k == LayerKind::sliding_window ||
-           k == LayerKind::chunked_local;
-}
-
 // "8", or "8 sliding, 2 full" when the attention groups differ; MLA is "1 latent".
 std::string per_group(const ModelSpec& m, bool heads) {
     std::vector<std::string> kinds, values;  // the distinct (kind, value) pairs, in order
@@ -150,8 +145,15 @@ std::vector<std::string> headers(const json& t) {
 }
 
 std::string note(const json& t) {
-    std::string s = format("KV cache of one sequence, {} accounting, KV dtype {}; 1 KiB = 1024 B.",
-                           t["accounting"].get<std::string>(), t["kv_dtype"].get<std::string>());
+    std::string s = t.contains("engine")
+                        ? format(
+                              "KV cache {} allocates for a context (-c) of each column, {} accounting, cache "
+                              "type {}; 1 KiB "
+                              "= 1024 B.",
+                              t["engine"].get<std::string>(), t["accounting"].get<std::string>(),
+                              t["kv_dtype"].get<std::string>())
+                        : format("KV cache of one sequence, {} accounting, KV dtype {}; 1 KiB = 1024 B.",
+                                 t["accounting"].get<std::string>(), t["kv_dtype"].get<std::string>());
     bool beyond = false;
     for (const auto& r : t["rows"])
         for (const auto& k : r["kv_bytes"])
@@ -206,7 +208,7 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
     json rows = json::array();
     for (const auto& model : models) {
         // The model as served: with a speculative draft's layers and longer states, if any.
-        auto served = with_speculative_tokens(model->spec, base.speculative_tokens, base.pp);
+        auto served = as_served(model->spec, base);
         if (!served) return served.forward_error();
         const ModelSpec& m = *served;
         SizeOptions o = base;
@@ -221,9 +223,10 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
             }
             auto f = plan->figures(c);
             if (!f) return f.forward_error();
-            kv.push_back(base.accounting == Accounting::naive  ? f->sequence_bytes_naive
-                         : base.accounting == Accounting::vllm ? f->sequence_bytes_vllm
-                                                               : f->sequence_bytes_resident);
+            kv.push_back(base.accounting == Accounting::naive      ? f->sequence_bytes_naive
+                         : base.accounting == Accounting::vllm     ? f->sequence_bytes_vllm
+                         : base.accounting == Accounting::llamacpp ? f->sequence_bytes_llamacpp
+                                                                   : f->sequence_bytes_resident);
         }
         std::optional<Result<WeightEstimate>> other;  // at another dtype than the model's own
         if (weight_dtype != "auto") other = estimate_weights(model->spec, weight_dtype);
@@ -254,6 +257,13 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
     set_member(t, "contexts", contexts);
     set_member(t, "accounting", accounting_name(base.accounting));
     set_member(t, "kv_dtype", base.kv_dtype);
+    if (base.engine == Engine::llamacpp) {  // the cache types, and which llama.cpp host
+        std::string types;
+        for (const auto& r : rows)
+            if (types.empty()) types = r["kv_dtype"].get<std::string>();
+        set_member(t, "kv_dtype", types);
+        set_member(t, "engine", llamacpp_host_name(base.llamacpp.host));
+    }
     set_member(t, "rows", std::move(rows));
     return t;
 }

@@ -422,6 +422,27 @@ add('Infinity where a dtype name is needed', withField('torch_dtype', 'Infinity'
 add('NaN as a layer type', `${good.slice(0, -1)}, "layer_types": [NaN, "full_attention", "full_attention", "full_attention"]}`, err('invalid_value', 'layer_types[0]'));
 add('NaN as the model name', `${good.slice(0, -1)}, "_name_or_path": NaN}`, ok(2048));
 
+// --- engine llamacpp (ollama, lmstudio): llama.cpp's options and what llama.cpp refuses ---
+// The base as a llama model_type, which converts to llama.cpp's llama architecture: a cell of 4 layers x 2 KV
+// heads x 64 of K and of V at f16 is 2,048 B; at q4_0, 4 x 2 x 2 x (128 / 32) x 18 = 576 B.
+const llama = text({ ...base, model_type: 'llama' });
+add('llama.cpp f16 cell', llama, ok(2048), { engine: 'llamacpp', parallel: '1' });
+add('llama.cpp q4_0 cell: 18 B per 32 values', llama, ok(576),
+  { engine: 'llamacpp', parallel: '1', cacheTypeK: 'q4_0', cacheTypeV: 'q4_0' });
+add('a quantized V cache with flash attention off', llama, err('bad_option', 'cache_type_v'),
+  { engine: 'llamacpp', cacheTypeV: 'q8_0', flashAttn: 'off' });
+add('a head size of 80 in q8_0 blocks of 32', text({ ...base, model_type: 'llama', hidden_size: 320 }),
+  err('bad_option', 'cache_type_k'), { engine: 'llamacpp', cacheTypeK: 'q8_0' });
+add('257 slots', llama, err('bad_option', 'parallel'), { engine: 'llamacpp', parallel: '257' });
+add('an unknown cache type', llama, err('bad_option', 'cache_type_k'), { engine: 'llamacpp', cacheTypeK: 'q3_k' });
+add('a llama.cpp option with engine vllm', good, err('bad_option', 'parallel'), { engine: 'vllm', parallel: '2' });
+add('a vLLM option with engine llamacpp', llama, err('bad_option', 'batch'), { engine: 'llamacpp', batch: '2' });
+add('accounting vllm with engine llamacpp', llama, err('bad_option', 'accounting'), { engine: 'llamacpp', accounting: 'vllm' });
+add('a config llama.cpp has no mapping for', good, err('unsupported_architecture', 'engine'), { engine: 'llamacpp' });
+add('Ollama before v0.30', llama, err('bad_option', 'ollama_version'), { engine: 'ollama', ollamaVersion: '0.29.0' });
+add('a llama.cpp build number of 0', llama, err('bad_option', 'llamacpp_build'), { engine: 'llamacpp', llamacppBuild: '0' });
+add('flash_attn auto before b6325', llama, err('bad_option', 'flash_attn'), { engine: 'llamacpp', flashAttn: 'auto', llamacppBuild: '6000' });
+
 // --- GGUF files (bytes, not text): read by the CLI from stdin, by the JS API's readGguf() from
 // a File; each a malformed_gguf error naming the key, or "gguf" outside one. ---
 const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };

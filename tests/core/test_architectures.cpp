@@ -2,6 +2,7 @@
 // rounding, shared prefixes, the three accountings, warnings. Arithmetic beside each figure.
 #include "check/pool.hpp"
 #include "config/architectures.hpp"
+#include "engines/vllm/vllm_pool.hpp"
 #include "sizing/series.hpp"
 #include "sizing/speculative.hpp"
 #include "sizing/weights.hpp"

@@ -87,3 +87,18 @@ export function expectedFixtures() {
       encoderTokens: e.max_num_encoder_input_tokens };
   });
 }
+
+// tests/expected/llamacpp.json: llama.cpp's allocation cases (engine llamacpp, ollama, lmstudio), each
+// config as a path, each figure checked against its arithmetic; and the refusals with their field.
+export function llamacppCases() {
+  const table = JSON.parse(readFileSync(join(here, 'llamacpp.json'), 'utf8'));
+  const shared = '../shared/configs/';
+  const path = (c) => (c.startsWith(shared) ? join(configsDir, c.slice(shared.length)) : join(repoRoot, c));
+  const cases = table.cases.map((c) => ({
+    name: c.name, path: path(c.config), options: c.options, nCtx: num(c.n_ctx), nCtxSeq: num(c.n_ctx_seq), nStream: c.n_stream,
+    memory: c.memory.map((m) => ({ cache: m.cache, layers: m.layers, cells: num(m.cells), bytes: num(m.bytes) })),
+    bytes: num(c.bytes), mib: c.mib ?? null,
+  }));
+  const errors = table.errors.map((e) => ({ ...e, path: path(e.config) }));
+  return { cases, errors };
+}
