@@ -41,6 +41,26 @@ std::uint64_t longest_fitting(const SizePlan& plan, std::uint64_t bytes, std::ui
     return lo;
 }
 
+json cross_checks_json(const std::vector<CrossCheck>& checks) {
+    json list = json::array();
+    for (const CrossCheck& c : checks) {
+        json e;
+        set_member(e, "figure", c.figure);
+        set_member(e, "engine", c.engine);
+        set_member(e, "kvcalc", c.kvcalc);
+        set_member(e, "kvcalc_figure", c.derived);
+        set_member(e, "agree", c.agree);
+        set_member(e, "line", c.line ? json(c.line) : json(nullptr));
+        set_member(e, "text",
+                   c.agree
+                       ? format("{}: the engine's {} agrees with kvcalc's {}", c.figure, c.engine, c.kvcalc)
+                       : format("{}: the engine printed {}{}; kvcalc derives {}", c.figure, c.engine,
+                                c.line ? format(" (line {})", c.line) : std::string(), c.kvcalc));
+        list.push_back(std::move(e));
+    }
+    return list;
+}
+
 Result<LogPool> read_log_pool(const LogInputs& in) {
     LogPool out;
     const EngineLog& log = in.log;
