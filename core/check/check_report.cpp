@@ -9,6 +9,7 @@
 #include "check/engine_log.hpp"
 #include "check/gpu_presets.hpp"
 #include "engines/llamacpp/llamacpp_check.hpp"
+#include "engines/sglang/sglang_pool.hpp"
 #include "report.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
@@ -416,6 +417,8 @@ json log_json(const EngineLog& log, const Pool& p) {
     json j;
     set_member(j, "engine", log.engine);
     set_member(j, "version", log.version);
+    set_member(j, "disaggregation_mode",
+               log.disaggregation_mode.empty() ? json(nullptr) : json(log.disaggregation_mode));
     set_member(j, "pool_tokens",
                count(log.pool_tokens            ? log.pool_tokens
                      : log.max_total_num_tokens ? log.max_total_num_tokens
@@ -624,6 +627,14 @@ Result<json> check_report(const Model& model, const Options& o) {
     auto checked = check_pool(ci);
     if (!checked) return checked.forward_error();
     CheckResult& cr = checked.value();
+    if (*engine == Engine::sglang && !cr.fits) {
+        // What SGLang does with a prompt the pool cannot hold, after the advice to set the context.
+        std::vector<std::string> said;
+        sglang_short_pool_advice(log, said, warnings);
+        auto at = std::find_if(cr.advice.begin(), cr.advice.end(),
+                               [](const std::string& a) { return a.rfind("Test it", 0) == 0; });
+        cr.advice.insert(at == cr.advice.end() ? at : at + 1, said.begin(), said.end());
+    }
 
     for (const auto& w : p.warnings)
         warnings.push_back(w);

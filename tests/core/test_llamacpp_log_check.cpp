@@ -210,3 +210,51 @@ TEST_CASE("llamacpp check: Ollama's estimate, by its own formula, is not llama.c
     CHECK(r["slot_context"] == 2048);
     CHECK(r["fits"] == true);
 }
+
+TEST_CASE("sglang check: a pool shorter than the context, and the issue of its disaggregated prefill",
+          "[llamacpp-check][sglang]") {
+    // sglang-kimi-k2-0905-tp8-piecewise-mla.log: a pool of 8,050 tokens; 131,072 advertised.
+    const std::string kimi = shared_config("moonshotai--Kimi-K2-Instruct.json");
+    const std::string log = read_file(logs + "sglang-kimi-k2-0905-tp8-piecewise-mla.log");
+    auto advice_with = [](const json& r, const std::string& part) {
+        for (const json& a : r["advice"])
+            if (a.get<std::string>().find(part) != std::string::npos) return a.get<std::string>();
+        return std::string();
+    };
+    json r = report(kimi, {{"engine_log", log}, {"tp", 8}, {"max_context", 131072}});
+    CHECK(r["fits"] == false);
+    CHECK_FALSE(advice_with(r, "SGLang starts anyway and caps each request at the pool").empty());
+    CHECK_FALSE(advice_with(r, "sgl-project/sglang#30233, reported on 0.5.11").empty());
+    CHECK(advice_with(r, "The log states") ==
+          "The log states no SGLang version (python3 -m sglang.check_env prints it), and not whether it runs "
+          "disaggregated.");
+    CHECK(r["log"]["version"] == "");
+
+    // Written: the same line after the lines an issue report carries, check_env's version and the server
+    // args' disaggregation_mode (the shape of issue #30233's environment).
+    json pd = report(kimi, {{"engine_log",
+                             "- sglang: 0.5.11\n[2025-11-21 04:10:00] server_args=ServerArgs(tp_size=8, "
+                             "disaggregation_mode='prefill', page_size=1)\n" +
+                                 log},
+                            {"max_context", 131072}});
+    CHECK(pd["log"]["version"] == "0.5.11");
+    CHECK(pd["log"]["disaggregation_mode"] == "prefill");
+    CHECK(advice_with(pd, "The log states") ==
+          "The log states SGLang 0.5.11 (line 1), at or after 0.5.11 where the issue was reported, and "
+          "disaggregation_mode prefill (line 2): the deployment the issue describes.");
+    bool warned = false;
+    for (const json& w : pd["warnings"])
+        warned =
+            warned || w["message"].get<std::string>().find("sgl-project/sglang#30233") != std::string::npos;
+    CHECK(warned);
+
+    json old = report(kimi, {{"engine_log", "sglang==0.4.3.post2\n--disaggregation-mode null\n" + log},
+                             {"tp", 8},
+                             {"max_context", 131072}});
+    CHECK(advice_with(old, "The log states") ==
+          "The log states SGLang 0.4.3.post2 (line 1), before 0.5.11 where the issue was reported, and "
+          "disaggregation_mode null (line 2): not disaggregated, so the issue does not apply.");
+    // A pool that holds the context: nothing of this is said.
+    json fits = report(kimi, {{"engine_log", log}, {"tp", 8}, {"max_context", 8000}});
+    CHECK(advice_with(fits, "30233").empty());
+}
