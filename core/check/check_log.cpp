@@ -41,6 +41,19 @@ std::uint64_t longest_fitting(const SizePlan& plan, std::uint64_t bytes, std::ui
     return lo;
 }
 
+json findings_json(const std::vector<LogFinding>& findings) {
+    json list = json::array();
+    for (const LogFinding& f : findings) {
+        json u;
+        set_member(u, "line", f.line);
+        set_member(u, "what", f.what);
+        set_member(u, "text", f.text);
+        set_member(u, "repeats", f.repeats);
+        list.push_back(std::move(u));
+    }
+    return list;
+}
+
 json cross_checks_json(const std::vector<CrossCheck>& checks) {
     json list = json::array();
     for (const CrossCheck& c : checks) {

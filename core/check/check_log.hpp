@@ -71,6 +71,9 @@ Result<LogPool> read_log_pool(const LogInputs& in);
 // engine printed beside kvcalc's, and a sentence saying whether they agree.
 json cross_checks_json(const std::vector<CrossCheck>& checks);
 
+// [{"line", "what", "text", "repeats"}, ...]: the lines an engine log's reader used.
+json findings_json(const std::vector<LogFinding>& findings);
+
 // Bytes as the engines print them in their logs (vLLM's format_gib, SGLang's GB of 2^30): GiB to
 // two decimals, "58.11 GiB".
 std::string log_gib(std::uint64_t bytes);

@@ -404,15 +404,6 @@ PoolBytes admission_by_bytes(const ModelSpec& m, const SizePlan& plan, std::uint
 }
 
 json log_json(const EngineLog& log, const Pool& p) {
-    json understood = json::array();
-    for (const auto& f : log.understood) {
-        json u;
-        set_member(u, "line", f.line);
-        set_member(u, "what", f.what);
-        set_member(u, "text", f.text);
-        set_member(u, "repeats", f.repeats);
-        understood.push_back(std::move(u));
-    }
     auto count = [](const std::optional<LogCount>& c) { return c ? json(c->value) : json(nullptr); };
     json j;
     set_member(j, "engine", log.engine);
@@ -449,7 +440,7 @@ json log_json(const EngineLog& log, const Pool& p) {
     set_member(j, "full_layer_tokens", count(log.full_layer_tokens));
     set_member(j, "swa_layer_tokens", count(log.swa_layer_tokens));
     set_member(j, "mamba_cache_size", count(log.mamba_cache_size));
-    set_member(j, "understood", std::move(understood));
+    set_member(j, "understood", findings_json(log.understood));
     json notes = log.notes;
     if (p.log)
         for (const auto& n : p.log->notes)

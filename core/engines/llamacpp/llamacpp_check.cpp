@@ -120,15 +120,6 @@ void slot_verdict(const Slots& s, json& j, json& warnings) {
 
 // The log's part of the report: what it says it served, and the lines read.
 json log_json(const LlamaLog& log, const LlamaLogReading& r) {
-    json understood = json::array();
-    for (const LogFinding& f : log.understood) {
-        json u;
-        set_member(u, "line", f.line);
-        set_member(u, "what", f.what);
-        set_member(u, "text", f.text);
-        set_member(u, "repeats", f.repeats);
-        understood.push_back(std::move(u));
-    }
     auto setting = [](const json& value, const std::string& from) {
         json s;
         set_member(s, "value", value);
@@ -152,7 +143,7 @@ json log_json(const LlamaLog& log, const LlamaLogReading& r) {
     set_member(j, "build_low", r.build_low);
     set_member(j, "build_high", r.build_high);
     set_member(j, "served", std::move(served));
-    set_member(j, "understood", std::move(understood));
+    set_member(j, "understood", findings_json(log.understood));
     set_member(j, "notes", r.notes);
     return j;
 }
