@@ -258,3 +258,32 @@ TEST_CASE("sglang check: a pool shorter than the context, and the issue of its d
     json fits = report(kimi, {{"engine_log", log}, {"tp", 8}, {"max_context", 8000}});
     CHECK(advice_with(fits, "30233").empty());
 }
+
+TEST_CASE("sglang check: the version and mode of a real issue paste (sgl-project/sglang#30233's environment)",
+          "[llamacpp-check][sglang]") {
+    // sglang-0.5.11-glm-5.2-fp8-pd-prefill-environment.txt, as posted: "- SGLang version: 0.5.11" (line 3),
+    // disaggregation_mode=prefill (line 10), page_size=64 (line 7), context_len=1048576 (line 14),
+    // max_total_num_tokens=284928 (line 15). GLM-5.2-FP8's own config is not stored; the paste says
+    // "DeepSeek-V3 architecture", so DeepSeek-V3's config stands in: only what the paste states is asserted.
+    json r = report(shared_config("deepseek-ai--DeepSeek-V3.json"),
+                    {{"engine_log", read_file(logs + "sglang-0.5.11-glm-5.2-fp8-pd-prefill-environment.txt")},
+                     {"max_context", 1048576}});
+    CHECK(r["log"]["version"] == "0.5.11");
+    CHECK(r["log"]["disaggregation_mode"] == "prefill");
+    CHECK(r["pool_tokens"] == 284928);
+    // 284,928 / 64 = 4,452 pages; 1,048,576 / 64 = 16,384 needed.
+    CHECK(r["blocks_available"] == 4452);
+    CHECK(r["blocks_needed"] == 16384);
+    CHECK(r["fits"] == false);
+    bool said = false;
+    for (const json& a : r["advice"])
+        said = said ||
+               a == "The log states SGLang 0.5.11 (line 3), at or after 0.5.11 where the issue was reported, "
+                    "and disaggregation_mode prefill (line 10): the deployment the issue describes.";
+    CHECK(said);
+    bool warned = false;
+    for (const json& w : r["warnings"])
+        warned =
+            warned || w["message"].get<std::string>().find("sgl-project/sglang#30233") != std::string::npos;
+    CHECK(warned);
+}
