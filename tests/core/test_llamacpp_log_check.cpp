@@ -160,12 +160,10 @@ TEST_CASE("llamacpp check: -c split among slots, and a printed figure kvcalc doe
     CHECK(r["kv_unified"] == false);
     CHECK(r["advice"][0] ==
           "Does not fit: a slot holds 8,192 tokens (8,192 cells, n_ctx_seq: a stream of cells a slot), a "
-          "request "
-          "of 32,768 needs more.");
+          "request of 32,768 needs more.");
     CHECK(r["advice"][1] ==
           "Set -c 131072 = 32768 x 4 (llama.cpp splits -c among 4 slots unless --kv-unified), or --parallel "
-          "1 so "
-          "each slot gets more.");
+          "1 so each slot gets more.");
     for (const json& c : r["cross_checks"])
         CHECK(c["agree"] == true);
     // The context each request is served, given: it fits a slot.

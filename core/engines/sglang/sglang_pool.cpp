@@ -139,8 +139,7 @@ void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& ad
     advice.push_back(
         "SGLang starts anyway and caps each request at the pool: a longer prompt gets HTTP 400 (\"Input "
         "length ... exceeds the maximum allowed length\"), or is cut with --allow-auto-truncate; older "
-        "releases "
-        "truncated long prompts silently.");
+        "releases truncated long prompts silently.");
     // https://github.com/sgl-project/sglang/issues/30233 (kevin-14, 2026-07-06): SGLang 0.5.11 with
     // prefill-decode disaggregation (mooncake), max_total_num_tokens 284,928 under context_len 1,048,576; a
     // prompt of 284,937 tokens was aborted on the prefill side (set_finish_with_abort keeps one token), yet
