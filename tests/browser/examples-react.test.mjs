@@ -1,6 +1,7 @@
 // The React docs frameworks' recipes besides Docusaurus (examples-js-docs.test.mjs):
 // examples/nextra-site (Nextra 4 on Next.js 16, App Router, exported as a static site) and
-// examples/rspress-site (Rspress 2), their npm tools installed by scripts/setup-examples.sh.
+// examples/rspress-site (Rspress 2), their npm tools installed by scripts/setup-examples.sh (in the
+// examples' workspace).
 // Each gets the packed package installed (offline) and is built as its author builds it, its
 // calculators baked as its pages are rendered (Nextra: a server component calling
 // kvcalc/bake's fallbackHtml; Rspress: the kvcalc/mdx remark plugin), so that the figures are
@@ -15,8 +16,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BAKED_AS, BAKED_TEXT, COUNT_REMOVED, EXAMPLES, afterHydration, assertClean, checkClientNavigation, checkSite, dropStaleCache, examplesSetup,
-  followsGeneratorDark, hashedScriptsCsp, installTarball, run } from './examples-support.mjs';
+import { BAKED_AS, BAKED_TEXT, COUNT_REMOVED, EXAMPLES, afterHydration, assertClean, checkClientNavigation, checkSite, examplesSetup,
+  followsGeneratorDark, hashedScriptsCsp, installTarball, keyedCache, run, toolFile } from './examples-support.mjs';
 
 // Next.js asks to send telemetry from its builds: nothing leaves the machine.
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -34,7 +35,7 @@ const BAKED_BY_REACT = BAKED_AS('<kv-calc model="Qwen/Qwen2\\.5-7B-Instruct" con
 test('Nextra 4 (Next.js 16, static export): a server component bakes the element; hydration and a client-side navigation keep the baked figures; dark class followed; inline scripts by hash', async () => {
   const dir = join(EXAMPLES, 'nextra-site');
   installTarball(env, dir);
-  run(process.execPath, [join(dir, 'node_modules/next/dist/bin/next'), 'build'], dir);
+  run(process.execPath, [toolFile(dir, 'next', 'dist/bin/next'), 'build'], dir);
   const out = join(dir, 'out');
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED_BY_REACT);
   // The style sheet the baked render links, written into public/ by next.config.mjs.
@@ -73,8 +74,11 @@ test('Nextra 4 (Next.js 16, static export): a server component bakes the element
 test('Rspress 2: kvcalc/mdx bakes the element as the MDX compiles; hydration and a client-side navigation keep the baked figures; dark class followed; its inline script by hash', async () => {
   const dir = join(EXAMPLES, 'rspress-site');
   installTarball(env, dir);
-  dropStaleCache(env, join(dir, 'node_modules/.cache'));
-  run(process.execPath, [join(dir, 'node_modules/@rspress/core/bin/rspress.js'), 'build'], dir);
+  // Rspack's persistent cache (node_modules/.cache/rspack in the recipe's folder), keyed by
+  // every input of the build (keyedCache): Rspack's own check takes an installed package for
+  // unchanged while its version is (0.1.0 in every build of kvcalc).
+  keyedCache(env, dir, join(dir, 'node_modules/.cache'), 'rspress-rspack', ['node_modules', 'doc_build', 'docs/public/kvcalc.css']);
+  run(process.execPath, [toolFile(dir, '@rspress/core', 'bin/rspress.js'), 'build'], dir);
   const out = join(dir, 'doc_build');
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED_BY_REACT);
   assert.equal(readFileSync(join(out, 'kvcalc.css'), 'utf8'), readFileSync(join(env.packageDist, 'kvcalc.css'), 'utf8'));
