@@ -14,13 +14,14 @@ import { engine, loadedEngine } from './engine.js';
 import { formatterFor } from './format.js';
 import { INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
-import { Drawing } from './drawing.js';
+import { Drawing, sizeOptions, usesLlamacpp } from './drawing.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
 import { KvCalcChangeEvent } from './change-event.js';
 import { bakedRender, readerInput, restoreInput, styleSheet } from './baked.js';
 
 // Attributes the reader can change, written to the URL hash after an edit.
-const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
+const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context',
+  'engine', 'parallel', 'cache-type-k', 'cache-type-v', 'flash-attn'];
 
 const HASH_DELAY_MS = 250;
 
@@ -58,7 +59,6 @@ export class Live {
   #lastKey = '';
   #result = null;
   #check = null;
-  #options = {};         // the size() options of the last render
   #hashTimer = 0;
   #deferTimer = 0;       // the task that draws this element when another went live in this one
   #later = null;         // cancels the idle callback that draws the first render's other sections
@@ -200,13 +200,13 @@ export class Live {
     this.#queue();
   }
 
-  // The config is tried with the element's current options (its context, dtype...), so an
+  // The config is tried with the element's current options (its context, dtype, engine...), so an
   // error shows next to the config input before anything else changes: its figures only,
   // the render that follows builds the report.
   #usePastedConfig(text) {
     const e = this.#engine;
     try {
-      e.figures(text, this.#options);
+      e.figures(text, sizeOptions(readAttributes(this.#host).values, text).options);
     } catch (err) {
       return err;
     }
@@ -301,7 +301,8 @@ export class Live {
       return;
     }
     const { values, errors } = readAttributes(this.#host);
-    if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
+    const needed = SECTIONS[values.view ?? 'formula'];
+    if (!this.#prepared(usesLlamacpp(values, [this.#pasted, this.#inline]) ? [...needed, 'llamacpp'] : needed)) return;
     clearTimeout(this.#deferTimer);
     this.#deferTimer = 0;
     // A render before the first one's other sections were drawn draws them all now; the
@@ -355,7 +356,6 @@ export class Live {
       return;
     }
     const { r, check, state, source, config, options, extra, selected, ctx } = drawn;
-    this.#options = options;
     if (source === 'pasted') {
       const text = this.#pasted;
       this.#configInput().then((input) => input.show(text), () => {});
