@@ -90,7 +90,8 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
   // by kvcalc.js in a page (WebAssembly.compileStreaming, while the calls' code downloads),
   // or by the glue in api-calls.js given a wasmUrl; the page's CSP allows both for 'self'.
   const js = readdirSync(dist).filter((f) => f.endsWith('.js')).sort();
-  const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js'];
+  // llamacpp-view.js: llama.cpp's inputs and arithmetic, fetched where that engine shows.
+  const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js', './llamacpp-view.js', './styles.js'];
   const imports = {
     'kvcalc.js': ['./api-calls.js', ...views, './live.js'],
     'api-calls.js': ['./kvcalc.js', './svg.js', './gguf-read.js'],
@@ -98,8 +99,8 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
     'gguf-read.js': ['./kvcalc.js'],
     'live.js': ['./config-input.js', ...views, './kvcalc.js'],
   };
-  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'kvcalc.js', 'live.js', 'svg.js',
-    'table-view.js']);
+  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'kvcalc.js', 'live.js',
+    'llamacpp-view.js', 'styles.js', 'svg.js', 'table-view.js']);
   for (const file of js) {
     const text = readFileSync(join(dist, file), 'utf8');
     assert.ok(!/XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);
