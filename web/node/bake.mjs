@@ -96,7 +96,8 @@ const without = (o, names) => Object.fromEntries(Object.entries(o).filter(([k]) 
 function llamacppText(r) {
   const a = r.llamacpp;
   const objects = a.memory.map((m) => `the ${m.cache} ${m.object === 'llama_memory_recurrent' ? 'state' : 'cache'} ` +
-    `${fmt.binary(m.bytes)} (${fmt.int(m.cells)} ${m.cells === 1 ? 'cell' : 'cells'}, ${fmt.int(m.layers)} layers)`);
+    `${fmt.binary(m.bytes)} (${fmt.int(m.cells)} ${m.cells === 1 ? 'cell' : 'cells'}${m.streams > 1 ? ` × ${fmt.int(m.streams)} streams` : ''}, ` +
+    `${fmt.int(m.layers)} layers)`);
   return `${escape(r.model)}: ${escape(hostName(a.host))} allocates ${data(a.bytes, fmt.bytesBoth(a.bytes))} of KV cache for a context (-c) of ` +
     `${escape(fmt.tokens(a.nCtxRequested))} and ${escape(fmt.int(a.nSeqMax))} ${a.nSeqMax === 1 ? 'slot' : 'slots'}, K ${escape(a.cacheTypeK)} ` +
     `and V ${escape(a.cacheTypeV)}: ${escape(objects.join(', '))}. A token costs ${data(r.bytesPerToken, fmt.bytes(r.bytesPerToken))} in every layer.`;
