@@ -174,16 +174,16 @@ test('Running locally: llama.cpp\'s allocations as tests/expected/llamacpp.json 
   // gpt-oss-20b at 131,072 tokens: llama-server on one slot keeps 768 SWA cells, LM Studio (swa_full) all 131,072.
   assert.deepEqual(allocated['oss-server'], { engine: 'llamacpp', cells: [131072, 768], bytes: bytes('gpt-oss-20b, 131,072 tokens, one slot: 768 SWA cells (18 MiB)') });
   assert.deepEqual(allocated['oss-studio'], { engine: 'llamacpp', cells: [131072, 131072], bytes: bytes('gpt-oss-20b in LM Studio: swa_full, the SWA layers keep 131,072 cells (3 GiB)') });
-  assert.equal(allocated.q8.bytes, bytes('Qwen2.5-7B, q8_0 K and V: 34 B per 32 values'));
-  assert.equal(allocated.slots.bytes, bytes('current, 3 separate slots: PAD(PAD(n_ctx, 256) / 3, 256) a stream, n_ctx grows'));
-  assert.equal(allocated.ollama.bytes, bytes('Ollama: num_ctx 8192 x OLLAMA_NUM_PARALLEL 2 on gpt-oss-20b'));
-  assert.equal(allocated.hybrid.bytes, bytes('Qwen3-Next-80B: 12 attention layers and 36 gated-delta-net states, 2 separate slots'));
+  assert.equal(allocated['q8-calc'].bytes, bytes('Qwen2.5-7B, q8_0 K and V: 34 B per 32 values'));
+  assert.equal(allocated['slots-calc'].bytes, bytes('current, 3 separate slots: PAD(PAD(n_ctx, 256) / 3, 256) a stream, n_ctx grows'));
+  assert.equal(allocated['ollama-calc'].bytes, bytes('Ollama: num_ctx 8192 x OLLAMA_NUM_PARALLEL 2 on gpt-oss-20b'));
+  assert.equal(allocated['hybrid-calc'].bytes, bytes('Qwen3-Next-80B: 12 attention layers and 36 gated-delta-net states, 2 separate slots'));
   // The inline GGUF metadata, no engine attribute: llama-server's 4 unified slots at -c 32,768:
   // 12 x 32,768 x 2,048 B + 12 x ceildiv(min(32768, 128 x 4 + 512), 256) x 256 x 2,048 B.
-  assert.deepEqual(allocated.gguf, { engine: 'llamacpp', cells: [32768, 1024], bytes: 12 * 32768 * 2048 + 12 * 1024 * 2048 });
-  assert.match(shown.gguf.shownText, /llama\.cpp: what a GGUF file runs in/);
+  assert.deepEqual(allocated['gguf-calc'], { engine: 'llamacpp', cells: [32768, 1024], bytes: 12 * 32768 * 2048 + 12 * 1024 * 2048 });
+  assert.match(shown['gguf-calc'].shownText, /llama\.cpp: what a GGUF file runs in/);
   // The q8_0 block and the log lines, as the page's text says them.
-  assert.match(shown.q8.shownText.replace(/\s+/g, ''), /K\(q8_0\):512÷32×34=544B/);
+  assert.match(shown['q8-calc'].shownText.replace(/\s+/g, ''), /K\(q8_0\):512÷32×34=544B/);
   assert.match(shown['oss-server'].shownText, /llama_kv_cache: size = {3}18\.00 MiB \( {3}768 cells, {2}12 layers, {2}1\/1 seqs\)/);
   // Taking over the baked render changed no attribute (and wrote nothing in the URL).
   assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('kv-calc')].map((el) => [el.id, el.getAttributeNames().sort()])), written);

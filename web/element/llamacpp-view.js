@@ -164,7 +164,7 @@ export function memoryLines(r, fmt) {
   const streams = `${fmt.int(a.nStream)} = streams: ${a.kvUnified ? 'one, shared by the slots' : 'one a slot'} (${a.kvUnifiedSource})`;
   const lines = [equationLine('cells of a stream (n_ctx_seq)', [
     termMn(fmt.int(a.nCtxRequested), `${fmt.int(a.nCtxRequested)} = -c, the context asked for (${r.contextSource})`), mo('→'),
-    termMn(fmt.int(a.nCtxSeq), `${fmt.int(a.nCtxSeq)} cells = ${a.contextRule}; ${fmt.int(a.nSeqMax)} slots (${a.nSeqMaxSource}); ` +
+    termMn(fmt.int(a.nCtxSeq), `${fmt.int(a.nCtxSeq)} cells = ${a.contextRule}; ${fmt.int(a.nSeqMax)} ${a.nSeqMax === 1 ? 'slot' : 'slots'} (${a.nSeqMaxSource}); ` +
       `padding ${fmt.int(a.padding)} (${a.buildSource}, build b${a.build})`)], null, '')];
   lines.push(h('p', { class: 'note' }, `-c ${fmt.int(a.nCtxRequested)} gives n_ctx ${fmt.int(a.nCtx)}: ${fmt.int(a.nSeqMax)} ` +
     `${a.nSeqMax === 1 ? 'slot' : 'slots'}, ${a.kvUnified ? 'unified: one stream' : `${fmt.int(a.nStream)} ${a.nStream === 1 ? 'stream' : 'streams'}`} of ` +
