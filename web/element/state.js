@@ -2,6 +2,8 @@
 // is reported with the attribute's name and is not used; it never turns silently into a
 // default. (The URL hash, which can set them too, is hash.js.)
 
+import { readEndpoint } from '../api/hub-ref.js';
+
 export const VIEWS = ['formula', 'table', 'gqa', 'check', 'all'];
 export const ACCOUNTINGS = ['resident', 'naive', 'vllm', 'llamacpp'];
 // The engines whose allocation is sized; the last three are llama.cpp (Ollama and LM Studio
@@ -13,6 +15,7 @@ export const isLlamacpp = (engine) => LLAMACPP_ENGINES.includes(engine);
 export const hostName = (host) => ({ ollama: 'Ollama', lmstudio: 'LM Studio' })[host] ?? host;
 export const LOADINGS = ['lazy', 'eager'];
 export const THEMES = ['auto', 'light', 'dark'];
+export const HUB = ['on', 'off'];
 export const CONTEXT_SHORTCUTS = [['4K', 4096], ['32K', 32768], ['128K', 131072], ['1M', 1048576]];
 export const DEFAULT_MODEL = 'Qwen/Qwen2.5-7B-Instruct';
 
@@ -42,6 +45,8 @@ export const ATTRIBUTES = {
   'ollama-version': { prop: 'ollamaVersion', read: readText },
   loading: { prop: 'loading', read: (v) => readChoice(v, LOADINGS) },
   theme: { prop: 'theme', read: (v) => readChoice(v, THEMES) },
+  hub: { prop: 'hub', read: (v) => readChoice(v, HUB) },
+  'hub-endpoint': { prop: 'hubEndpoint', read: readEndpoint },
 };
 
 // The attributes that are size() options, by their property (the API's option) names.
