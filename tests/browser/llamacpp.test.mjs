@@ -108,7 +108,15 @@ test('gpt-oss-20b: 768 SWA cells on llama-server, the whole context in LM Studio
   const server = await page.$eval('#server', (el) => el.result.llamacpp);
   // One slot: the SWA layers keep ceildiv(min(131072, 128 x 1 + 512), 256) x 256 = 768 cells, 18 MiB.
   assert.deepEqual(server.memory.map((m) => [m.cache, m.cells, m.bytes]), [['base', 131072, 12 * 131072 * 2048], ['swa', 768, 12 * 768 * 2048]]);
-  assert.match(await shadowText(page, '#server', '.formula'), /768 cells = PAD\(min\(131072, 128 x 1 \+ 512\), 256\)|18\.00 MiB \( +768 cells/);
+  assert.match(await shadowText(page, '#server', '.formula'), /18\.00 MiB \( +768 cells/);
+  // The formula's values say the rules: the cells of a slot's stream with the padding, and the SWA cells.
+  const sources = await page.$eval('#server', (el) => [...el.shadowRoot.querySelectorAll('.formula .term')].map((t) => t.getAttribute('data-source')));
+  assert.ok(sources.includes('131,072 cells = n_ctx_seq = PAD(PAD(n_ctx, 256) / n_seq_max, 256) a stream; 1 slot (parallel); ' +
+    'padding 256 (the current rules (b10573), build b10573)'), sources.join('\n'));
+  assert.ok(sources.includes('768 cells = PAD(min(131072, 128 x 1 + 512), 256); window n_swa 128 (sliding_window), n_ubatch 512 (default); ' +
+    "swa_full false (llama-server's default)"), sources.join('\n'));
+  // 768 cells x 1 stream x 24,576 B (12 layers x (1,024 + 1,024)) = 18,874,368 B.
+  assert.ok(squeezed(await shadowText(page, '#server', '.formula')).includes('768×1×24,576=18,874,368B'));
   const studio = await page.$eval('#studio', (el) => el.result.llamacpp);
   // swa_full: 12 x 131,072 x 2,048 B = 3 GiB on the SWA layers too.
   assert.deepEqual(studio.memory.map((m) => [m.cache, m.cells, m.bytes]), [['base', 131072, 3221225472], ['swa', 131072, 3221225472]]);
@@ -119,6 +127,41 @@ test('gpt-oss-20b: 768 SWA cells on llama-server, the whole context in LM Studio
   assert.ok(labels.includes('Cache type (OLLAMA_KV_CACHE_TYPE)'), labels.join(' | '));
   assert.ok(!labels.includes('V cache type (-ctv)'));
   assert.ok(labels.includes('Context (num_ctx, tokens)'));
+  assert.deepEqual(await problems(page, log), CLEAN);
+});
+
+test('the table, the chart and the GQA figure with llama.cpp: what llama-server allocates, its SWA cells and cache types', async () => {
+  const { page, log } = await openPage(env, '/llamacpp.html');
+  await waitForWidgets(page);
+  await page.$eval('#all', (el) => el.scrollIntoView());
+  await page.$eval('#all', (el) => el.updateComplete);
+  // gpt-oss-20b on llama-server's 4 unified slots, f16: 12 full layers x c cells x 2,048 B
+  // (8 KV heads x 64 x 2 B, K and V) + 12 SWA layers x PAD(min(c, 128 x 4 + 512), 256) = 1,024 cells x 2,048 B.
+  const at = (c) => 12 * c * 2048 + 12 * 1024 * 2048;
+  assert.deepEqual([at(4096), at(32768), at(131072)], [125_829_120, 830_472_192, 3_246_391_296]);
+  const titles = await page.$eval('#all', (el) => [...[...el.shadowRoot.querySelectorAll('.table tbody tr')]
+    .find((tr) => tr.children[0].textContent.trim() === 'openai/gpt-oss-20b').children].map((c) => c.getAttribute('title')));
+  assert.deepEqual(titles.slice(6, 9), ['125,829,120 B', '830,472,192 B', '3,246,391,296 B']);
+  assert.match(await shadowText(page, '#all', '.table .caption'), /^What llama\.cpp allocates per model \(llama-server, the context as -c\), 4 slots, K f16, V f16/);
+  // A model llama.cpp has no rules for is its own row's error; the other rows are sized.
+  assert.match(await shadowText(page, '#all', '.table tbody'), /openai-community\/gpt2-large\s*engine llamacpp: kvcalc has no mapping from model_type "gpt2"/);
+  // The GQA figure: with 1 KV head instead of 8, each memory object is an eighth:
+  // 3,246,391,296 / 8 = 405,798,912 B (387 MiB); 64 KV heads (MHA) 8x: 25,971,130,368 B (24.19 GiB).
+  const gqa = await shadowText(page, '#all', '.gqa');
+  assert.match(gqa, /openai\/gpt-oss-20b: KV cache at 131,072 tokens, 4 slots, K f16, V f16, llamacpp/);
+  assert.match(gqa, /1\s+MQA\s+64\s+6,144 B\s+387 MiB\s+0\.02x/);
+  assert.match(gqa, /8 \(configured\)\s+GQA\s+8\s+49,152 B\s+3\.02 GiB\s+0\.13x/);
+  assert.match(gqa, /64\s+MHA\s+1\s+393,216 B\s+24\.19 GiB\s+1\.00x/);
+  // The chart's lines: f16 as set, then q8_0 and q4_0 for K and V, a token's bytes over the 24
+  // layers: 24 x 2 x 512 values x 2 B = 49,152; 24 x 2 x 512 / 32 x 34 B = 26,112; 24 x 2 x 512 / 32 x 18 B = 13,824.
+  assert.match(await shadowText(page, '#all', '.chart .legend'),
+    /f16 \(as set\): 49,152 B per token\s+q8_0 K and V: 26,112 B per token\s+q4_0 K and V: 13,824 B per token/);
+  // Read out at the chosen context, 131,072 tokens: f16 3,246,391,296 B (3.02 GiB); q8_0
+  // (12 x 131,072 + 12 x 1,024) x 1,088 B = 1,724,645,376 B (1.61 GiB); q4_0 x 576 B = 913,047,552 B (870.75 MiB).
+  assert.equal(12 * (131072 + 1024) * 1088, 1_724_645_376);
+  assert.equal(12 * (131072 + 1024) * 576, 913_047_552);
+  await page.$eval('#all', (el) => el.shadowRoot.querySelector('[part=chart-svg]').focus());
+  assert.equal(await shadowText(page, '#all', '.chart [aria-live]'), 'At 131,072 tokens: f16 3.02 GiB, q8_0 1.61 GiB, q4_0 870.75 MiB.');
   assert.deepEqual(await problems(page, log), CLEAN);
 });
 
