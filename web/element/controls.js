@@ -27,7 +27,7 @@ const CONTEXT_LABELS = { vllm: 'Context (tokens)', llamacpp: 'Context (-c, token
 const SERVING_FIELDS = ['batch', 'kv-dtype', 'tp'];
 
 // Model ids in natural order, case aside: "deepseek" before "Qwen", "Qwen3-8B" before "Qwen3-30B".
-// Made at the first sort, in idle time: a page's first collator costs milliseconds of locale data.
+// Made at the first sort, after the sections are drawn: a page's first collator costs milliseconds of locale data.
 let collator = null;
 const natural = (a, b) => (collator ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b);
 
