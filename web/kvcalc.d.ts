@@ -617,6 +617,7 @@ export interface LlamacppCheckReport {
   fitsBy: 'slot';
   /** The tokens one slot holds: its cells, at most the model's training context. */
   slotContext: number;
+  slotContextSource: string;
   nSeqMax: number;
   kvUnified: boolean;
   /** Requests of maxContext tokens that fit at once. */
@@ -628,6 +629,8 @@ export interface LlamacppCheckReport {
   concurrencyFits: boolean | null;
   advice: string[];
   kvBytes: number;
+  /** "kvcalc", or the log's figures the verdict follows. */
+  verdictSource: string;
   llamacpp: LlamacppAllocation;
   log: EngineLogReading | null;
   crossChecks: CrossCheck[];
@@ -697,6 +700,8 @@ export interface EngineLogReading {
   engine: string;
   /** The release the log states ("0.19.0"), or "". */
   version: string;
+  /** SGLang's disaggregation mode as its log prints it ("null", "prefill", "decode"), else null. */
+  disaggregationMode: string | null;
   poolTokens: number | null;
   gpuBlocks: number | null;
   kvMemoryBytes: number | null;
