@@ -28,6 +28,8 @@ export const VIEWS = {
   table: { lazy: [...LIVE, 'table-view.js'], budget: 128 * KiB },
   check: { lazy: [...LIVE, 'check-view.js'], budget: 128 * KiB },
   all: { lazy: [...LIVE, 'formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js'], budget: 128 * KiB },
+  // view="formula" with a llama.cpp engine (or a GGUF file): llama.cpp's inputs and arithmetic too.
+  'formula (llama.cpp)': { lazy: [...LIVE, 'formula-view.js', 'llamacpp-view.js'], budget: 112 * KiB },
 };
 // What the package runs in Node only (the `kvcalc` command, the baker, the Vite, Docusaurus and MDX plugins):
 // never fetched by a page, so a site that hosts the package's files leaves them out.
