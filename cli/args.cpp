@@ -108,6 +108,15 @@ Result<std::string> read_config_arg(const std::string& arg) {
                                   true);
     }
     if (find_preset(arg)) return arg;
+    // A Hugging Face id: this CLI reads no network; the npm command, the same CLI compiled for
+    // Node, fetches it (web/node/hub-config.mjs) before this code sees it.
+    if (arg.rfind("hf:", 0) == 0)
+        return make_error(code::invalid_value,
+                          arg + ": this kvcalc reads files and bundled presets, not the network; the npm " +
+                              "command fetches Hugging Face ids (npx kvcalc with the same arguments; " +
+                              "HF_TOKEN and HF_ENDPOINT honoured), or download the model's config.json " +
+                              "and give its path",
+                          "config");
     return make_error(
         code::unknown_preset,
         "\"" + arg + "\" is neither a readable file nor a bundled preset id (kvcalc presets lists them)",
@@ -152,7 +161,8 @@ void print_usage() {
         "       kvcalc gpus [--json]\n"
         "       kvcalc architectures [--json]\n"
         "CONFIG is a config.json or GGUF file's path (a GGUF file's metadata only is read), - for stdin,\n"
-        "or a bundled preset id (kvcalc presets).\n"
+        "or a bundled preset id (kvcalc presets); the npm command (npx kvcalc) also takes\n"
+        "hf:OWNER/NAME, fetched from the Hugging Face Hub.\n"
         "check needs --max-context (or an engine log that states it) and one pool: --pool-tokens,\n"
         "--engine-log or --gpu / --gpu-memory; it exits 3 when the context does not fit the pool.\n"
         "options:\n";

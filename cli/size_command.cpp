@@ -280,6 +280,13 @@ int run_architectures(int argc, char** argv, int first) {
                   << "  " << d["field"].get<std::string>() << " = " << to_text(d["value"], -1) << ": "
                   << d["meaning"].get<std::string>() << (source.empty() ? "" : " (" + source + ")") << "\n";
     }
+    std::cout
+        << "\nthe text model class a wrapper's config builds when its text_config names no model_type:\n";
+    for (const auto& w : inventory["wrapper_text_classes"])
+        std::cout << w["wrapper"].get<std::string>() << "  " << w["wrapper_class"].get<std::string>()
+                  << "  -> " << w["text_model_type"].get<std::string>()
+                  << (w["from_root"].get<bool>() ? " (also from the root's fields)" : "") << " ("
+                  << w["source"].get<std::string>() << ")\n";
     return exit_ok;
 }
 

@@ -47,7 +47,8 @@ refuseDynamicCode(glueText, 'kvcalc_core.mjs', ': link it with -sDYNAMIC_EXECUTI
 // api-calls.js (the API's calls and the Embind glue) at load(), live.js (the element's code)
 // when an element goes live, each view's code (formula, table, GQA, check; the formula and
 // check views with the chart) when an element first shows it, config-input.js when a reader
-// opens the paste panel, svg.js and gguf-read.js at the first kv.svg() and kv.readGguf(). A lazy file is bundled with the few helpers it needs (a copy costs
+// opens the paste panel, hub-panel.js when a reader first uses the Hugging Face offer, svg.js
+// and gguf-read.js at the first kv.svg() and kv.readGguf(). A lazy file is bundled with the few helpers it needs (a copy costs
 // less than the chunks code splitting makes); what must exist once per page (load() and its
 // one module promise, the KvCalcError class, the change event) it imports from kvcalc.js,
 // the same module the page loaded. The sources in web/ stay readable and are what the

@@ -4,8 +4,8 @@
 // the element's code (live.js), the API's calls with the Embind glue (api-calls.js), the
 // view's own code, the one wasm module, and on a page without baked renders the element's
 // styles (styles.js). Read from the built files in dist/, so the figures are of what ships.
-// The paste panel's input (config-input.js) is not counted: it loads when a reader opens the
-// panel.
+// The paste panel's input (config-input.js) and the Hugging Face panel (hub-panel.js) are not
+// counted: each loads when a reader first uses it.
 // Used by scripts/build-dist.mjs (which checks it against esbuild's own graph) and the site's
 // build; the browser tests check it against the requests a page really makes.
 import { readFileSync, readdirSync } from 'node:fs';

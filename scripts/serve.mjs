@@ -15,6 +15,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// The same, letting a reader's request for a model reach the Hugging Face Hub and its storage
+// (site/snippets/csp-hub.txt): the demo site's policy (npm start). The tests keep CSP.
+export const HUB_CSP = `${CSP}; connect-src 'self' https://huggingface.co https://*.hf.co`;
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
@@ -100,7 +103,7 @@ export function defaultMounts(root = resolve(fileURLToPath(import.meta.url), '..
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.argv[2] || process.env.PORT || 8080);
-  const server = await startServer({ port, mounts: defaultMounts(), log: true });
+  const server = await startServer({ port, mounts: defaultMounts(), log: true, csp: HUB_CSP });
   const { port: actual } = server.address();
   console.log(`kvcalc site: http://127.0.0.1:${actual}/  (Ctrl-C to stop)`);
 }

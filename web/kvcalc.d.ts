@@ -654,8 +654,20 @@ export interface KvCalc {
    * long tokenizer arrays of fixed-width values are skipped unread. Nothing leaves the page.
    * Resolves to the document the other calls take as a config text; rejects with KvCalcError
    * (malformed_gguf naming the offset and key; cancelled when the signal aborts, at once).
+   * A GgufSource is read the same way: a file elsewhere, such as one on the Hugging Face Hub
+   * read by HTTP Range requests (what the element's Hub offer does).
    */
-  readGguf(file: Blob, options?: ReadGgufOptions): Promise<GgufRead>;
+  readGguf(file: Blob | GgufSource, options?: ReadGgufOptions): Promise<GgufRead>;
+}
+
+/** A GGUF file readGguf() reads through read(): a file of a known size anywhere. */
+export interface GgufSource {
+  /** The file's size in bytes. */
+  size: number;
+  /** Its name, for messages ("the GGUF file" if absent). */
+  name?: string;
+  /** Its bytes from start up to end (end excluded): fewer only where the file ends. */
+  read(start: number, end: number, signal?: AbortSignal): Promise<ArrayBuffer | Uint8Array>;
 }
 
 /** Options of readGguf(). */
@@ -735,7 +747,7 @@ export function presetConfig(id: string): string;
 /** As KvCalc.svg; throws KvCalcError (not_loaded) until load() has resolved. */
 export function svg(config: Config, options?: SvgOptions): Promise<string>;
 /** As KvCalc.readGguf; throws KvCalcError (not_loaded) until load() has resolved. */
-export function readGguf(file: Blob, options?: ReadGgufOptions): Promise<GgufRead>;
+export function readGguf(file: Blob | GgufSource, options?: ReadGgufOptions): Promise<GgufRead>;
 
 // ---- The <kv-calc> element (web/element/element.js; its source header documents attributes,
 // parts and custom properties). Importing kvcalc.js defines it unless the tag is taken.

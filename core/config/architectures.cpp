@@ -57,15 +57,75 @@ constexpr auto family_briefs = briefs(family_rows);
 const std::vector<Family> families(family_briefs.begin(), family_briefs.end());
 
 // The reader's copy of the class defaults: each row without its source, which only the inventory prints.
+// The reader's copy of the class defaults, which the wasm carries: a group per run of one model_type and
+// class in the table, and per default its field, value and meaning only (no source). A derived KV-head or
+// head-size row is the reader's own derivation (read_kv_heads, read_head_dim), which never consults it: it
+// documents the class, and the copy leaves it out.
+struct DefaultGroup {
+    const char* model_type;
+    const char* config_class;
+    std::uint16_t first, count;
+};
+struct DefaultRow {
+    const char* field;
+    const char* value;
+    const char* meaning;
+};
+constexpr bool same(const char* a, const char* b) {
+    while (*a && *a == *b)
+        ++a, ++b;
+    return *a == *b;
+}
+constexpr bool consulted(const ClassDefault& d) {
+    return d.value || !(same(d.field, "num_key_value_heads") || same(d.field, "head_dim"));
+}
+// Whether consulted row `r` starts a group: the first, or another model_type or class than `prev`'s.
+constexpr bool starts(const ClassDefault* prev, const ClassDefault& r) {
+    return !prev || !same(prev->model_type, r.model_type) || !same(prev->config_class, r.config_class);
+}
 template <std::size_t N>
-constexpr std::array<ClassDefault, N> unsourced(const ClassDefault (&rows)[N]) {
-    std::array<ClassDefault, N> out{};
-    for (std::size_t i = 0; i < N; ++i)
-        out[i] = {rows[i].model_type, rows[i].config_class, rows[i].field,
-                  rows[i].value,      rows[i].meaning,      ""};
+constexpr std::size_t count_rows(const ClassDefault (&rows)[N], bool groups) {
+    std::size_t n = 0;
+    const ClassDefault* prev = nullptr;
+    for (const auto& r : rows) {
+        if (!consulted(r)) continue;
+        n += !groups || starts(prev, r) ? 1 : 0;
+        prev = &r;
+    }
+    return n;
+}
+template <std::size_t G, std::size_t M>
+struct ReaderDefaults {
+    std::array<DefaultGroup, G> groups{};
+    std::array<DefaultRow, M> rows{};
+};
+template <std::size_t G, std::size_t M, std::size_t N>
+constexpr ReaderDefaults<G, M> compact(const ClassDefault (&rows)[N]) {
+    ReaderDefaults<G, M> out{};
+    std::size_t g = 0, i = 0;
+    const ClassDefault* prev = nullptr;
+    for (const auto& r : rows) {
+        if (!consulted(r)) continue;
+        if (starts(prev, r))
+            out.groups[g++] = {r.model_type, r.config_class, static_cast<std::uint16_t>(i), 0};
+        ++out.groups[g - 1].count;
+        out.rows[i++] = {r.field, r.value, r.meaning};
+        prev = &r;
+    }
     return out;
 }
-constexpr auto reader_defaults = unsourced(class_default_rows);
+constexpr auto reader_defaults =
+    compact<count_rows(class_default_rows, true), count_rows(class_default_rows, false)>(class_default_rows);
+
+// The reader's copy of the wrapper rows, without their sources.
+template <std::size_t N>
+constexpr std::array<WrapperText, N> unsourced(const WrapperText (&rows)[N]) {
+    std::array<WrapperText, N> out{};
+    for (std::size_t i = 0; i < N; ++i)
+        out[i] = {rows[i].wrapper, rows[i].wrapper_class, rows[i].text_type, rows[i].from_root, ""};
+    return out;
+}
+constexpr auto reader_wrappers = unsourced(wrapper_text_rows);
 
 }  // namespace
 
@@ -113,16 +173,31 @@ const EncoderDecoder* encoder_decoder(std::string_view family) {
     return nullptr;
 }
 
-std::vector<const ClassDefault*> class_defaults(std::string_view model_type) {
-    std::vector<const ClassDefault*> out;
-    for (const auto& d : reader_defaults)
-        if (model_type == d.model_type) out.push_back(&d);
+std::vector<ClassDefault> class_defaults(std::string_view model_type) {
+    std::vector<ClassDefault> out;
+    for (const auto& g : reader_defaults.groups)
+        if (model_type == g.model_type)
+            for (std::size_t i = g.first; i < g.first + g.count; ++i) {
+                const DefaultRow& r = reader_defaults.rows[i];
+                out.push_back({g.model_type, g.config_class, r.field, r.value, r.meaning, ""});
+            }
     return out;
 }
 
 const std::vector<ClassDefault>& class_default_table() {
     static const std::vector<ClassDefault> table(std::begin(class_default_rows),
                                                  std::end(class_default_rows));
+    return table;
+}
+
+const WrapperText* wrapper_text(std::string_view wrapper_model_type) {
+    for (const auto& w : reader_wrappers)
+        if (wrapper_model_type == w.wrapper) return &w;
+    return nullptr;
+}
+
+const std::vector<WrapperText>& wrapper_text_table() {
+    static const std::vector<WrapperText> table(std::begin(wrapper_text_rows), std::end(wrapper_text_rows));
     return table;
 }
 
@@ -155,6 +230,16 @@ json architectures_json() {
         set_member(r, "source", d.source);
         ds.push_back(std::move(r));
     }
+    json ws = json::array();
+    for (const auto& w : wrapper_text_rows) {
+        json r;
+        set_member(r, "wrapper", w.wrapper);
+        set_member(r, "wrapper_class", w.wrapper_class);
+        set_member(r, "text_model_type", w.text_type);
+        set_member(r, "from_root", w.from_root);
+        set_member(r, "source", w.source);
+        ws.push_back(std::move(r));
+    }
     json un = json::array();
     for (const auto& u : unmodelled) {
         json r;
@@ -165,6 +250,7 @@ json architectures_json() {
     json out;
     set_member(out, "architectures", std::move(rows));
     set_member(out, "class_defaults", std::move(ds));
+    set_member(out, "wrapper_text_classes", std::move(ws));
     set_member(out, "unmodelled_fields", std::move(un));
     return out;
 }

@@ -74,11 +74,30 @@ struct ClassDefault {
     const char* source = "";
 };
 
-// The defaults of the config class of `model_type` (none for a type kvcalc has no defaults of),
-// without their sources.
-std::vector<const ClassDefault*> class_defaults(std::string_view model_type);
+// The defaults of the config class of `model_type` that the reader consults (none for a type kvcalc has no
+// defaults of), without their sources: a derived KV-head or head-size row, the reader's own derivation, is in
+// class_default_table() only.
+std::vector<ClassDefault> class_defaults(std::string_view model_type);
 // Every default with its source, as `kvcalc architectures` lists them.
 const std::vector<ClassDefault>& class_default_table();
+
+// The text model class a multimodal wrapper's config class builds when its text_config names no
+// model_type (LlavaConfig: CONFIG_MAPPING["llama"]) or whatever it names (Gemma3Config: Gemma3TextConfig), so
+// the defaults of that class fill the text model's missing fields.
+struct WrapperText {
+    const char* wrapper;        // the wrapper's model_type: "llava"
+    const char* wrapper_class;  // "LlavaConfig"
+    const char* text_type;      // the model_type of the class it builds: "llama"
+    // The wrapper builds that class from the root's own fields when there is no text_config (Qwen2VLConfig:
+    // Qwen2VLTextConfig(**kwargs)), so a config that keeps them at its root takes its defaults too.
+    bool from_root;
+    // Where it was read; "" in the reader's copy (wrapper_text()), which the wasm carries.
+    const char* source = "";
+};
+// The row of a wrapper's model_type, without its source, or nullptr.
+const WrapperText* wrapper_text(std::string_view wrapper_model_type);
+// Every row with its source, as `kvcalc architectures` lists them.
+const std::vector<WrapperText>& wrapper_text_table();
 
 // A field that changes the cache in a way kvcalc does not model: a config that has it (with
 // a value other than `unless`, JSON text, when given) is refused, naming the field.

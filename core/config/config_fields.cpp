@@ -19,17 +19,18 @@ Failure Fields::error_args(const char* c, const char* name, const char* fmt, con
 }
 
 const ClassDefault* Defaults::row(std::string_view field) const {
-    for (const ClassDefault* r : rows)
-        if (field == r->field) return r;
+    for (const ClassDefault& r : rows)
+        if (field == r.field) return &r;
     return nullptr;
 }
 
-Defaults defaults_for(std::string_view model_type) {
+Defaults defaults_for(std::string_view model_type, std::string via) {
     Defaults d;
+    d.via = std::move(via);
     d.rows = class_defaults(model_type);
     // A derived default (no value) is the reader's own derivation when the field is absent: no value here.
-    for (const ClassDefault* r : d.rows)
-        if (r->value) d.values[r->field] = *parse_json_text(r->value);
+    for (const ClassDefault& r : d.rows)
+        if (r.value) d.values[r.field] = *parse_json_text(r.value);
     return d;
 }
 
@@ -42,7 +43,16 @@ const json* Fields::find(const char* name) const {
 std::string Fields::source(const char* name) const {
     const ClassDefault* d = defaults_ && !member(obj_, name) ? defaults_->row(name) : nullptr;
     if (!d) return path(name);
-    return format("{} {} (default of {}: {})", path(name), d->value, d->config_class, d->meaning);
+    return format("{} {} (default of {}{}{}: {})", path(name), d->value, d->config_class,
+                  defaults_->via.empty() ? "" : " for ", defaults_->via, d->meaning);
+}
+
+std::string Fields::pattern_source(const char* name) const {
+    const json* own = member(obj_, name);  // a null field is None: the class's default holds
+    const ClassDefault* d = defaults_ && (!own || own->is_null()) ? defaults_->row(name) : nullptr;
+    if (!d) return path(name);
+    return format("{} (default of {}{}{}: {})", path(name), d->config_class,
+                  defaults_->via.empty() ? "" : " for ", defaults_->via, d->meaning);
 }
 
 const char* Fields::first_of(std::initializer_list<const char*> names) const {

@@ -15,10 +15,13 @@ namespace kvcalc {
 // leaves out.
 struct Defaults {
     json values = json::object();  // field -> value
-    std::vector<const ClassDefault*> rows;
+    std::vector<ClassDefault> rows;
+    // Why this class: "" when the config names its model_type, else the wrapper whose text model it is
+    // ("LlavaConfig's text model").
+    std::string via;
     const ClassDefault* row(std::string_view field) const;
 };
-Defaults defaults_for(std::string_view model_type);
+Defaults defaults_for(std::string_view model_type, std::string via = "");
 
 class Fields {
 public:
@@ -33,6 +36,9 @@ public:
     const json* find(const char* name) const;
     // How a value was found: the field's path, or "<path> <value> (default of <class>: <meaning>)".
     std::string source(const char* name) const;
+    // Where a layer pattern came from: the field's path, or, when the config leaves it to a class default,
+    // "<path> (default of <class>: <meaning>)" without the value (a long list, or None).
+    std::string pattern_source(const char* name) const;
     // The first of the aliases the config has, else the first a class default gives, else nullptr.
     const char* first_of(std::initializer_list<const char*> names) const;
 

@@ -26,11 +26,32 @@ Result<const json*> nested_object(const json* v, const char* path, const char* n
     return v;
 }
 
-// Whether `object` counts its layers: one of layer_aliases, or a default of its model_type's config class
-// (LlamaConfig's num_hidden_layers 32, for a text_config that leaves it out).
-bool has_layer_count(const json& object, const std::string& path) {
-    const json* t = member(object, "model_type");
-    const Defaults d = defaults_for(t && t->is_string() ? t->get<std::string>() : std::string());
+// The config class of the text model `text` (at `path`, "" for the root): a sub-config's own model_type;
+// else the class its wrapper's config class builds for it (wrapper_text: LlavaConfig's text_config without a
+// model_type is a LlamaConfig; Qwen2VLConfig without a text_config builds Qwen2VLTextConfig from the root's
+// fields); else the root's model_type. `via` names the wrapper when it decided.
+struct TextClass {
+    std::string model_type;
+    std::string via;
+};
+TextClass text_class(const json& text, const std::string& path, const json& root) {
+    const json* own = member(text, "model_type");
+    if (!path.empty() && own && own->is_string()) return {own->get<std::string>(), ""};
+    const json* r = member(root, "model_type");
+    const std::string root_type = r && r->is_string() ? r->get<std::string>() : std::string();
+    bool sub_config = false;
+    for (const char* sub : {"text_config", "llm_config", "language_config"})
+        sub_config |= member(root, sub) != nullptr;
+    if (const WrapperText* w = wrapper_text(root_type); w && (!path.empty() || (w->from_root && !sub_config)))
+        return {w->text_type, format("{}'s text model", w->wrapper_class)};
+    return {root_type, ""};
+}
+
+// Whether `object` counts its layers: one of layer_aliases, or a default of its config class (LlamaConfig's
+// num_hidden_layers 32, for a text_config that leaves it out).
+bool has_layer_count(const json& object, const std::string& path, const json& root) {
+    const TextClass c = text_class(object, path, root);
+    const Defaults d = defaults_for(c.model_type, c.via);
     return Fields(object, path, &d).first_of(layer_aliases) != nullptr;
 }
 
@@ -119,13 +140,13 @@ Result<TextModel> find_text_model(const json& root) {
                     r.arch, r.vllm);
     }
     // HRM-Text counts its layers in num_layers_per_stack (hrm_text.py HrmTextStack).
-    if (has_layer_count(root, "") || top.find("num_layers_per_stack")) return TextModel{&root, ""};
+    if (has_layer_count(root, "", root) || top.find("num_layers_per_stack")) return TextModel{&root, ""};
     for (const char* sub : {"text_config", "llm_config", "language_config"}) {
         const json* s = top.find(sub);
         if (!s) continue;
         if (!s->is_object())
             return field_error(code::invalid_value, sub, "must be an object, got {}", described(*s));
-        if (has_layer_count(*s, sub)) return TextModel{s, sub};
+        if (has_layer_count(*s, sub, root)) return TextModel{s, sub};
     }
     return fail(code::missing_field, "num_hidden_layers",
                 "missing layer count: none of num_hidden_layers, n_layer, num_layers, n_layers is in the "
@@ -321,14 +342,9 @@ Result<ModelSpec> read_model(json config) {
     auto tm = find_text_model(root);
     if (!tm) return tm.forward_error();
     const json& text = *tm->object;
-    // The config class: the text model's model_type, else the root's.
-    std::string model_type;
-    for (const json* o : {&text, &root})
-        if (const json* t = member(*o, "model_type"); t && t->is_string()) {
-            model_type = t->get<std::string>();
-            break;
-        }
-    const Defaults defaults = defaults_for(model_type);
+    const TextClass tc = text_class(text, tm->path, root);
+    const std::string& model_type = tc.model_type;
+    const Defaults defaults = defaults_for(model_type, tc.via);
     Fields f(text, tm->path, &defaults);
     Fields top(root, "");
 

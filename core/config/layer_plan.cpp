@@ -83,13 +83,17 @@ Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, st
     const json* bt = f.find("layers_block_type");
     if (!bt)
         return f.error(code::missing_field, "layers_block_type",
-                       "missing (Zamba2 names each layer mamba or hybrid there; kvcalc does not rebuild "
-                       "Zamba2Config's default pattern)");
+                       "missing (Zamba2 names each layer mamba or hybrid there)");
     if (!bt->is_array())
         return field_error(code::invalid_value, field, "must be an array of \"mamba\" and \"hybrid\", got {}",
                            described(*bt));
+    // Zamba2Config's default list has 54 entries, whatever num_hidden_layers says: a config without the list
+    // whose layers differ is missing it.
+    const bool defaulted = !member(f.object(), "layers_block_type");
     if (bt->size() != layers)
-        return field_error(code::inconsistent, field, "has {} entries but the model has {} layers",
+        return field_error(defaulted ? code::missing_field : code::inconsistent, field,
+                           "{}{} has {} entries but the model has {} layers",
+                           defaulted ? "missing, and " : "", f.pattern_source("layers_block_type"),
                            bt->size(), layers);
     p.kinds.assign(layers, LayerKind::linear_state);
     p.names.assign(layers, "mamba");
@@ -124,14 +128,16 @@ Result<bool> from_zamba2_blocks(const Fields& f, const ModelSpec& m, Plan& p, st
     p.second_head_dim = {2 * m.hidden_size.value / heads.value,
                          format("2 x {} {} / {} {} (Zamba2Config)", m.hidden_size.source, m.hidden_size.value,
                                 heads.source, heads.value)};
-    p.source = field;
+    p.source = f.pattern_source("layers_block_type");
     return true;
 }
 
 // MiniMax-Text-01 / M1: attn_type_list, else decoder_attention_types, one 0 (lightning linear attention)
 // or 1 (full attention) per layer (vLLM minimax_text_01.py MiniMaxText01Model.decoder_attention_types); else
-// layer_types; else full attention on every layer.
-Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers) {
+// layer_types (98370df: "linear_attention" 0, "full_attention" 1), which transformers' MiniMaxConfig fills
+// when absent. vLLM takes full attention on every layer only when the config class has no layer_types at all.
+Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers,
+                                 const std::string& model_type) {
     for (const char* name : {"attn_type_list", "decoder_attention_types"}) {
         const json* list = f.find(name);
         if (!list || (list->is_array() && list->empty())) continue;
@@ -155,11 +161,24 @@ Result<bool> from_attn_type_list(const Fields& f, Plan& p, std::uint64_t layers)
         return true;
     }
     if (const json* lt = f.find("layer_types")) return from_layer_types(f, *lt, p, layers, "minimax_text_01");
-    p.kinds.assign(layers, LayerKind::full_attention);
-    p.names.assign(layers, "full_attention");
-    p.source =
-        "no attn_type_list, decoder_attention_types or layer_types: full attention on every layer (vLLM)";
-    return true;
+    // MiniMaxConfig.__post_init__ (the class table's layer_types row): full attention where (i + 1) % 2,
+    // linear attention on the others.
+    if (model_type == "minimax") {
+        for (std::uint64_t i = 0; i < layers; ++i) {
+            const bool full = (i + 1) % 2 != 0;
+            p.kinds.push_back(full ? LayerKind::full_attention : LayerKind::linear_state);
+            p.names.push_back(full ? "full_attention" : "linear_attention");
+        }
+        p.source = f.pattern_source("layer_types");
+        return true;
+    }
+    // Another model_type (minimax_text_01, minimax_m1) is the checkpoint's remote config class, whose default
+    // kvcalc has not read: full attention on every layer would be a guess.
+    return f.error(
+        code::missing_field, "attn_type_list",
+        "missing, as are decoder_attention_types and layer_types: which layers are linear attention is "
+        "left to model_type {}'s config class, whose default kvcalc has not read",
+        model_type.empty() ? std::string("(none)") : model_type);
 }
 
 // PLaMo2: vLLM plamo2.py is_mamba(config, i): with num_hidden_layers <= mamba_step // 2 every layer but the
@@ -566,6 +585,55 @@ Result<bool> from_lfm2_default(const Fields& f, Plan& p, std::uint64_t layers,
     return true;
 }
 
+// Gemma 4 without layer_types: Gemma4TextConfig's sliding_window_pattern 6, the last layer full.
+Result<bool> from_gemma4_default(const Fields& f, Plan& p, std::uint64_t layers) {
+    for (std::uint64_t i = 0; i < layers; ++i) {
+        const bool full = (i + 1) % 6 == 0 || i + 1 == layers;
+        p.kinds.push_back(full ? LayerKind::full_attention : LayerKind::sliding_window);
+        p.names.push_back(full ? "full_attention" : "sliding_attention");
+    }
+    p.source = f.pattern_source("layer_types");
+    return true;
+}
+
+// Dots1: vLLM dots1.py Dots1Attention passes no per-layer window, so every layer takes
+// cache_config.sliding_window, which EngineArgs.create_engine_config sets to sliding_window only when
+// layer_types holds one kind (is_interleaved false). layer_types is the config's, else Dots1Config's: sliding
+// from max_window_layers on when sliding_window is set (62 of 62 layers full by default).
+Result<bool> from_dots1(const Fields& f, Plan& p, std::uint64_t layers) {
+    auto all = [&](LayerKind k, const char* name, std::string src) {
+        p.kinds.assign(layers, k);
+        p.names.assign(layers, name);
+        p.source = std::move(src);
+        return true;
+    };
+    if (!f.find("sliding_window"))
+        return all(LayerKind::full_attention, "full_attention", "no sliding_window");
+    Plan types;
+    if (const json* lt = f.find("layer_types")) {
+        auto t = from_layer_types(f, *lt, types, layers, "dots1");
+        if (!t) return t.forward_error();
+    } else {
+        auto mwl = f.non_negative("max_window_layers");
+        if (!mwl) return mwl.forward_error();
+        for (std::uint64_t i = 0; i < layers; ++i)
+            types.kinds.push_back(i >= mwl->value ? LayerKind::sliding_window : LayerKind::full_attention);
+        types.source = format("{} from {} {}", f.pattern_source("layer_types"), mwl->source, mwl->value);
+    }
+    bool sliding = false, full = false;
+    for (auto k : types.kinds) {
+        sliding |= k == LayerKind::sliding_window;
+        full |= k != LayerKind::sliding_window;
+    }
+    if (sliding && full)
+        return all(LayerKind::full_attention, "full_attention",
+                   format("{} mixes kinds: no layer slides (vLLM's cache_config.sliding_window unset)",
+                          types.source));
+    return all(
+        LayerKind::sliding_window, "sliding_attention",
+        format("{} holds one kind: every layer slides (vLLM's cache_config.sliding_window)", types.source));
+}
+
 Result<bool> every_nth(const Fields& f, const char* name, Plan& p, std::uint64_t layers, LayerKind nth,
                        LayerKind others, const char* nth_name, const char* others_name) {
     auto n = f.positive(name);
@@ -643,6 +711,13 @@ Result<bool> from_sliding(const Fields& f, Plan& p, std::uint64_t layers, const 
                        format("{} false", f.path("use_sliding_window")));
         if (!has_window)
             return f.error(code::missing_field, "sliding_window", "missing, but use_sliding_window is true");
+        // Qwen2MoeConfig's layer_types then slides the even layers below max_window_layers only, which vLLM
+        // qwen2_moe.py does not pass as per-layer windows: not modelled.
+        if (model_type == "qwen2_moe")
+            return f.error(
+                code::unsupported, "use_sliding_window",
+                "true: Qwen2MoeConfig then slides only the even layers below max_window_layers, which "
+                "kvcalc does not model");
         if (model_type == "qwen2" || model_type == "qwen3") {
             // vLLM slides every layer of these, and refuses a window on only some of them.
             std::uint64_t mwl = 28;  // Qwen2Config's default
@@ -1404,7 +1479,7 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         p.second_name = "mamba (beside attention)";
         p.source = "falcon_h1: attention and a Mamba-2 state in every layer";
     } else if (m.family == "minimax_text_01")
-        r = from_attn_type_list(f, p, layers);
+        r = from_attn_type_list(f, p, layers, mt);
     else if (m.family == "zamba2")
         r = from_zamba2_blocks(f, m, p, layers);
     else if (m.family == "nemotron_nas")
@@ -1489,12 +1564,10 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             "num_global_key_value_heads, sliding_window) is read from the config, and the config classes "
             "that could fill it disagree");
     else if (m.family == "gemma4" && !f.find("layer_types"))
-        // transformers' Gemma4TextConfig.__post_init__ (008e574) fills a missing layer_types as every 6th
-        // layer full and forces the last one full; the published configs all write it, and kvcalc does not
-        // take a class default it read in one version only.
-        r = f.error(code::missing_field, "layer_types",
-                    "missing: Gemma 4's sliding and full layers are read from layer_types (the config class "
-                    "fills it by a rule of its own when absent)");
+        // transformers' Gemma4TextConfig.__post_init__ (008e574 and 351f643 alike) fills a missing
+        // layer_types as every 6th layer full and forces the last one full (the class table's layer_types
+        // row).
+        r = from_gemma4_default(f, p, layers);
     else if (const json* lt = f.find("layer_types");
              lt && m.family == "gemma4" && lt->is_array() && !lt->empty() && lt->back() != "full_attention")
         // The same __post_init__ forces the last layer to full_attention, whatever layer_types says.
@@ -1503,6 +1576,25 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
             "{}[{}]: must be \"full_attention\": transformers' Gemma4TextConfig makes Gemma 4's last layer "
             "full attention whatever the config says, got {}",
             f.path("layer_types"), lt->size() - 1, described(lt->back()));
+    else if (m.family == "dots1")
+        r = from_dots1(f, p, layers);
+    else if (m.family == "granitemoehybrid" && !f.find("layer_types"))
+        // vLLM granitemoehybrid.py GraniteMoeHybridModel get_layer indexes config.layer_types, which
+        // GraniteMoeHybridConfig leaves None when absent (its layers_block_type alone says every layer
+        // mamba).
+        r = f.error(code::missing_field, "layer_types",
+                    "missing: vLLM's GraniteMoeHybrid builds each layer from layer_types, which the config "
+                    "class leaves None");
+    else if (m.family == "nemotron_h" && !f.find("hybrid_override_pattern"))
+        // vLLM's NemotronHConfig (transformers_utils/configs/nemotron_h.py a59ddf7) defaults it to a 52-layer
+        // pattern; transformers' (nemotron_h/configuration_nemotron_h.py cfeb552) to layers_block_type
+        // mamba, moe, attention, moe. Which class loads the config is not guessed.
+        r = f.error(code::missing_field, "hybrid_override_pattern",
+                    "missing: vLLM's and transformers' Nemotron-H config classes default it differently");
+    else if (m.family == "olmo_hybrid" && !f.find("layer_types"))
+        r = f.error(code::missing_field, "layer_types",
+                    "missing: OLMo Hybrid's full-attention and gated-delta-net layers are read from it, and "
+                    "vLLM's OlmoHybridConfig default was not read");
     else if (const json* lt = f.find("layer_types"))
         r = from_layer_types(f, *lt, p, layers, m.family);
     else if (f.find("hybrid_override_pattern"))
@@ -1511,7 +1603,13 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
         r = from_linear_attn_config(f, *lac, p, layers);
     else if (mt == "jamba")
         r = from_period(f, p, layers);
-    else if (f.find("attn_layer_indices"))
+    else if (m.family == "bamba" && !f.find("attn_layer_indices")) {
+        // BambaConfig.layers_block_type: "attention" only on attn_layer_indices, which is None by default, so
+        // every layer is mamba (vLLM bamba.py BambaModel get_layer reads layers_block_type).
+        p.kinds.assign(layers, LayerKind::linear_state);
+        p.names.assign(layers, "mamba");
+        p.source = f.pattern_source("attn_layer_indices");
+    } else if (f.find("attn_layer_indices"))
         r = from_indices(f, "attn_layer_indices", "mamba", p, layers);
     else if (m.family == "lfm2")
         r = from_lfm2_default(f, p, layers, mt);
@@ -1645,6 +1743,15 @@ Result<bool> build_layer_plan(const Fields& f, ModelSpec& m, const Sourced& kv_h
                         m.query_heads.source, m.query_heads.value);
         full_kv = *g;
     }
+    // Gemma 4 without global_head_dim: transformers' Gemma4TextConfig declares it with 512 at 351f643, which
+    // vLLM reads; at 008e574 it pops the kwarg into per_layer_config, and getattr falls back to head_dim.
+    bool gemma4_full = false;
+    for (auto k : p.kinds)
+        gemma4_full |= m.family == "gemma4" && k == LayerKind::full_attention;
+    if (gemma4_full && !f.find("global_head_dim"))
+        return f.error(code::missing_field, "global_head_dim",
+                       "missing: Gemma 4's full layers take their own head size, which transformers' "
+                       "Gemma4TextConfig versions default differently (512, or head_dim)");
     if (f.find("global_head_dim")) {
         auto g = f.positive("global_head_dim");
         if (!g) return g.forward_error();

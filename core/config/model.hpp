@@ -97,7 +97,7 @@ struct ModelSpec {
     std::string name;  // _name_or_path, else architectures[0], else model_type
     std::string name_source;
     std::string text_path;   // "" for the root, or "text_config" / "llm_config" / ...
-    std::string model_type;  // the text model's (else the root's): which config class's defaults apply
+    std::string model_type;  // the text model's config class: its own, its wrapper's, else the root's
     std::string family;      // the architecture's family in vLLM's registry ("" when unknown)
     // llama.cpp's architecture (general.architecture) when the model is llama.cpp's view of it: read from a
     // GGUF, or a config mapped by its model_type (engines/llamacpp/llamacpp_model.cpp); else "".

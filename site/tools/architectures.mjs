@@ -61,6 +61,12 @@ ${table('defaults-caption', 'Defaults of the config classes that change the cach
     inv.class_defaults.map((d) => `<tr><th scope="row"><code>${escapeText(d.model_type)}</code></th>${cell(d.config_class)}` +
       `<td><code>${escapeText(d.field)}</code></td><td><code>${escapeText(JSON.stringify(d.value))}</code></td>${cell(d.meaning)}` +
       `${cell(d.source || 'not recorded: read before the table kept sources')}</tr>`))}
+<h2 id="wrapper-text">The text model class of a multimodal wrapper</h2>
+<p>When a wrapper's text_config names no model_type, its config class builds the class below for it (some build it always), and the text model takes that class's defaults. With "from the root", a config that keeps the text fields at its root, with no text_config, takes them too.</p>
+${table('wrapper-text-caption', 'The text model class each wrapper\'s config class builds',
+    ['Wrapper model_type', 'Wrapper class', 'Text model_type', 'From the root', 'Source'],
+    inv.wrapper_text_classes.map((w) => `<tr><th scope="row"><code>${escapeText(w.wrapper)}</code></th>${cell(w.wrapper_class)}` +
+      `<td><code>${escapeText(w.text_model_type)}</code></td><td>${w.from_root ? 'yes' : 'no'}</td>${cell(w.source)}</tr>`))}
 <h2 id="refused-fields">Fields refused by name</h2>
 ${table('fields-caption', 'Fields that change the cache in ways kvcalc does not model',
     ['Field', 'What it means'],

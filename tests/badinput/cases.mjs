@@ -198,8 +198,9 @@ add('HRM-Text with its recurrence steps', text(hrm), ok(6144, null));
 // Moondream3: its text model under config.text, n_kv_heads x dim / n_heads on n_layers: 4 x 2 x 2 x 64 x 2 B.
 const moondream = { architectures: ['HfMoondream'], model_type: 'moondream3', torch_dtype: 'bfloat16', config: { text: { n_layers: 4, n_heads: 4, n_kv_heads: 2, dim: 256, max_context: 4096 } } };
 add('Moondream3 through config.text', text(moondream), ok(2048, null));
-// Cosmos3: vLLM's Qwen3-VL text model on text_config (the base's 2,048 B).
-add('Cosmos3 through its text_config', text({ architectures: ['Cosmos3ForConditionalGeneration'], model_type: 'cosmos3_omni', text_config: { ...base, model_type: 'qwen3_vl_text' } }), ok(2048, null));
+// Cosmos3: vLLM's Qwen3-VL text model on text_config: the base's shape with Qwen3VLTextConfig's default
+// head_dim 128 (the base gives none), 4 layers x 2 x 2 KV heads x 128 x 2 B.
+add('Cosmos3 through its text_config', text({ architectures: ['Cosmos3ForConditionalGeneration'], model_type: 'cosmos3_omni', text_config: { ...base, model_type: 'qwen3_vl_text' } }), ok(4096, null));
 // PLaMo3: 4 layers x 2 x 2 KV heads x 64 x 2 B (layers 1 and 3 full, 0 and 2 slide by 8).
 add('PLaMo3 with its derived per-layer windows', text(plamo3), ok(2048, null));
 // Step-3.5: 2 full layers of 2 x 2 x 64 x 2 B and 2 sliding ones of 2 x 4 x 32 x 2 B, 2 x 512 + 2 x 512.

@@ -134,8 +134,12 @@ test('Eleventy 3 (markdown-it): the page\'s files by passthrough copy, baked on 
   assert.doesNotMatch(build.stderr, /kvcalc bake/);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), new RegExp(`<div class="kv-calc-box">\n${BAKED.source}`));
   // The files a page may load, and not the Node-only ones (the command, the baker, the plugins).
-  assert.deepEqual(readdirSync(join(out, 'kvcalc')).sort(), ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js',
-    'gguf-read.js', 'gqa-view.js', 'kvcalc.css', 'kvcalc.js', 'kvcalc_core.wasm', 'live.js', 'styles.js', 'svg.js', 'table-view.js']);
+  // Every file of the package's dist/ a page loads (its .js, .css and .wasm), none of the .mjs
+  // and .d.ts that Node loads.
+  const pageFiles = readdirSync(join(dir, 'node_modules/kvcalc/dist')).filter((f) => /\.(js|css|wasm)$/.test(f)).sort();
+  assert.ok(pageFiles.includes('kvcalc.js') && pageFiles.includes('kvcalc_core.wasm') && pageFiles.includes('live.js'));
+  assert.deepEqual(readdirSync(join(out, 'kvcalc')).sort(), pageFiles);
+  assert.ok(!readdirSync(join(out, 'kvcalc')).some((f) => /\.(mjs|cjs|ts)$/.test(f)));
   const nojs = await withoutJavaScript(out, '/');
   assert.equal(nojs.words, BAKED_TEXT);
   assert.match(nojs.shown, /Bytes per token 57,344 B Per sequence \(32,768 tokens, resident\) 1\.75 GiB \(1,879,048,192 B\)/);

@@ -37,6 +37,21 @@ inline kvcalc::ModelSpec model(const std::string& name) {
     return m.value();
 }
 
+// A config written in the test, read; and one the reader must refuse, its error.
+inline kvcalc::ModelSpec read_written(const std::string& text) {
+    auto m = kvcalc::read_model_text(text);
+    INFO(text << "\n" << (m ? "" : m.error().message));
+    REQUIRE(m.ok());
+    return m.value();
+}
+
+inline kvcalc::Error refused_written(const std::string& text) {
+    auto m = kvcalc::read_model_text(text);
+    INFO(text);
+    REQUIRE_FALSE(m.ok());
+    return m.error();
+}
+
 inline kvcalc::SizeResult size(const std::string& name, kvcalc::SizeOptions o = {}) {
     auto r = kvcalc::size_model(model(name), o);
     INFO(name << ": " << (r ? "" : r.error().message));

@@ -130,30 +130,44 @@ const Case cases[] = {
      "", nullptr, 32, 0, 32ull * ((4 - 1) * 1536 * 2 + 1536 * 16 * 2), 0,
      "written, every field left to FalconMambaConfig: as mamba"},
     {"mamba2", "",
-     R"({"architectures": ["Mamba2ForCausalLM"], "model_type": "mamba2", "num_hidden_layers": 48,
-        "hidden_size": 4096, "torch_dtype": "bfloat16"})",
-     "", nullptr, 48, 0, 48ull * ((4 - 1) * (8192 + 2 * 8 * 128) * 2 + 128 * 64 * 128 * 2), 0,
-     "written, Codestral-Mamba's shape: conv (4 - 1) x (2 x 4096 + 2 x 8 groups x 128) + ssm 128 heads x 64 "
-     "x 128, 2 B each"},
+     R"({"architectures": ["Mamba2ForCausalLM"], "model_type": "mamba2", "torch_dtype": "bfloat16"})", "",
+     nullptr, 64, 0, 64ull * ((4 - 1) * (8192 + 2 * 8 * 128) * 2 + 128 * 64 * 128 * 2), 0,
+     "written, every field left to Mamba2Config (64 layers of hidden_size 4096): conv (4 - 1) x (2 x 4096 + "
+     "2 "
+     "x 8 groups x 128) + ssm 128 heads x 64 x 128, 2 B each"},
     {"bamba", "",
-     R"({"architectures": ["BambaForCausalLM"], "model_type": "bamba", "attn_layer_indices": [1], "mamba_d_head": 64, "torch_dtype": "bfloat16"})",
-     "", nullptr, 32, 4096, 31ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 262144,
-     "written, attn_layer_indices [1] and mamba_d_head 64 given: 1 attention layer of 2 x 8 x (4096 / 32) x "
-     "2 B; 31 Mamba-2 layers of conv (4 - 1) x (2 x 4096 + 2 x 1 x 256) + ssm 128 x 64 x 256, 2 B each; max "
-     "262144"},
+     R"({"architectures": ["BambaForCausalLM"], "model_type": "bamba", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 0, 32ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 262144,
+     "written, every field left to BambaConfig: attn_layer_indices None, so all 32 layers are Mamba-2 "
+     "(layers_block_type): conv (4 - 1) x (2 x 4096 + 2 x 1 x 256) + ssm 128 x (mamba_d_head \"auto\": 8192 "
+     "/ "
+     "128) x 256, 2 B each; max 262144"},
     {"granitemoehybrid", "",
-     R"({"architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid", "layer_types": ["mamba", "attention", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba"], "mamba_d_head": 64, "torch_dtype": "bfloat16"})",
+     R"({"architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid", "layer_types": ["mamba", "attention", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba", "mamba"], "torch_dtype": "bfloat16"})",
      "", nullptr, 32, 16384, 31ull * ((4 - 1) * (8192 + 2 * 256) * 2 + 128 * 64 * 256 * 2), 2048,
-     "written, 32 layer_types (attention on layer 1) and mamba_d_head 64 given: 2 x 32 KV heads (= query "
-     "heads) x 128 x 2 B; 31 Mamba-2 layers as bamba; max 2048"},
-    {"nemotron_h", "shared:nvidia--Nemotron-H-56B-Base-8K.json", "", "", nullptr, 118, 0, 0, 0,
-     "mamba_ssm_cache_dtype float32: the published figures (checked in the case)"},
+     "written, 32 layer_types given (attention on layer 1; GraniteMoeHybridConfig leaves it None, which vLLM "
+     "cannot load): 2 x 32 KV heads (= query heads) x 128 x 2 B; 31 Mamba-2 layers as bamba; max 2048"},
+    {"nemotron_h", "",
+     R"({"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h", "num_hidden_layers": 4,
+        "hybrid_override_pattern": "M*M-", "torch_dtype": "bfloat16"})",
+     "", nullptr, 4, 4096, 2ull * ((4 - 1) * (128 * 64 + 2 * 8 * 128) * 2 + 128 * 64 * 128 * 4), 4096,
+     "written, the layer count and pattern given (the classes disagree on both), the rest left to "
+     "NemotronHConfig: 1 attention layer of 2 x 8 x 128 x 2 B; 2 Mamba-2 layers of conv (4 - 1) x (128 heads "
+     "x "
+     "64 + 2 x 8 groups x 128) in 2 B + ssm 128 x 64 x 128 in float32 (mamba_ssm_cache_dtype); max 4096"},
     {"falcon_h1", "fixture:reconstructed/tiiuae--Falcon-H1-7B-Instruct.json", "", "", nullptr, 32, 0, 0, 0,
      "the Mamba-2 shape from FalconH1Config's defaults (checked in the case)"},
     {"zamba2", "fixture:reconstructed/transformers--Zamba2Config-defaults.json", "", "", nullptr, 54, 0, 0, 0,
      "the file is Zamba2Config's defaults: the same figures (checked in the case)"},
-    {"lfm2", "fixture:LiquidAI--LFM2.5-VL-1.6B.json", "", "text_config", nullptr, 16, 0, 0, 0,
-     "conv_L_cache 3 as published: the same figures (checked in the case)"},
+    {"lfm2", "",
+     R"({"architectures": ["Lfm2ForCausalLM"], "model_type": "lfm2", "full_attn_idxs": [2, 5, 8, 10, 12, 14],
+        "conv_dim": 2560, "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 15360, 26ull * (3 - 1) * 2560 * 2, 128000,
+     "written, full_attn_idxs and conv_dim given (Lfm2Config has no conv_dim), the rest left to Lfm2Config: "
+     "6 "
+     "attention layers of 2 x 8 x (2560 / 32) x 2 B; 26 short-convolution states of (3 - 1) x 2560, 2 B "
+     "each; "
+     "max 128000"},
     {"lfm2_moe", "fixture:LiquidAI--LFM2.5-VL-1.6B.json", "", "text_config", nullptr, 16, 0, 0, 0,
      "LFM2.5's text model as model_type lfm2_moe: conv_L_cache 3 (checked in the case)"},
     {"llama4_text", "shared:meta-llama--Llama-4-Scout-17B-16E-Instruct.json", "", "text_config", nullptr, 48,
@@ -255,11 +269,11 @@ const Case cases[] = {
      "", nullptr, 32, 524288, 0, 2048,
      "written, every field left to its class: 32 x 2 x 32 x (4096 / 32) x 2 B; max 2048"},
     {"minimax", "",
-     R"({"architectures": ["MiniMaxText01ForCausalLM"], "model_type": "minimax", "head_dim": 128, "layer_types": ["full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention", "full_attention", "linear_attention"], "torch_dtype": "bfloat16"})",
+     R"({"architectures": ["MiniMaxText01ForCausalLM"], "model_type": "minimax", "head_dim": 128, "torch_dtype": "bfloat16"})",
      "", nullptr, 32, 65536, 16ull * 32 * 128 * 128 * 2, 131072,
-     "written, head_dim 128 and MiniMaxConfig's own layer pattern given (full where (i + 1) % 2; kvcalc "
-     "reads no default pattern): 16 full layers x 2 x 8 x (4096 / 32) x 2 B; 16 lightning states of 32 heads "
-     "x 128 x 128, 2 B each; max 4096 x 32"},
+     "written, head_dim 128 given (vLLM's lightning state reads it), the rest left to MiniMaxConfig, whose "
+     "layer_types is full where (i + 1) % 2: 16 full layers x 2 x 8 x (4096 / 32) x 2 B; 16 lightning states "
+     "of 32 heads x 128 x 128, 2 B each; max 4096 x 32"},
     {"qwen3_5_text", "",
      R"({"architectures": ["Qwen3_5ForConditionalGeneration"], "model_type": "qwen3_5", "text_config": {}, "torch_dtype": "bfloat16"})",
      "text_config", nullptr, 32, 32768, 24ull * ((4 - 1) * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 128) * 2,
@@ -274,15 +288,111 @@ const Case cases[] = {
      "written, every text field left to Qwen3_5MoeTextConfig: 10 of 40 layers full, 10 x 2 x 2 x 256 x 2 B; "
      "30 gated-delta-net states as qwen3_5_text; max 32768"},
     {"gemma4_text", "",
-     R"({"architectures": ["Gemma4ForCausalLM"], "model_type": "gemma4_text", "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "full_attention"], "global_head_dim": 512, "torch_dtype": "bfloat16"})",
+     R"({"architectures": ["Gemma4ForCausalLM"], "model_type": "gemma4_text", "global_head_dim": 512, "torch_dtype": "bfloat16"})",
      "", nullptr, 30, 143360, 0, 131072,
-     "written, Gemma4TextConfig's own layer pattern (sliding_window_pattern 6) and global_head_dim kwarg 512 "
-     "given: 25 sliding (512) x 2 x 4 x 256 x 2 B + 5 full x 2 x 4 x 512 x 2 B; max 131072"},
-    {"kimi_linear", "", R"({"architectures": ["KimiLinearForCausalLM"], "model_type": "kimi_linear", "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "mla_use_nope": true, "linear_attn_config": {"full_attn_layers": [4, 8, 12, 16, 20, 24, 28, 32], "kda_layers": [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31], "head_dim": 128, "num_heads": 32, "short_conv_kernel_size": 4}, "torch_dtype": "bfloat16"})",
-     "", nullptr, 32, 9216, 24ull * ((4 - 1) * 3 * 32 * 128 * 2 + 32 * 128 * 128 * 4), 0,
-     "written, Kimi-Linear's MLA and KDA fields over KimiLinearConfig's 32 layers: 8 MLA layers x (512 + 64) "
-     "x 2 B; 24 KDA states of conv (4 - 1) x 3 x 32 x 128 in 2 B + a float32 recurrent state of 32 x 128 x "
-     "128 (Kimi-Linear-48B's 20 give 43,417,600 B)"},
+     "written, global_head_dim 512 given (the class's versions differ on it), the rest left to "
+     "Gemma4TextConfig, whose layer_types is full every 6th layer and on the last: 25 sliding (512) x 2 x 4 "
+     "x "
+     "256 x 2 B + 5 full x 2 x 4 x 512 x 2 B; max 131072"},
+    {"kimi_linear", "",
+     R"({"architectures": ["KimiLinearForCausalLM"], "model_type": "kimi_linear", "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, "mla_use_nope": true, "linear_attn_config": {"full_attn_layers": [4, 8, 12, 16, 20, 24, 28, 32], "kda_layers": [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31], "head_dim": 128, "num_heads": 32, "short_conv_kernel_size": 4}, "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 36864, 0, 0,
+     "written, Kimi-Linear's MLA fields over KimiLinearConfig's 32 layers, linear_attn_config left to the "
+     "class (None: no KDA layer): 32 MLA layers x (512 + 64) x 2 B"},
+    {"seed_oss", "",
+     R"({"architectures": ["SeedOssForCausalLM"], "model_type": "seed_oss", "torch_dtype": "bfloat16"})", "",
+     nullptr, 64, 262144, 0, 524288,
+     "written, every field left to its class: 64 x 2 x 8 x 128 x 2 B; max 524288"},
+    {"apertus", "",
+     R"({"architectures": ["ApertusForCausalLM"], "model_type": "apertus", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 524288, 0, 65536,
+     "written, every field left to its class: 32 x 2 x 32 KV heads (= query heads) x (4096 / 32) x 2 B; max "
+     "65536"},
+    {"arcee", "",
+     R"({"architectures": ["ArceeForCausalLM"], "model_type": "arcee", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 327680, 0, 4096,
+     "written, every field left to its class: 32 x 2 x 32 x (2560 / 32) x 2 B; max 4096"},
+    {"dots1", "",
+     R"({"architectures": ["Dots1ForCausalLM"], "model_type": "dots1", "torch_dtype": "bfloat16"})", "",
+     nullptr, 62, 1142784, 0, 2048,
+     "written, every field left to Dots1Config: sliding_window 4096 and layer_types all full "
+     "(max_window_layers "
+     "62 of 62), one kind, so vLLM slides every layer: 62 x 2 x 32 x (4608 / 32) x 2 B; max 2048"},
+    {"flex_olmo", "",
+     R"({"architectures": ["FlexOlmoForCausalLM"], "model_type": "flex_olmo", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 4096,
+     "written, every field left to vLLM's FlexOlmoConfig: 32 x 2 x 32 x (4096 / 32) x 2 B; max 4096"},
+    {"phimoe", "",
+     R"({"architectures": ["PhiMoEForCausalLM"], "model_type": "phimoe", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 131072, 0, 131072,
+     "written, every field left to its class: 32 x 2 x 8 x (4096 / 32) x 2 B, no window; max 4096 x 32"},
+    {"qwen2_moe", "",
+     R"({"architectures": ["Qwen2MoeForCausalLM"], "model_type": "qwen2_moe", "torch_dtype": "bfloat16"})",
+     "", nullptr, 24, 196608, 0, 32768,
+     "written, every field left to its class: use_sliding_window false, 24 x 2 x 16 x (2048 / 16) x 2 B; max "
+     "32768"},
+    {"chameleon", "",
+     R"({"architectures": ["ChameleonForConditionalGeneration"], "model_type": "chameleon", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 4096,
+     "written, every field left to its class: 32 x 2 x 32 x 128 x 2 B; max 4096"},
+    {"qwen2_vl_text", "",
+     R"({"architectures": ["Qwen2VLForConditionalGeneration"], "model_type": "qwen2_vl", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 80, 327680, 0, 32768,
+     "written, every text field left to Qwen2VLTextConfig: 80 x 2 x 8 x (8192 / 64) x 2 B, no window; max "
+     "32768"},
+    {"qwen2_5_vl_text", "",
+     R"({"architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 80, 327680, 0, 32768,
+     "written, every text field left to Qwen2_5_VLTextConfig: as qwen2_vl_text"},
+    {"qwen3_vl_text", "",
+     R"({"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 32, 524288, 0, 128000,
+     "written, every text field left to Qwen3VLTextConfig: 32 x 2 x 32 x head_dim 128 x 2 B; max 128000"},
+    {"qwen3_vl_moe_text", "",
+     R"({"architectures": ["Qwen3VLMoeForConditionalGeneration"], "model_type": "qwen3_vl_moe", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 24, 196608, 0, 128000,
+     "written, every text field left to Qwen3VLMoeTextConfig: 24 x 2 x 16 x (2048 / 16) x 2 B; max 128000"},
+    {"glm4v_text", "",
+     R"({"architectures": ["Glm4vForConditionalGeneration"], "model_type": "glm4v", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 40, 40960, 0, 32768,
+     "written, every text field left to Glm4vTextConfig: 40 x 2 x 2 x (4096 / 32) x 2 B; max 32768"},
+    {"glm4v_moe_text", "",
+     R"({"architectures": ["Glm4vMoeForConditionalGeneration"], "model_type": "glm4v_moe", "text_config": {"head_dim": 128}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 46, 188416, 0, 65536,
+     "written, head_dim 128 given (Glm4vMoeTextConfig has none, and 4096 / 96 does not divide), the rest "
+     "left "
+     "to the class: 46 x 2 x 8 x 128 x 2 B; max 65536"},
+    {"glm4_moe_lite", "",
+     R"({"architectures": ["Glm4MoeLiteForCausalLM"], "model_type": "glm4_moe_lite", "torch_dtype": "bfloat16"})",
+     "", nullptr, 47, 54144, 0, 202752,
+     "written, every field left to its class: 47 MLA layers x (512 + 64) x 2 B; max 202752"},
+    {"minimax_m2", "",
+     R"({"architectures": ["MiniMaxM2ForCausalLM"], "model_type": "minimax_m2", "torch_dtype": "bfloat16"})",
+     "", nullptr, 62, 253952, 0, 196608,
+     "written, every field left to its class: 62 x 2 x 8 x 128 x 2 B; max 196608"},
+    {"jais2", "",
+     R"({"architectures": ["Jais2ForCausalLM"], "model_type": "jais2", "torch_dtype": "bfloat16"})", "",
+     nullptr, 32, 425984, 0, 8192,
+     "written, every field left to its class: 32 x 2 x 26 KV heads (= query heads) x (3328 / 26) x 2 B; max "
+     "8192"},
+    {"aria_text", "",
+     R"({"architectures": ["AriaForConditionalGeneration"], "model_type": "aria", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 32, 524288, 0, 2048,
+     "written, every text field left to AriaTextConfig: 32 x 2 x 32 x (4096 / 32) x 2 B; max 2048"},
+    {"ernie4_5_vl_moe_text", "",
+     R"({"architectures": ["Ernie4_5_VLMoeForConditionalGeneration"], "model_type": "ernie4_5_vl_moe", "text_config": {}, "torch_dtype": "bfloat16"})",
+     "text_config", nullptr, 28, 57344, 0, 131072,
+     "written, every text field left to Ernie4_5_VL_MoeTextConfig: 28 x 2 x 4 x (2560 / 20) x 2 B; max "
+     "131072"},
+    {"granitemoeshared", "",
+     R"({"architectures": ["GraniteMoeSharedForCausalLM"], "model_type": "granitemoeshared", "torch_dtype": "bfloat16"})",
+     "", nullptr, 32, 524288, 0, 2048,
+     "written, every field left to its class: 32 x 2 x 32 KV heads (= query heads) x (4096 / 32) x 2 B; max "
+     "2048"},
+    {"ministral3", "",
+     R"({"architectures": ["Ministral3ForCausalLM"], "model_type": "ministral3", "torch_dtype": "bfloat16"})",
+     "", nullptr, 34, 139264, 0, 262144,
+     "written, every field left to its class: 34 x 2 x 8 x 128 x 2 B, no window; max 262144"},
 };
 
 json load(const Case& c) {
@@ -303,7 +413,9 @@ json stripped(const Case& c, std::vector<std::string>& removed) {
     json& text = c.text[0] ? root[c.text] : root;
     text["model_type"] = c.model_type;
     if (c.as_arch) root["architectures"] = json::array({c.as_arch});
-    for (const kvcalc::ClassDefault* d : kvcalc::class_defaults(c.model_type)) {
+    for (const kvcalc::ClassDefault& row : kvcalc::class_default_table()) {
+        if (std::string(row.model_type) != c.model_type) continue;
+        const kvcalc::ClassDefault* d = &row;
         const std::string field = d->field;
         const std::size_t dot = field.find('.');
         json& holder = dot == std::string::npos ? text : text[field.substr(0, dot)];
@@ -343,7 +455,8 @@ TEST_CASE("every config-class default: a config without the fields sizes as the 
             return kvcalc::format("{}{}{} {} (default of {}: {})", c.text, c.text[0] ? "." : "", d->field,
                                   d->value, d->config_class, d->meaning);
         };
-        for (const kvcalc::ClassDefault* d : kvcalc::class_defaults(c.model_type)) {
+        for (const kvcalc::ClassDefault& row : kvcalc::class_defaults(c.model_type)) {
+            const kvcalc::ClassDefault* d = &row;
             if (!d->value) continue;
             const std::string f = d->field;
             if (f == "num_hidden_layers") CHECK(m->num_layers.source == said(d));
@@ -459,7 +572,8 @@ TEST_CASE("a derived default is the reader's own derivation, and a null field ta
         if (!d.value) {
             INFO(d.model_type << " " << d.field);
             const std::string f = d.field;
-            CHECK((f == "num_key_value_heads" || f == "head_dim" || f == "layer_types"));
+            CHECK((f == "num_key_value_heads" || f == "head_dim" || f == "layer_types" ||
+                   f == "attn_layer_indices"));
         }
 }
 

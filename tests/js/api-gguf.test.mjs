@@ -61,6 +61,31 @@ test('readGguf: the document, with general.name, from the metadata only of an 8 
   assert.equal(progress.at(-1).offset, 8330772);
 });
 
+test('readGguf: a source { size, name, read(start, end) } is read as a Blob is: the same document, the same reads', async () => {
+  const size = 8 * 1024 ** 3;
+  const reads = [];
+  const source = {
+    size,
+    name: 'remote.gguf',
+    // As a Range request answers: the asked bytes, zeros past the head (resolved later, as a network would).
+    read: async (start, end) => {
+      reads.push([start, end]);
+      await new Promise((ok) => setTimeout(ok, 0));
+      const out = new Uint8Array(end - start);
+      if (start < llama.length) out.set(llama.subarray(start, Math.min(end, llama.length)));
+      return out;
+    },
+  };
+  const fromSource = await kv.readGguf(source);
+  const fromBlob = await kv.readGguf(countingBlob(llama, size).blob);
+  assert.equal(fromSource.text, fromBlob.text);
+  assert.equal(fromSource.bytesRead, fromBlob.bytesRead);
+  assert.equal(reads.length, 5);
+  assert.ok(reads.every(([start, end]) => end - start <= 2000000));
+  // Not a source: a KvCalcError naming the argument.
+  await assert.rejects(kv.readGguf({ size: 10 }), (e) => e instanceof kvcalc.KvCalcError && e.code === 'bad_option' && e.field === 'file');
+});
+
 test('readGguf: both byte orders and every test file give the document the native reader gives', async () => {
   for (const name of ['lfm2-1.2b', 'gemma-3n-e2b', 'deepseek-r1-mla', 'codellama-7b-v2', 'every-type']) {
     const d = readDescription(name);

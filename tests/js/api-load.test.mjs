@@ -83,27 +83,31 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
   assert.deepEqual(readdirSync(dist).filter((f) => f.endsWith('.wasm')), ['kvcalc_core.wasm']);
   // kvcalc.js, what every page fetches, is the API's entry and the element's class; it
   // imports lazily the API's calls with the Embind glue (api-calls.js, at load()), the
-  // element's code (live.js, when an element goes live) and each view's code, which live.js
-  // imports too (with the paste panel's). What exists once per page, the lazy files import
+  // element's code (live.js, when an element goes live), each view's code, which live.js
+  // imports too (with the paste panel's), and the element's styles (styles.js, on a page
+  // without a baked render's kvcalc.css). What exists once per page, the lazy files import
   // from kvcalc.js itself; kv.svg() imports the figure's code (svg.js) when first called, and
   // kv.readGguf() the GGUF file reader (gguf-read.js). No file evals or writes HTML, and only the wasm is fetched:
   // by kvcalc.js in a page (WebAssembly.compileStreaming, while the calls' code downloads),
   // or by the glue in api-calls.js given a wasmUrl; the page's CSP allows both for 'self'.
+  // Except what a reader asks of the Hugging Face Hub: the element's Hub offer (in live.js)
+  // imports its fetching code (hub-panel.js) when the reader first uses it.
   const js = readdirSync(dist).filter((f) => f.endsWith('.js')).sort();
   const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js'];
   const imports = {
-    'kvcalc.js': ['./api-calls.js', ...views, './live.js'],
+    'kvcalc.js': ['./api-calls.js', ...views, './styles.js', './live.js'],
     'api-calls.js': ['./kvcalc.js', './svg.js', './gguf-read.js'],
     'svg.js': ['./kvcalc.js'],
     'gguf-read.js': ['./kvcalc.js'],
-    'live.js': ['./config-input.js', ...views, './kvcalc.js'],
+    'live.js': ['./config-input.js', './hub-panel.js', ...views, './styles.js', './kvcalc.js'],
+    'hub-panel.js': ['./kvcalc.js'],
   };
-  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'kvcalc.js', 'live.js', 'svg.js',
-    'table-view.js']);
+  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'hub-panel.js', 'kvcalc.js', 'live.js', 'styles.js',
+    'svg.js', 'table-view.js']);
   for (const file of js) {
     const text = readFileSync(join(dist, file), 'utf8');
     assert.ok(!/XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);
-    assert.equal(/\bfetch\(/.test(text), ['api-calls.js', 'kvcalc.js'].includes(file), file);
+    assert.equal(/\bfetch\(/.test(text), ['api-calls.js', 'kvcalc.js', 'hub-panel.js'].includes(file), file);
     const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
     assert.deepEqual([...new Set(specs)].sort(), (imports[file] ?? []).sort(), file);
   }

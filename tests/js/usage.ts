@@ -3,7 +3,7 @@
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, model, table } from 'kvcalc';
 import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeFigures, SizeOptions, SizeReport,
-  TableReport, Term, GgufProgress, GgufRead } from 'kvcalc';
+  TableReport, Term, GgufProgress, GgufRead, GgufSource } from 'kvcalc';
 
 declare const caught: KvCalcError;
 declare function readBytes(url: URL): Uint8Array; // readFileSync in Node (no @types/node here)
@@ -74,6 +74,13 @@ async function main(): Promise<void> {
     if (e instanceof KvCalcError && (e.code === 'cancelled' || e.code === 'malformed_gguf')) console.log(e.field, e.message);
   });
   controller.abort();
+  // A file elsewhere (on a server that answers Range requests), read through a source.
+  const remote: GgufSource = {
+    size: 8_589_934_592,
+    name: 'model.gguf',
+    read: (start, end, signal) => fetch('/model.gguf', { headers: { Range: `bytes=${start}-${end - 1}` }, signal }).then((r) => r.arrayBuffer()),
+  };
+  void kv.readGguf(remote, { signal: controller.signal });
 
   try {
     kv.size('{');

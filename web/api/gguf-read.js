@@ -2,7 +2,9 @@
 // slices of 2 MB (huggingface.js's HTTP_CHUNK_SIZE), each from where the core's reader
 // (core/config/gguf.hpp) asks, so long tokenizer arrays of fixed-width values are skipped
 // unread and a 40 GB file is read for its few megabytes of metadata: never whole, and nothing
-// leaves the page. Fetched by the first readGguf() call only (web/api/api-calls.js).
+// leaves the page. A source of another kind ({ size, read(start, end, signal) }: a file on the
+// Hugging Face Hub read by HTTP Range requests, web/api/hub.js) is read the same way. Fetched
+// by the first readGguf() call only (web/api/api-calls.js).
 
 import { KvCalcError } from './errors.js';
 
@@ -20,28 +22,32 @@ function unlessAborted(promise, signal, cancelled) {
   });
 }
 
+// A source's bytes [start, end) (fewer only at the end of the file).
+const blobSource = (blob) => ({ size: blob.size, name: blob.name, read: (start, end) => blob.slice(start, end).arrayBuffer() });
+
 /**
  * The document of a GGUF file's metadata, which size() and the other calls take as a config
  * text, read by the module's GGUF reader (ggufOpen / ggufFeed / ggufClose).
  * @param {any} module  the Embind module
- * @param {Blob} blob
+ * @param {Blob | {size: number, name?: string, read: (start: number, end: number, signal?: AbortSignal) => Promise<ArrayBuffer | Uint8Array>}} input
  * @param {{onProgress?: (p: object) => void, signal?: AbortSignal}} [options]
  */
-export async function readGguf(module, blob, options) {
+export async function readGguf(module, input, options) {
   const { onProgress, signal } = options ?? {};
-  if (!(blob instanceof Blob)) {
-    throw new KvCalcError({ code: 'bad_option', message: 'readGguf: give a Blob or File (a .gguf a reader picked or dropped)', field: 'file' });
+  const source = input instanceof Blob ? blobSource(input) : input;
+  if (typeof source?.read !== 'function' || !Number.isSafeInteger(source.size) || source.size < 0) {
+    throw new KvCalcError({ code: 'bad_option', message: 'readGguf: give a Blob or File (a .gguf a reader picked or dropped), or a source { size, read(start, end) }', field: 'file' });
   }
-  const file = typeof blob.name === 'string' && blob.name ? blob.name : 'the GGUF file';
+  const file = typeof source.name === 'string' && source.name ? source.name : 'the GGUF file';
   const cancelled = () => new KvCalcError({ code: 'cancelled', message: `Reading ${file} was cancelled.`, field: 'file' });
   if (signal?.aborted) throw cancelled();
-  const size = blob.size;
+  const size = source.size;
   const handle = module.ggufOpen(size);
   let bytesRead = 0;
   try {
     for (let next = 0; ;) {
       if (signal?.aborted) throw cancelled();
-      const bytes = new Uint8Array(await unlessAborted(blob.slice(next, Math.min(size, next + SLICE_BYTES)).arrayBuffer(), signal, cancelled));
+      const bytes = new Uint8Array(await unlessAborted(source.read(next, Math.min(size, next + SLICE_BYTES), signal), signal, cancelled));
       bytesRead += bytes.length;
       const status = JSON.parse(module.ggufFeed(handle, next, bytes));
       if (status.error) throw new KvCalcError({ ...status.error, message: `${file}: ${status.error.message}` });

@@ -57,12 +57,14 @@ export class Drawing {
   // (format.js's Formatter):
   //   values, errors: the attributes as state.js reads them (readAttributes);
   //   source: 'pasted' | 'inline' | 'preset' | null (null: inline if present), with the
-  //   texts pasted and inline (or null);
+  //   texts pasted and inline (or null); fetched: the configs fetched from the Hugging Face
+  //   Hub (hub-offer.js), { choices: their select entries, key: the entry of the pasted text
+  //   if it is one of them }, or null;
   //   pending: the sections not to draw now (hidden; the caller draws them later with
   //   drawSection); presetsReady: the model select lists every preset (else only the one shown).
   // Answers null when nothing could be sized (the error line says why), else what was drawn:
   // { r, formula, check, state, source, config, presetId, options, messages, extra, selected, ctx }.
-  draw(e, fmt, { values, errors, source: chosen, pasted, inline }, { pending = [], presetsReady = true } = {}) {
+  draw(e, fmt, { values, errors, source: chosen, pasted, inline, fetched = null }, { pending = [], presetsReady = true } = {}) {
     const messages = errors.map((x) => x.message);
 
     // The config: pasted, else inline, else the preset the model attribute names.
@@ -127,10 +129,13 @@ export class Drawing {
     setText(this.modelName, r.model);
     setText(this.modelFacts, `${r.attentionKind} · ${fmt.int(r.numLayers.value)} layers` +
       `${r.maxContext ? ` · max context ${fmt.int(r.maxContext.value)}` : ''}`);
+    // A config fetched from the Hub is listed by its id, with the others fetched before.
+    const hubKey = source === 'pasted' ? fetched?.key : undefined;
     const extra = [];
-    if (pasted !== null) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
+    if (pasted !== null && !hubKey) extra.push({ value: PASTED, label: `Your config: ${source === 'pasted' ? r.model : 'pasted'}` });
     if (inline !== null) extra.push({ value: INLINE, label: `This page's config${source === 'inline' ? `: ${r.model}` : ''}` });
-    const selected = source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId;
+    if (fetched) extra.push(...fetched.choices);
+    const selected = hubKey ?? (source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId);
     this.controls.setModels(presetsReady ? e.presetList : [{ id: presetId }], extra, selected);
     this.controls.update({ state, result: r, fmt, isMla });
 

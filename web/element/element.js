@@ -16,7 +16,8 @@
  * A page fetches only kvcalc.js until an element comes near the viewport (`loading="lazy"`,
  * the default, as `<img>` and `<model-viewer>` do): then the wasm module, the element's code
  * and its view's code, once per page whatever the number of elements. `loading="eager"`
- * fetches them at once.
+ * fetches them at once. It asks nothing else of the network, but a model's config (or a GGUF
+ * file's metadata) from the Hugging Face Hub when the reader uses its offer (see `hub`).
  *
  * @summary KV-cache size: formula, per-model table, GQA demo, context-versus-pool check.
  * @tag kv-calc
@@ -33,6 +34,8 @@
  * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
  * @attr loading - `lazy` (default): fetch the wasm and the view's code when the element comes within a screen's height of the viewport; until then the fallback shows. `eager`: fetch at once.
  * @attr theme - `auto` (default): dark when the page is (a `dark` class or `data-theme="dark"` on the root element, or `color-scheme: dark`), light when the page says light, else as the reader's system prefers. `light` or `dark` forces it.
+ * @attr hub - `on` (default): when the reader types in the model search the id of a model that is not bundled (`OWNER/NAME`, `OWNER/NAME@REVISION`, `OWNER/NAME/FILE.gguf` or its page's address), the element offers to fetch its config.json from the Hugging Face Hub, with the address shown; nothing is fetched until the reader uses the offer. The config is sized as a pasted one; a repository of GGUF files is listed, and the chosen file's metadata read with HTTP Range requests, never the whole file. Configs fetched are remembered while the page is open. Every failure (gated, not found, offline, the page's CSP, a timeout...) is said under the offer with what to do, and the figures stay. The page's Content-Security-Policy must allow the endpoint in `connect-src` (and, for GGUF files, `https://*.hf.co`). `off` removes the offer.
+ * @attr hub-endpoint - The Hub's address for the offer: a mirror such as `https://hf-mirror.com` (the `HF_ENDPOINT` convention). Default `https://huggingface.co`.
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
  * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (every section does when kvcalc-change fires, but on the first render of an element that waited for the wasm module: its main figure shows first, the other sections and the model list follow in idle time). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
@@ -56,6 +59,8 @@
  * @part config-file - The file input (a config.json or a .gguf).
  * @part config-progress - The progress of a .gguf file's metadata being read (shown while it is read).
  * @part config-error - The error next to the config input, naming the field.
+ * @part hub - The offer to fetch a model that is not bundled from the Hugging Face Hub, under the model search, with its address, its buttons, and what it says.
+ * @part hub-error - Why the Hub's config was not used, and what to do.
  * @part view - Each view's section.
  * @part formula - The formula view.
  * @part source - The formula's "where this value comes from" line.

@@ -18,6 +18,7 @@ import { Drawing } from './drawing.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
 import { KvCalcChangeEvent } from './change-event.js';
 import { bakedRender, readerInput, restoreInput, styleSheet } from './baked.js';
+import { HubOffer } from './hub-offer.js';
 
 // Attributes the reader can change, written to the URL hash after an edit.
 const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
@@ -46,6 +47,7 @@ export class Live {
   #preparing = null;     // the sections whose code (and the wasm) is loading
   #loadError = null;
   #drawing = null;       // the nodes the element shows (drawing.js), once built
+  #hub = null;           // the offer to fetch a model from the Hugging Face Hub (hub-offer.js)
   #configInputs = null;  // the paste panel's ConfigInput (a promise), once opened
   #shown = false;        // the live content has replaced the fallback or the baked render
   #baked;                // the baked render (baked.js), or null
@@ -187,6 +189,7 @@ export class Live {
     if (attribute === 'model') {
       if (value === PASTED) this.#source = 'pasted';
       else if (value === INLINE) this.#source = 'inline';
+      else if (this.#hub?.pick(value)) return;  // a config fetched from the Hub before
       else {
         this.#source = 'preset';
         this.#host.setAttribute('model', value);
@@ -334,6 +337,14 @@ export class Live {
     });
     const e = this.#engine;
     const drawing = this.#drawing;
+    // The offer to fetch a model that is not bundled from the Hugging Face Hub, under the
+    // search (live only: hidden until the reader types an id, it is no part of a baked render).
+    if (!this.#hub) {
+      this.#hub = new HubOffer(drawing.controls.modelSearch, (text) => this.#usePastedConfig(text),
+        (source, options) => e.kv.readGguf(source, options), () => e.lists.presets);
+      drawing.controls.fields.model.el.insertBefore(this.#hub.root, drawing.controls.fields.model.error);
+    }
+    this.#hub.update(values, errors.some((x) => x.attribute === 'hub-endpoint'));
     const sections = SECTIONS[values.view ?? 'formula'];
     // The first render of an element that waited for the wasm module draws the view's main
     // section and replaces the fallback (or the baked render) with it: the other sections
@@ -348,6 +359,7 @@ export class Live {
     const presetsReady = e.lists.presets !== undefined;
     const drawn = drawing.draw(e, formatterFor(this.#host), {
       values, errors, source: this.#source, pasted: this.#pasted, inline: this.#inline,
+      fetched: { key: this.#hub.selected(this.#pasted), choices: this.#hub.choices() },
     }, { pending, presetsReady });
     if (!drawn) {
       this.#show();

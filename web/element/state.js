@@ -2,10 +2,13 @@
 // is reported with the attribute's name and is not used; it never turns silently into a
 // default. (The URL hash, which can set them too, is hash.js.)
 
+import { readEndpoint } from '../api/hub-ref.js';
+
 export const VIEWS = ['formula', 'table', 'gqa', 'check', 'all'];
 export const ACCOUNTINGS = ['resident', 'naive', 'vllm'];
 export const LOADINGS = ['lazy', 'eager'];
 export const THEMES = ['auto', 'light', 'dark'];
+export const HUB = ['on', 'off'];
 export const CONTEXT_SHORTCUTS = [['4K', 4096], ['32K', 32768], ['128K', 131072], ['1M', 1048576]];
 export const DEFAULT_MODEL = 'Qwen/Qwen2.5-7B-Instruct';
 
@@ -23,6 +26,8 @@ export const ATTRIBUTES = {
   accounting: { prop: 'accounting', read: (v) => readChoice(v, ACCOUNTINGS) },
   loading: { prop: 'loading', read: (v) => readChoice(v, LOADINGS) },
   theme: { prop: 'theme', read: (v) => readChoice(v, THEMES) },
+  hub: { prop: 'hub', read: (v) => readChoice(v, HUB) },
+  'hub-endpoint': { prop: 'hubEndpoint', read: readEndpoint },
 };
 
 // An API error about an option, told in the attribute's terms: the attribute the option

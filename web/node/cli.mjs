@@ -2,11 +2,14 @@
 // kvcalc, the npm package's command (Node 20+). `size`, `check`, `table`, `presets`, `gpus`,
 // `architectures` and --help are the native CLI itself: its C++ sources on the same core,
 // compiled to wasm for Node (kvcalc_cli.cjs), so options, outputs and exit codes are the
-// native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages.
+// native CLI's. `bake` is this package's own: the baked fallbacks of built HTML pages. A CONFIG
+// written hf:OWNER/NAME is fetched from the Hugging Face Hub here (web/node/hub-config.mjs),
+// the native CLI having no network: it reads the config from a temporary file.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 
 const EXIT = { ok: 0, badInput: 1, usage: 2 };
 
@@ -72,10 +75,11 @@ async function runSvg(args) {
   let config = arg;
   let file = false;
   try {
-    if (arg === '-') config = readFileSync(0, 'utf8');
+    if (arg.startsWith('hf:')) config = (await hubTexts([arg]))[0];
+    else if (arg === '-') config = readFileSync(0, 'utf8');
     else if ((file = Boolean(statSync(arg, { throwIfNoEntry: false })?.isFile()))) config = readFileSync(arg, 'utf8');
   } catch (e) {
-    console.error(`kvcalc: ${arg}: ${e.message}`);
+    console.error(e.field === 'config' ? `kvcalc: ${e.message}` : `kvcalc: ${arg}: ${e.message}`);
     return EXIT.badInput;
   }
   const { load, wasmUrl } = await import('../kvcalc.js');
@@ -203,6 +207,42 @@ function usage(message, text) {
   return EXIT.usage;
 }
 
+// The config texts of hf: arguments, fetched one after the other.
+async function hubTexts(args) {
+  const { hubConfigText, hubFromEnv } = await import('./hub-config.mjs');
+  const hub = hubFromEnv();
+  const texts = [];
+  for (const arg of args) texts.push(await hubConfigText(arg, hub));
+  return texts;
+}
+
+// The native commands' hf: arguments (after node, this file and the command), each replaced by
+// a temporary file of its config text (the native CLI reads files), removed when the process
+// exits. A failure is reported as the native CLI reports bad input (its words on stderr; with
+// --json, the error on stdout too); true then.
+async function fetchHubArgs(args) {
+  const at = args.map((a, i) => (i > 2 && a.startsWith('hf:') ? i : -1)).filter((i) => i >= 0);
+  if (!at.length) return false;
+  let texts;
+  try {
+    texts = await hubTexts(at.map((i) => args[i]));
+  } catch (e) {
+    if (!e.code) throw e;
+    console.error(`kvcalc: ${e.message}`);
+    if (args.includes('--json')) console.log(JSON.stringify({ error: { code: e.code, field: 'config', message: e.message } }, null, 2));
+    process.exitCode = EXIT.badInput;
+    return true;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'kvcalc-hf-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  at.forEach((i, n) => {
+    const file = join(dir, `${n + 1}.json`);
+    writeFileSync(file, texts[n]);
+    args[i] = file;
+  });
+  return false;
+}
+
 const [command, ...rest] = process.argv.slice(2);
 const own = OWN[command];
 if (own) {
@@ -213,9 +253,11 @@ if (own) {
   }
 } else {
   // The native CLI's code reads process.argv itself. Its usage (on stderr) lists its own
-  // commands; the package's own come first.
+  // commands; the package's own come first, then what this command adds to CONFIG.
+  const help = [command, ...rest].some((a) => a === '--help' || a === '-h') || command === 'help';
   if (command === '--help' || command === '-h' || command === 'help') {
     console.error(`${Object.values(OWN).map((c) => c.usage).join('\n')}\n`);
   }
-  createRequire(import.meta.url)('./kvcalc_cli.cjs');
+  if (help) console.error(`${(await import('./hub-config.mjs')).HUB_USAGE}\n`);
+  if (help || !(await fetchHubArgs(process.argv))) createRequire(import.meta.url)('./kvcalc_cli.cjs');
 }
