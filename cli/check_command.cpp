@@ -15,29 +15,31 @@
 namespace kvcalc::cli {
 namespace {
 
+// The lines the reader used, and every figure the engine printed against kvcalc's.
+void print_log(const json& r) {
+    if (r["log"].is_null()) return;
+    std::cout << "engine log, lines used:\n";
+    for (const auto& u : r["log"]["understood"]) {
+        std::cout << "  line " << u["line"].get<int>() << ": " << u["what"].get<std::string>();
+        if (u["repeats"].get<int>() > 0) std::cout << " (and " << u["repeats"].get<int>() << " more lines)";
+        std::cout << "\n";
+    }
+    if (!r["cross_checks"].empty()) {
+        std::cout << "\nthe engine's figures against kvcalc's:\n";
+        for (const auto& c : r["cross_checks"])
+            std::cout << "  " << (c["agree"].get<bool>() ? "agree" : "DIFFER") << "  "
+                      << c["text"].get<std::string>() << "\n";
+    }
+    std::cout << "\nverdict: " << r["verdict_source"].get<std::string>() << "\n\n";
+}
+
 void print_plain(const json& r) {
     auto u = [&](const char* k) { return group_thousands(r[k].get<std::uint64_t>()); };
     std::cout << r["model"].get<std::string>() << ": " << r["engine"].get<std::string>() << " pool "
               << u("pool_tokens") << " tokens (" << r["pool_source"].get<std::string>() << ")\n"
               << "advertised context " << u("max_context") << " tokens ("
               << r["max_context_source"].get<std::string>() << ")\n\n";
-    if (!r["log"].is_null()) {
-        // The lines the reader used, and every figure the engine printed against kvcalc's.
-        std::cout << "engine log, lines used:\n";
-        for (const auto& u : r["log"]["understood"]) {
-            std::cout << "  line " << u["line"].get<int>() << ": " << u["what"].get<std::string>();
-            if (u["repeats"].get<int>() > 0)
-                std::cout << " (and " << u["repeats"].get<int>() << " more lines)";
-            std::cout << "\n";
-        }
-        if (!r["cross_checks"].empty()) {
-            std::cout << "\nthe engine's figures against kvcalc's:\n";
-            for (const auto& c : r["cross_checks"])
-                std::cout << "  " << (c["agree"].get<bool>() ? "agree" : "DIFFER") << "  "
-                          << c["text"].get<std::string>() << "\n";
-        }
-        std::cout << "\nverdict: " << r["verdict_source"].get<std::string>() << "\n\n";
-    }
+    print_log(r);
     if (!r["pool"].is_null()) {
         std::cout << "pool per GPU:\n";
         for (const auto& s : r["pool"]["steps"])
@@ -69,14 +71,17 @@ void print_llamacpp(const json& r) {
     auto u = [&](const char* k) { return group_thousands(r[k].get<std::uint64_t>()); };
     std::cout << r["model"].get<std::string>() << ": " << r["llamacpp_host"].get<std::string>() << ", "
               << r["pool_source"].get<std::string>() << "\n"
-              << "advertised context " << u("max_context") << " tokens; a slot holds " << u("slot_context")
-              << " (" << u("n_seq_max")
-              << (r["kv_unified"].get<bool>() ? " slots sharing the cells" : " slots")
-              << ")\n\nwhat llama.cpp allocates:\n";
+              << "advertised context " << u("max_context") << " tokens ("
+              << r["max_context_source"].get<std::string>() << "); a slot holds " << u("slot_context") << " ("
+              << u("n_seq_max") << (r["kv_unified"].get<bool>() ? " slots sharing the cells" : " slots")
+              << ")\n\n"
+              << (r["log"].is_null() ? "what llama.cpp allocates:\n"
+                                     : "what llama.cpp allocates with the log's settings, by kvcalc:\n");
     for (const auto& o : r["llamacpp"]["memory"])
         std::cout << "  " << o["log_line"].get<std::string>() << "\n";
-    std::cout << "\n"
-              << (r["fits"].get<bool>() ? "FITS" : "DOES NOT FIT") << ": " << u("max_concurrency")
+    std::cout << "\n";
+    print_log(r);
+    std::cout << (r["fits"].get<bool>() ? "FITS" : "DOES NOT FIT") << ": " << u("max_concurrency")
               << " requests of " << u("max_context") << " tokens at once\nmax safe context "
               << u("max_safe_context") << " tokens (" << r["max_safe_context_source"].get<std::string>()
               << ")\n\nadvice:\n";

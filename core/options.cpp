@@ -44,8 +44,9 @@ constexpr OptionRow rows[] = {
     {"pool_tokens", OptionType::count_or_zero, "N", "none: one of pool_tokens, engine_log or gpu",
      "the engine's KV pool in tokens", check_command, &Options::pool_tokens, for_serving},
     {"engine_log", OptionType::log, "FILE", "none",
-     "the engine's startup log, for its pool (the CLI reads the file; - for stdin)", check_command,
-     &Options::engine_log, for_serving},
+     "the engine's startup log, for its pool; llama.cpp's, Ollama's or LM Studio's for the cells it served "
+     "(the CLI reads the file; - for stdin)",
+     check_command, &Options::engine_log},
     {"gpu", OptionType::text, "NAME", "none", "a GPU preset (kvcalc gpus lists them), to derive the pool",
      check_command, &Options::gpu, for_serving},
     {"gpu_memory", OptionType::bytes, "SIZE", "the GPU preset's",
@@ -143,7 +144,7 @@ constexpr OptionRow rows[] = {
      "with an engine log whose printed figures disagree with kvcalc's derivation from the memory it logs: "
      "engine (its "
      "printed pool, concurrency and refusal) or kvcalc (kvcalc's derivation)",
-     check_command, &Options::verdict_from, for_serving},
+     check_command, &Options::verdict_from},
 };
 
 // The rows without their texts, made at compile time: only option_help() reads `rows` at run

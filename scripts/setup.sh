@@ -14,6 +14,9 @@ command -v clang++ >/dev/null || need+=(clang)
 ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
+# Compiles that a run on the same machine already made are reused (CMakeLists.txt).
+command -v ccache >/dev/null || need+=(ccache)
+command -v python3 >/dev/null || need+=(python3)   # scripts/phase.py (emscripten needs it too)
 command -v mkdocs >/dev/null || need+=(mkdocs)   # the MkDocs example, as Debian 12 ships it
 # The docs platforms' recipes (examples/sphinx-furo, mkdocs-material, hugo-site), as Debian 12 ships them.
 command -v sphinx-build >/dev/null || need+=(python3-sphinx)

@@ -1,9 +1,12 @@
-// `npm pack` of the repository, as the tests that install the package run it. The pack swaps
-// the repository's README.md for the package's for its duration (scripts/pack-readme.mjs), so
-// two packs at once (test files run concurrently) would save each other's swapped README: one
-// pack at a time, serialised by a lock folder (mkdir is atomic) beside the build.
+// `npm pack` of the repository, as the tests that install the package run it. scripts/test.sh
+// packs once, after the build, and names the tarball in KVCALC_TARBALL: every test file of the
+// run installs that one (runTarball); a file run alone packs its own. The pack swaps the
+// repository's README.md for the package's for its duration (scripts/pack-readme.mjs), so two
+// packs at once (test files run concurrently) would save each other's swapped README: one pack
+// (or one npm install into the examples' workspace) at a time, serialised by a lock folder
+// (mkdir is atomic) beside the build.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,3 +54,12 @@ export function packUnlocked(dest) {
 }
 
 export const pack = (dest) => locked(() => packUnlocked(dest));
+
+// The tarball the tests install: the run's (KVCALC_TARBALL, packed by scripts/test.sh after
+// the build), or, for a test file run alone, one packed into dest.
+export function runTarball(dest) {
+  const given = process.env.KVCALC_TARBALL;
+  if (!given) return pack(dest).path;
+  if (!existsSync(given)) throw new Error(`KVCALC_TARBALL=${given}: no such file`);
+  return given;
+}

@@ -149,11 +149,7 @@ Result<CheckResult> check_pool(const CheckInputs& in) {
                 format("Does not fit: one request of {} tokens needs {} blocks of {} tokens; the pool "
                        "has {}.",
                        grouped(C), grouped(r.blocks_needed), grouped(B), grouped(r.blocks_available)));
-        set_it("Set");
-        if (!vllm)
-            r.advice.push_back(
-                "SGLang starts anyway and caps each request at the pool; older releases truncated "
-                "long prompts silently.");
+        set_it("Set");  // SGLang's behaviour past the pool: check_report (sglang_short_pool_advice)
     } else {
         if (by)
             r.advice.push_back(

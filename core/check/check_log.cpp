@@ -41,6 +41,39 @@ std::uint64_t longest_fitting(const SizePlan& plan, std::uint64_t bytes, std::ui
     return lo;
 }
 
+json findings_json(const std::vector<LogFinding>& findings) {
+    json list = json::array();
+    for (const LogFinding& f : findings) {
+        json u;
+        set_member(u, "line", f.line);
+        set_member(u, "what", f.what);
+        set_member(u, "text", f.text);
+        set_member(u, "repeats", f.repeats);
+        list.push_back(std::move(u));
+    }
+    return list;
+}
+
+json cross_checks_json(const std::vector<CrossCheck>& checks) {
+    json list = json::array();
+    for (const CrossCheck& c : checks) {
+        json e;
+        set_member(e, "figure", c.figure);
+        set_member(e, "engine", c.engine);
+        set_member(e, "kvcalc", c.kvcalc);
+        set_member(e, "kvcalc_figure", c.derived);
+        set_member(e, "agree", c.agree);
+        set_member(e, "line", c.line ? json(c.line) : json(nullptr));
+        set_member(e, "text",
+                   c.agree
+                       ? format("{}: the engine's {} agrees with kvcalc's {}", c.figure, c.engine, c.kvcalc)
+                       : format("{}: the engine printed {}{}; kvcalc derives {}", c.figure, c.engine,
+                                c.line ? format(" (line {})", c.line) : std::string(), c.kvcalc));
+        list.push_back(std::move(e));
+    }
+    return list;
+}
+
 Result<LogPool> read_log_pool(const LogInputs& in) {
     LogPool out;
     const EngineLog& log = in.log;

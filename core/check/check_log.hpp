@@ -11,6 +11,7 @@
 
 #include "check/engine_log.hpp"
 #include "check/pool.hpp"
+#include "config/json.hpp"
 #include "config/model.hpp"
 #include "engines/vllm/vllm_pool.hpp"
 #include "sizing/sizing.hpp"
@@ -65,6 +66,13 @@ struct LogPool {
 };
 
 Result<LogPool> read_log_pool(const LogInputs& in);
+
+// [{"figure", "engine", "kvcalc", "kvcalc_figure", "agree", "line", "text"}, ...]: each figure the
+// engine printed beside kvcalc's, and a sentence saying whether they agree.
+json cross_checks_json(const std::vector<CrossCheck>& checks);
+
+// [{"line", "what", "text", "repeats"}, ...]: the lines an engine log's reader used.
+json findings_json(const std::vector<LogFinding>& findings);
 
 // Bytes as the engines print them in their logs (vLLM's format_gib, SGLang's GB of 2^30): GiB to
 // two decimals, "58.11 GiB".

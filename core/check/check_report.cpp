@@ -2,11 +2,14 @@
 // pool in tokens (and bytes), how vLLM admits a request, then the verdict and its report.
 #include "check/check_report.hpp"
 
+#include <algorithm>
+
 #include "check/check.hpp"
 #include "check/check_log.hpp"
 #include "check/engine_log.hpp"
 #include "check/gpu_presets.hpp"
 #include "engines/llamacpp/llamacpp_check.hpp"
+#include "engines/sglang/sglang_pool.hpp"
 #include "report.hpp"
 #include "sizing/checked.hpp"
 #include "sizing/speculative.hpp"
@@ -401,19 +404,12 @@ PoolBytes admission_by_bytes(const ModelSpec& m, const SizePlan& plan, std::uint
 }
 
 json log_json(const EngineLog& log, const Pool& p) {
-    json understood = json::array();
-    for (const auto& f : log.understood) {
-        json u;
-        set_member(u, "line", f.line);
-        set_member(u, "what", f.what);
-        set_member(u, "text", f.text);
-        set_member(u, "repeats", f.repeats);
-        understood.push_back(std::move(u));
-    }
     auto count = [](const std::optional<LogCount>& c) { return c ? json(c->value) : json(nullptr); };
     json j;
     set_member(j, "engine", log.engine);
     set_member(j, "version", log.version);
+    set_member(j, "disaggregation_mode",
+               log.disaggregation_mode.empty() ? json(nullptr) : json(log.disaggregation_mode));
     set_member(j, "pool_tokens",
                count(log.pool_tokens            ? log.pool_tokens
                      : log.max_total_num_tokens ? log.max_total_num_tokens
@@ -444,7 +440,7 @@ json log_json(const EngineLog& log, const Pool& p) {
     set_member(j, "full_layer_tokens", count(log.full_layer_tokens));
     set_member(j, "swa_layer_tokens", count(log.swa_layer_tokens));
     set_member(j, "mamba_cache_size", count(log.mamba_cache_size));
-    set_member(j, "understood", std::move(understood));
+    set_member(j, "understood", findings_json(log.understood));
     json notes = log.notes;
     if (p.log)
         for (const auto& n : p.log->notes)
@@ -454,30 +450,45 @@ json log_json(const EngineLog& log, const Pool& p) {
 }
 
 json cross_checks_json(const Pool& p) {
-    json list = json::array();
-    if (!p.log) return list;
-    for (const CrossCheck& c : p.log->checks) {
-        json e;
-        set_member(e, "figure", c.figure);
-        set_member(e, "engine", c.engine);
-        set_member(e, "kvcalc", c.kvcalc);
-        set_member(e, "kvcalc_figure", c.derived);
-        set_member(e, "agree", c.agree);
-        set_member(e, "line", c.line ? json(c.line) : json(nullptr));
-        set_member(e, "text",
-                   c.agree
-                       ? format("{}: the engine's {} agrees with kvcalc's {}", c.figure, c.engine, c.kvcalc)
-                       : format("{}: the engine printed {}{}; kvcalc derives {}", c.figure, c.engine,
-                                c.line ? format(" (line {})", c.line) : std::string(), c.kvcalc));
-        list.push_back(std::move(e));
+    return p.log ? cross_checks_json(p.log->checks) : json::array();
+}
+
+// The engine log read by its engine's reader: llama.cpp's (llamacpp, ollama, lmstudio), or vLLM's and
+// SGLang's. Without engine the log's own lines say which; a log of another engine than the one given
+// is an error naming both.
+Result<json> check_llamacpp_log(const Model& model, const Options& o) {
+    const bool llama_engine = is_llamacpp_engine(o.engine);
+    auto llama = parse_llamacpp_log(*o.engine_log);
+    if (!llama) {
+        if (!llama_engine) return llama.forward_error();  // vLLM's or SGLang's, perhaps: the caller reads it
+        auto other = parse_engine_log(*o.engine_log);
+        if (other && !other->engine.empty())
+            return fail(code::bad_option, "engine", "engine {} given, but the engine log is {}'s", *o.engine,
+                        other->engine);
+        return llama.forward_error();
     }
-    return list;
+    if (o.engine && !llama_engine)
+        return fail(code::bad_option, "engine", "engine {} given, but the engine log is {}'s", *o.engine,
+                    llama->engine);
+    // llama.cpp's own lines, which Ollama and LM Studio print too, read as the host given says; the
+    // lines of one host are not another's.
+    if (o.engine && llama->engine != "llamacpp" && llama->engine != *o.engine)
+        return fail(code::bad_option, "engine", "engine {} given, but the engine log is {}'s", *o.engine,
+                    llama->engine);
+    LlamaLog log = std::move(llama.value());
+    if (o.engine) log.engine = *o.engine;
+    return llamacpp_check_report(model, o, &log);
 }
 
 }  // namespace
 
 Result<json> check_report(const Model& model, const Options& o) {
-    if (is_llamacpp_engine(o.engine)) return llamacpp_check_report(model, o);
+    if (o.engine_log && (is_llamacpp_engine(o.engine) || !o.engine)) {
+        auto r = check_llamacpp_log(model, o);
+        if (r || is_llamacpp_engine(o.engine) || r.error().code != code::unrecognised_log) return r;
+        // Not llama.cpp's: vLLM's or SGLang's, read below.
+    }
+    if (is_llamacpp_engine(o.engine)) return llamacpp_check_report(model, o, nullptr);
     if (o.context)
         return fail(
             code::bad_option, "context",
@@ -488,6 +499,12 @@ Result<json> check_report(const Model& model, const Options& o) {
     EngineLog log;
     if (o.engine_log) {
         auto parsed = parse_engine_log(*o.engine_log, o.engine ? *o.engine : std::string());
+        if (!parsed && o.engine && parsed.error().code == code::unrecognised_log) {
+            auto llama = parse_llamacpp_log(*o.engine_log);  // another engine's?
+            if (llama)
+                return fail(code::bad_option, "engine", "engine {} given, but the engine log is {}'s",
+                            *o.engine, llama->engine);
+        }
         if (!parsed) return parsed.forward_error();
         log = std::move(parsed.value());
     }
@@ -600,7 +617,15 @@ Result<json> check_report(const Model& model, const Options& o) {
     }
     auto checked = check_pool(ci);
     if (!checked) return checked.forward_error();
-    const CheckResult& cr = *checked;
+    CheckResult& cr = checked.value();
+    if (*engine == Engine::sglang && !cr.fits) {
+        // What SGLang does with a prompt the pool cannot hold, after the advice to set the context.
+        std::vector<std::string> said;
+        sglang_short_pool_advice(log, said, warnings);
+        auto at = std::find_if(cr.advice.begin(), cr.advice.end(),
+                               [](const std::string& a) { return a.rfind("Test it", 0) == 0; });
+        cr.advice.insert(at == cr.advice.end() ? at : at + 1, said.begin(), said.end());
+    }
 
     for (const auto& w : p.warnings)
         warnings.push_back(w);

@@ -147,6 +147,7 @@ void LogReader::line(std::string_view text, std::string_view next, int no) {
     if (any_of(text, {"padding", "Multiplying", "Auto-fit", "block size", "LLM engine", "server version"}))
         vllm_other(text);
     if (any_of(text, {"KV Cache", "max_", "context_len", "layer_tokens"})) sglang_lines(text);
+    if (any_of(text, {"sglang", "SGLang", "disaggregation"})) sglang_setup(text);
     if (any_of(text, {"parallel", "tp", "pp", "block", "batched", "page_size", "max_", "max-", "dtype"}))
         deployment(text);
 }
@@ -219,10 +220,13 @@ Result<EngineLog> LogReader::finish() {
     if (log.engine == "sglang") {
         // vLLM's figures in a paste read as SGLang's are dropped, and the other way round.
         forget_vllm_pool(log);
+        log.version = sglang_version_;
+        log.version_line = sglang_version_line_;
     } else if (log.engine == "vllm") {
         log.sglang_tokens.reset();
         log.max_total_num_tokens.reset();
         log.full_layer_tokens.reset();
+        log.disaggregation_mode.clear();
     }
     if (!(log.pool_tokens || log.gpu_blocks || log.kv_memory || log.refusal || log.v0_refusal_tokens ||
           log.no_memory || log.sglang_tokens || log.max_total_num_tokens || log.full_layer_tokens))

@@ -61,7 +61,8 @@ struct LogFinding {
 struct EngineLog {
     std::string engine;   // "vllm", "sglang", or "" when no line names one
     std::string version;  // "0.19.0" as the log states it, or ""
-    bool v0 = false;      // vLLM's V0 engine (its profiling and block lines)
+    int version_line = 0;
+    bool v0 = false;  // vLLM's V0 engine (its profiling and block lines)
 
     // vLLM
     std::optional<LogCount> pool_tokens;  // "GPU KV cache size: N tokens" (the last start's)
@@ -106,6 +107,10 @@ struct EngineLog {
     std::optional<LogCount> full_layer_tokens, swa_layer_tokens;
     std::optional<LogCount> mamba_cache_size;
     std::optional<LogCount> page_size;
+    // Prefill-decode disaggregation: "prefill", "decode" or "null" (not disaggregated), as the server args
+    // state it, or "".
+    std::string disaggregation_mode;
+    int disaggregation_mode_line = 0;
 
     std::vector<LogFinding> understood;  // every line used, in order
     std::vector<std::string> notes;      // what the reader left out, and why

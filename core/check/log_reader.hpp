@@ -41,6 +41,10 @@ private:
         bool stated = false;  // printed its "Available KV cache memory"
     };
     std::vector<Rank> ranks_;
+    // SGLang's version where the paste states it (its check_env, pip or image lines), kept apart from
+    // vLLM's until the paste's engine is known.
+    std::string sglang_version_;
+    int sglang_version_line_ = 0;
 
     // A line used: said once, however many ranks repeat it.
     void found(std::string what) {
@@ -100,6 +104,7 @@ private:
     void vllm_refusal(std::string_view s, std::string_view next);
     void vllm_other(std::string_view s);
     void sglang_lines(std::string_view s);
+    void sglang_setup(std::string_view s);
 };
 
 }  // namespace kvcalc

@@ -123,16 +123,17 @@ std::string decimal_text(const Decimal& d) {
     return format("{}.{}", std::string_view(digits).substr(0, point), std::string_view(digits).substr(point));
 }
 
-// x GiB printed to `decimals` places (at least two: the engines round to two, and Python's
-// round(x, 2) prints 24.0 for 24.00) came from bytes in [x - half, x + half] of its last place.
-// SGLang's "GB" is 2^30 bytes too (its GB constant), so both units are read alike.
-std::optional<LogMemory> memory_range(const Decimal& d, const char* unit, int line) {
-    const unsigned places = std::max(2u, d.decimals);
+// x GiB printed to `decimals` places (at least two for vLLM's and SGLang's GiB: the engines round to
+// two, and Python's round(x, 2) prints 24.0 for 24.00) came from bytes in [x - half, x + half] of its
+// last place. SGLang's "GB" is 2^30 bytes too (its GB constant), so both units are read alike.
+std::optional<LogMemory> memory_range(const Decimal& d, const char* unit, int line, unsigned shift,
+                                      unsigned min_places) {
+    const unsigned places = std::max(min_places, d.decimals);
     const std::uint64_t tenths = d.mantissa * pow10(places + 1 - d.decimals);  // in 10^-(places+1)
     const std::uint64_t den = pow10(places + 1);
     auto bytes = [&](std::uint64_t v, bool up) -> opt_u64 {
-        auto whole = mul(v / den, std::uint64_t{1} << 30);
-        const std::uint64_t part = (v % den) << 30;  // below 10^7 x 2^30
+        auto whole = mul(v / den, std::uint64_t{1} << shift);
+        const std::uint64_t part = (v % den) << shift;  // below 10^7 x 2^30
         return add(whole, part / den + (up && part % den ? 1 : 0));
     };
     auto lo = bytes(tenths >= 5 ? tenths - 5 : 0, true), hi = bytes(tenths + 5, false),

@@ -45,8 +45,10 @@ struct Decimal {
 std::optional<Decimal> read_decimal(std::string_view s, std::size_t pos);
 std::string decimal_text(const Decimal& d);
 
-// x GiB printed to `decimals` places came from bytes in [x - half, x + half] of its last place.
-std::optional<LogMemory> memory_range(const Decimal& d, const char* unit, int line);
+// x units of 2^shift bytes printed to `decimals` places (at least `min_places`) came from bytes in
+// [x - half, x + half] of its last place. GiB by default; llama.cpp's MiB is shift 20.
+std::optional<LogMemory> memory_range(const Decimal& d, const char* unit, int line, unsigned shift = 30,
+                                      unsigned min_places = 2);
 
 // A memory figure at `pos`: a decimal, optional spaces, then GiB, Gib or GB.
 std::optional<LogMemory> read_memory(std::string_view s, std::size_t pos, int line,

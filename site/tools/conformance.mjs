@@ -1,12 +1,14 @@
 // The Conformance page's tables, generated at build time from the conformance set
-// (tests/fixtures/engine-logs/manifest.json, read by tests/expected/engine-logs.mjs): for every
-// real startup log, `kvcalc check CONFIG --engine-log LOG` as the tests run it, and what the
-// engine printed beside what kvcalc derives, figure by figure.
+// (tests/fixtures/engine-logs/manifest.json and llamacpp/manifest.json, read by
+// tests/expected/engine-logs.mjs): for every real startup log of vLLM, SGLang, llama.cpp, Ollama and
+// LM Studio, `kvcalc check MODEL --engine-log LOG` as the tests run it, and what the engine printed
+// beside what kvcalc derives, figure by figure.
 
 import { cliFlags, conformanceCases } from '../../tests/expected/engine-logs.mjs';
 import { escapeAttr, escapeText } from './html.mjs';
 
 const STATUS = { reproduced: 'Reproduced', read: 'Pool read', differs: 'Differs' };
+const ENGINE = { vllm: 'vLLM', sglang: 'SGLang', llamacpp: 'llama.cpp', ollama: 'Ollama', lmstudio: 'LM Studio' };
 
 function figures(checks, side) {
   if (!checks.length) return '<td>—</td>';
@@ -21,15 +23,22 @@ function row(c, report) {
   const agreeing = checks.filter((x) => x.agree).length;
   let verdict = `<strong>${STATUS[c.status]}</strong>`;
   if (checks.length) verdict += `<br>${agreeing} of ${checks.length} figures agree`;
-  if (report && !report.error) verdict += `<br>${report.fits ? 'fits' : 'does not fit'} at ${report.max_context.toLocaleString('en-US')} tokens, ${escapeText(report.max_concurrency_text)}x`;
+  const tokens = (n) => n.toLocaleString('en-US');
+  if (report && !report.error && report.engine === 'llamacpp') {
+    // llama.cpp's verdict is a slot's: the context served against the cells one slot holds.
+    verdict += `<br>${report.fits ? 'fits' : 'does not fit'}: ${tokens(report.max_context)} tokens in a slot of ${tokens(report.slot_context)}, ${report.n_seq_max} slot${report.n_seq_max === 1 ? '' : 's'}`;
+  } else if (report && !report.error) {
+    verdict += `<br>${report.fits ? 'fits' : 'does not fit'} at ${tokens(report.max_context)} tokens, ${escapeText(report.max_concurrency_text)}x`;
+  }
   if (c.reason) verdict += `<br>${escapeText(c.reason)}`;
   const model = c.sameGeometry ? `${escapeText(c.model)} (checked with a config of the same geometry)` : escapeText(c.model);
   // "0.19.0 (stated in the banner ...)": the release, without how the manifest knows it.
   const release = c.version.replace(/\s*\(.*$/s, '').replace(/;.*$/, '');
-  const version = release === 'not stated' ? '(release not stated)' : release;
+  const version = release === 'not stated' ? '(release not stated)'
+    : release.startsWith('not printed') ? '(build not printed)' : release;
   return `<tr id="log-${escapeAttr(c.file.replace(/\.log$/, ''))}">` +
     `<th scope="row">${model}</th>` +
-    `<td>${escapeText(c.engine === 'sglang' ? 'SGLang' : 'vLLM')} ${escapeText(version)}</td>` +
+    `<td>${escapeText(ENGINE[c.engine] ?? c.engine)} ${escapeText(version)}</td>` +
     `${figures(engineSide.map((x) => ({ figure: x.figure, engine: x.text })), 'engine')}` +
     `${figures(kvcalcSide.map((x) => ({ figure: x.figure, kvcalc: x.text })), 'kvcalc')}` +
     `<td>${verdict}</td>` +

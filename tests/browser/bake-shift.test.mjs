@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CSP, DIST, ROOT } from './harness.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { toolFile } from './examples-support.mjs';
 import { chromium } from 'playwright-core';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-bake-shift-'));
@@ -182,6 +183,27 @@ test('what a reader typed into a baked element before it went live is kept: the 
   });
 });
 
+test('a baked element no one touched goes live at the state it was baked at: no attribute added, nothing written to the URL', async () => {
+  // The baked selects choose their first option without writing it selected (as the live
+  // ones): that is no reader's choice, nor a reason to render twice.
+  const all = '<kv-calc view="all" model="Qwen/Qwen2.5-7B-Instruct" context="32768" pool-tokens="681280" max-context="1048576"></kv-calc>';
+  const dir = site('untouched', { elements: [...FOUR, all] });
+  bake([dir]);
+  await served(dir, async (url) => {
+    const page = await newPage({ width: 1280, height: 900 });
+    await page.goto(url);
+    const attributes = () => page.$$eval('kv-calc', (els) => els.map((el) => el.getAttributeNames().map((n) => `${n}=${el.getAttribute(n)}`).join(' ')));
+    const before = await attributes();
+    assert.equal((await jumpToEach(page)).heights.filter((h) => h.isLive).length, 5);
+    // The hash is written a moment (250 ms) after an edit.
+    await page.waitForTimeout(400);
+    assert.deepEqual(await attributes(), before);
+    assert.equal(await page.evaluate(() => location.hash), '');
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+});
+
 test('the baked render follows the page\'s dark mode and the theme attribute before it is live, and takes ::part and --kv-* styles', async () => {
   const dir = site('themed', {
     elements: ['<kv-calc id="a" model="Qwen/Qwen3-8B" context="4K"></kv-calc>', '<kv-calc id="b" model="Qwen/Qwen3-8B" context="4K" theme="light"></kv-calc>'],
@@ -298,8 +320,8 @@ test('kvcalc/docusaurus (bakeSite): the pages baked, each element goes live with
 });
 
 test('kvcalc/vite: `vite build` writes the baked page and kvcalc.css at its root; each element goes live without moving the page', async () => {
-  const vite = join(ROOT, 'examples/vite-app/node_modules/vite/dist/node/index.js');
-  assert.ok(existsSync(vite), 'Vite is installed by scripts/setup-examples.sh');
+  // The Vite examples/vite-app builds with (installed by scripts/setup-examples.sh).
+  const vite = toolFile(join(ROOT, 'examples/vite-app'), 'vite', 'dist/node/index.js');
   // The author's project: the example's page with the four elements, its script importing
   // the package (node_modules/kvcalc: this checkout, whose exports are dist/).
   const src = join(scratch, 'vite-src');

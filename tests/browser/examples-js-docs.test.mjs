@@ -1,6 +1,7 @@
 // The JavaScript docs platforms' recipes (examples/docusaurus-site, examples/astro-starlight,
-// examples/eleventy-site), each with its own npm tools installed from its lock file by
-// scripts/setup-examples.sh (slow: installed once, kept while the lock file stays as it is).
+// examples/eleventy-site), their npm tools installed by scripts/setup-examples.sh (Docusaurus
+// and Astro in the examples' workspace, Eleventy in its own folder; slow: installed once, kept
+// while the lock files stay as they are).
 // Each gets the packed package installed (offline) and is built as its author builds it,
 // baking the figures into the built pages (kvcalc/docusaurus after `docusaurus build`,
 // kvcalc/bake's bakeSite on Astro's astro:build:done and on Eleventy's eleventy.after). In
@@ -12,12 +13,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { BAKED, CSP, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, run } from './examples-support.mjs';
+import { BAKED, CSP, EXAMPLES, GENERATOR_CSP, assertClean, checkSite, examplesSetup, followsGeneratorDark, installTarball, keyedCache, run, toolFile } from './examples-support.mjs';
 import { launch, openPage } from './site-pages/support.mjs';
 
 let env;
@@ -57,17 +57,12 @@ const BAKED_TEXT = 'Qwen/Qwen2.5-7B-Instruct keeps 57,344 B of KV cache per toke
 test('Docusaurus 3 (MDX): the element from a client module, baked by kvcalc/docusaurus after the build, data-theme on <html> followed', async () => {
   const dir = join(EXAMPLES, 'docusaurus-site');
   installTarball(env, dir);
-  // webpack's persistent cache (node_modules/.cache) takes an installed package for unchanged
-  // while its version is (0.1.0 in every build of kvcalc): it is dropped when the tarball
-  // differs from the one the cache was built with (npm pack's tarballs are reproducible).
-  const cache = join(dir, 'node_modules/.cache');
-  const stamp = join(cache, 'kvcalc-tarball.sha256');
-  const tarball = createHash('sha256').update(readFileSync(env.tarball)).digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== tarball) rmSync(cache, { recursive: true, force: true });
+  // webpack's persistent cache, keyed by every input of the build (keyedCache): webpack's own
+  // check takes an installed package for unchanged while its version is (0.1.0 in every build
+  // of kvcalc), so the key holds the tarball's hash too.
+  keyedCache(env, dir, join(dir, 'node_modules/.cache/webpack'), 'docusaurus-webpack', ['node_modules', 'build', '.docusaurus']);
   const out = join(env.scratch, 'docusaurus-out');
-  run(process.execPath, [join(dir, 'node_modules/@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(stamp, tarball);
+  run(process.execPath, [toolFile(dir, '@docusaurus/core', 'bin/docusaurus.mjs'), 'build', '--out-dir', out], dir);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
   const nojs = await withoutJavaScript(out, '/');
   assert.equal(nojs.words, BAKED_TEXT);
@@ -101,7 +96,7 @@ test('Astro Starlight (MDX): the element from a component\'s <script>, baked aft
   // Built where its author builds it (dist/): with an --outDir outside the project, Astro
   // leaves files of its own build there.
   const out = join(dir, 'dist');
-  run(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'build', '--silent'], dir);
+  run(process.execPath, [toolFile(dir, 'astro', 'astro.js'), 'build', '--silent'], dir);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), BAKED);
   const nojs = await withoutJavaScript(out, '/');
   assert.equal(nojs.words, BAKED_TEXT);
@@ -127,7 +122,7 @@ test('Eleventy 3 (markdown-it): the page\'s files by passthrough copy, baked on 
   const dir = join(EXAMPLES, 'eleventy-site');
   installTarball(env, dir);
   const out = join(env.scratch, 'eleventy-out');
-  const build = spawnSync(process.execPath, [join(dir, 'node_modules/@11ty/eleventy/cmd.cjs'), '--quiet', `--output=${out}`],
+  const build = spawnSync(process.execPath, [toolFile(dir, '@11ty/eleventy', 'cmd.cjs'), '--quiet', `--output=${out}`],
     { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(build.status, 0, build.stderr);
   // In its <div>, the element and its baked figures stay one block: bake warns of nothing.
@@ -164,7 +159,7 @@ test('astro dev serves the wasm: kvcalc/vite keeps kvcalc out of Vite\'s depende
       probe.close(() => ok(free));
     });
   });
-  const dev = spawn(process.execPath, [join(dir, 'node_modules/astro/astro.js'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
+  const dev = spawn(process.execPath, [toolFile(dir, 'astro', 'astro.js'), 'dev', '--host', '127.0.0.1', '--port', String(port)],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' } });
   let output = '';
   try {

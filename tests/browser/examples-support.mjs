@@ -1,16 +1,18 @@
 // What every example test shares: the package packed and installed as a user would
-// (`npm pack`, the tarball installed offline into an empty folder), the examples' builds
+// (`npm pack`, the tarball installed offline into an empty folder and where each recipe's
+// build finds it), the examples' builds
 // run as their authors run them, and each built site checked in Chromium: the live figure,
 // the page still as its elements go live (a layout shift of at most 0.01, on a desktop cold
 // and on a phone), no console error, page error, failed request or CSP violation, nothing
 // fetched elsewhere.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { CSP, startServer } from '../../scripts/serve.mjs';
-import { pack } from '../packed.mjs';
+import { locked, runTarball } from '../packed.mjs';
 import { ROOT, jumpToEach } from './harness.mjs';
 import { launch, openPage } from './site-pages/support.mjs';
 
@@ -43,7 +45,7 @@ export const npmInstall = (args, cwd) => run('npm', ['install', ...args, '--offl
 // browser. Call from before(); close() from after().
 export async function examplesSetup() {
   const env = { scratch: mkdtempSync(join(tmpdir(), 'kvcalc-examples-')) };
-  env.tarball = pack(env.scratch).path;
+  env.tarball = runTarball(env.scratch);
   const app = join(env.scratch, 'installed');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed', private: true }));
@@ -58,14 +60,78 @@ export async function examplesSetup() {
   return env;
 }
 
-// An example with npm dev dependencies: the tarball goes into its node_modules (not into
-// package.json: the examples name only their tools), then its build runs.
-export function installTarball(env, dir) {
-  if (!existsSync(join(dir, 'node_modules'))) throw new Error(`${dir}/node_modules is missing: run bash scripts/setup-examples.sh`);
-  npmInstall(['--no-save', env.tarball], dir);
-  const installed = JSON.parse(readFileSync(join(dir, 'node_modules/kvcalc/package.json'), 'utf8'));
-  assert.equal(installed.name, 'kvcalc');
+// Where Node finds the npm package `name` for a file in dir: dir's node_modules, then each
+// folder's above it (the examples' workspace installs its recipes' tools in examples/node_modules).
+export function packageDir(dir, name) {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'node_modules', name, 'package.json'))) return join(d, 'node_modules', name);
+    if (dirname(d) === d) throw new Error(`${name} is not installed for ${dir}: run bash scripts/setup-examples.sh`);
+  }
 }
+
+const sha512 = (file) => `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
+const installedIntegrity = (root) => {
+  const lock = join(root, 'node_modules/.package-lock.json');
+  return existsSync(lock) ? JSON.parse(readFileSync(lock, 'utf8')).packages['node_modules/kvcalc']?.integrity : undefined;
+};
+// Where a recipe's packages are installed: the examples' workspace for its members
+// (examples/package.json), the recipe's own folder for one with a lock file of its own.
+const WORKSPACE = JSON.parse(readFileSync(join(EXAMPLES, 'package.json'), 'utf8')).workspaces.map((w) => join(EXAMPLES, w));
+const installRoot = (dir) => (WORKSPACE.includes(dir) ? EXAMPLES : dir);
+
+// Installs a tarball where a recipe's build finds it (not into package.json: the examples name
+// only their tools): into the examples' workspace (examples/node_modules/kvcalc) for its
+// members, into the recipe's own node_modules for the others. scripts/test.sh installs the
+// run's tarball into the workspace once, after the build; a file run alone installs its own.
+// One npm at a time (the pack lock); nothing is installed when that very tarball is.
+export function installIntoExamples(tarball, root = EXAMPLES) {
+  if (!existsSync(join(root, 'node_modules'))) throw new Error(`${root}/node_modules is missing: run bash scripts/setup-examples.sh`);
+  const integrity = sha512(tarball);
+  locked(() => {
+    if (installedIntegrity(root) !== integrity) npmInstall(['--no-save', tarball], root);
+  });
+  return integrity;
+}
+
+// An example with npm dev dependencies: the tarball installed where its build finds it, and
+// found there from the example's folder.
+export function installTarball(env, dir) {
+  const root = installRoot(dir);
+  const integrity = installIntoExamples(env.tarball, root);
+  assert.equal(installedIntegrity(root), integrity, `${root}/node_modules/kvcalc is the tarball of this run`);
+  const found = packageDir(dir, 'kvcalc');
+  assert.equal(found, join(root, 'node_modules/kvcalc'));
+  assert.equal(JSON.parse(readFileSync(join(found, 'package.json'), 'utf8')).name, 'kvcalc');
+}
+
+// The file of an npm tool's package as the example's folder finds it (its bin script).
+export const toolFile = (dir, name, file) => join(packageDir(dir, name), file);
+
+// A build tool's own persistent cache, kept in the user's cache folder (scripts/cache-dir.sh),
+// outside the clone, under a key made of every input of the build: the tarball, the examples'
+// lock file (every installed package by its integrity), each file of the recipe (skip: its
+// build outputs) by path and content, Node's version and the recipe's folder. `link`, where the
+// tool looks for its cache, points at the key's folder: a fresh clone of the same sources
+// builds warm, and any change builds from an empty cache. The two latest keys of a tool stay.
+export function keyedCache(env, dir, link, tool, skip) {
+  const sha = (data) => createHash('sha256').update(data).digest('hex');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((e) => relative(dir, join(e.parentPath ?? e.path, e.name)))
+    .filter((f) => !skip.some((s) => f === s || f.startsWith(`${s}/`)) && statSync(join(dir, f)).isFile()).sort();
+  const key = sha([sha(readFileSync(env.tarball)), sha(readFileSync(join(EXAMPLES, 'package-lock.json'))), process.version, dir,
+    ...files.map((f) => `${f} ${sha(readFileSync(join(dir, f)))}`)].join('\n')).slice(0, 32);
+  const root = join(execFileSync('bash', [join(ROOT, 'scripts/cache-dir.sh')], { encoding: 'utf8' }).trim(), tool);
+  mkdirSync(join(root, key), { recursive: true });
+  writeFileSync(join(root, key, '.used'), new Date().toISOString());
+  const usedAt = (k) => { try { return statSync(join(root, k, '.used')).mtimeMs; } catch { return 0; } };
+  const older = readdirSync(root).filter((k) => k !== key).sort((a, b) => usedAt(b) - usedAt(a));
+  for (const k of older.slice(1)) rmSync(join(root, k), { recursive: true, force: true });
+  if (existsSync(link) || isLink(link)) rmSync(link, { recursive: true, force: true });
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(join(root, key), link);
+  return key;
+}
+const isLink = (path) => { try { return lstatSync(path).isSymbolicLink(); } catch { return false; } };
 
 // A desktop and a phone, where going live must not move the page.
 export const SHIFT_VIEWPORTS = [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]];

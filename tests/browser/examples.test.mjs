@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BAKED, BAKED_AS, CSP, DARK, EXAMPLES, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run, underDarkSystem } from './examples-support.mjs';
+import { BAKED, BAKED_AS, CSP, DARK, EXAMPLES, LIGHT, MKDOCS_CSP, VITEPRESS_CSP, assertClean, checkSite, darkState, examplesSetup, installTarball, run, toolFile, underDarkSystem } from './examples-support.mjs';
 
 let env;
 before(async () => { env = await examplesSetup(); });
@@ -38,7 +38,7 @@ test('a Vite app: one import, the wasm found by the build, the figures baked by 
   const dir = join(EXAMPLES, 'vite-app');
   installTarball(env, dir);
   const out = join(env.scratch, 'vite-out');
-  run(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], dir);
+  run(process.execPath, [toolFile(dir, 'vite', 'bin/vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], dir);
   const html = readFileSync(join(out, 'index.html'), 'utf8');
   // kvcalc/vite baked both elements, their renders linking the kvcalc.css it wrote at the root.
   assert.match(html, BAKED_AS('<kv-calc id="calc" model="Qwen/Qwen2\\.5-7B-Instruct" context="32768">'));
@@ -60,7 +60,7 @@ test('a VitePress site: the element survives server rendering, is baked after th
   const dir = join(EXAMPLES, 'vitepress-site');
   installTarball(env, dir);
   const out = join(env.scratch, 'vitepress-out');
-  run(process.execPath, [join(dir, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs', '--outDir', out], dir);
+  run(process.execPath, [toolFile(dir, 'vitepress', 'bin/vitepress.js'), 'build', 'docs', '--outDir', out], dir);
   assert.match(readFileSync(join(out, 'index.html'), 'utf8'), /<kv-calc model="Qwen\/Qwen2.5-7B-Instruct" context="32768"><\/kv-calc>/,
     'the element is in the server-rendered HTML');
   // As the recipe says: npx kvcalc bake on the built folder (VitePress writes its pages after Vite).

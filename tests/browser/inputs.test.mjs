@@ -93,8 +93,9 @@ test('the state round-trips through the URL hash', async () => {
   await page.locator('#qwen button', { hasText: /^32K$/ }).click();
   await page.locator('#qwen input[name=batch]').fill('3');
   await page.locator('#qwen select[name=model]').selectOption('meta-llama/Llama-3.1-8B');
-  // written a moment after the last edit
-  await page.waitForFunction(() => location.hash.includes('qwen.model='));
+  // written a moment after the last edit (an earlier edit's write may come first: wait for
+  // the last one's, the model picked)
+  await page.waitForFunction(() => location.hash.includes('qwen.model=meta-llama'));
   const url = page.url();
   assert.match(url, /#.*qwen\.batch=3/);
   assert.match(url, /qwen\.model=meta-llama%2FLlama-3\.1-8B/);

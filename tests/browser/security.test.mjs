@@ -2,11 +2,18 @@
 // no page breaks the strict CSP; the widget requests nothing but the page's own files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, foreignRequests, CSP } from './harness.mjs';
+import { startBrowser, openPage, waitForWidgets, shadowText, problems, CLEAN, foreignRequests, CSP, DIST, PAGES as PAGES_DIR } from './harness.mjs';
+import { startServer } from '../../scripts/serve.mjs';
 
 const PAGES = ['/formula.html', '/table.html', '/gqa.html', '/check.html', '/all.html', '/inline.html',
   '/lang-de.html', '/bad.html', '/many.html', '/xss.html', '/theme.html'];
 const OWN_FILES = ['/dist/', '/favicon.svg', '/page.css', '/theme.css'];
+
+// One browser for the file (a launch costs more than the pages of a test); the lenient test
+// serves the same files from a server of its own, under its own policy.
+let env;
+before(async () => { env = await startBrowser(); });
+after(async () => { await env?.close(); });
 
 // What injected markup would leave behind in any shadow root.
 function injected(page) {
@@ -45,65 +52,55 @@ async function checkHostilePage(env, path) {
 }
 
 test('XSS payloads in configs and attributes render as text (strict CSP)', async () => {
-  const env = await startBrowser();
-  try {
-    const { page, log } = await checkHostilePage(env, '/xss.html');
-    assert.deepEqual(await problems(page, log), CLEAN);
+  const { page, log } = await checkHostilePage(env, '/xss.html');
+  assert.deepEqual(await problems(page, log), CLEAN);
 
-    // a pasted config and the URL hash carry payloads too
-    await page.locator('#xss-inline summary', { hasText: 'Use your own config.json' }).click();
-    await page.locator('#xss-inline textarea[name=config]').fill(JSON.stringify({
-      _name_or_path: '<iframe src=javascript:window.__xss.push(9)></iframe>', num_hidden_layers: 2,
-      num_attention_heads: 4, hidden_size: 256,
-    }));
-    await page.locator('#xss-inline button', { hasText: 'Use this config' }).click();
-    assert.equal(await shadowText(page, '#xss-inline', '.model-name'), '<iframe src=javascript:window.__xss.push(9)></iframe>');
-    const { page: hashed, log: hashLog } = await openPage(env,
-      `/formula.html#qwen.model=${encodeURIComponent('<img src=x onerror=window.__xss.push(7)>')}` +
-      `&qwen.context=${encodeURIComponent('<svg onload=window.__xss.push(8)>')}`);
-    await waitForWidgets(hashed);
-    assert.ok((await shadowText(hashed, '#qwen', '[part="error"]')).includes('<img src=x onerror=window.__xss.push(7)>'));
-    assert.deepEqual(await hashed.evaluate(() => window.__xss), []);
-    assert.deepEqual(await injected(hashed), []);
-    assert.deepEqual(await problems(hashed, hashLog), CLEAN);
-    await hashed.close();
-    assert.deepEqual(await page.evaluate(() => window.__xss), []);
-    assert.deepEqual(await injected(page), []);
-    await page.close();
-  } finally {
-    await env.close();
-  }
+  // a pasted config and the URL hash carry payloads too
+  await page.locator('#xss-inline summary', { hasText: 'Use your own config.json' }).click();
+  await page.locator('#xss-inline textarea[name=config]').fill(JSON.stringify({
+    _name_or_path: '<iframe src=javascript:window.__xss.push(9)></iframe>', num_hidden_layers: 2,
+    num_attention_heads: 4, hidden_size: 256,
+  }));
+  await page.locator('#xss-inline button', { hasText: 'Use this config' }).click();
+  assert.equal(await shadowText(page, '#xss-inline', '.model-name'), '<iframe src=javascript:window.__xss.push(9)></iframe>');
+  const { page: hashed, log: hashLog } = await openPage(env,
+    `/formula.html#qwen.model=${encodeURIComponent('<img src=x onerror=window.__xss.push(7)>')}` +
+    `&qwen.context=${encodeURIComponent('<svg onload=window.__xss.push(8)>')}`);
+  await waitForWidgets(hashed);
+  assert.ok((await shadowText(hashed, '#qwen', '[part="error"]')).includes('<img src=x onerror=window.__xss.push(7)>'));
+  assert.deepEqual(await hashed.evaluate(() => window.__xss), []);
+  assert.deepEqual(await injected(hashed), []);
+  assert.deepEqual(await problems(hashed, hashLog), CLEAN);
+  await hashed.close();
+  assert.deepEqual(await page.evaluate(() => window.__xss), []);
+  assert.deepEqual(await injected(page), []);
+  await page.close();
 });
 
 test('XSS payloads stay inert even where the CSP would let inline handlers run', async () => {
   // If any payload became markup, its handler would run under this policy and be seen.
   const lenient = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; img-src * data:; style-src 'self' 'unsafe-inline'";
-  const env = await startBrowser({ csp: lenient });
+  const server = await startServer({ mounts: [['/', PAGES_DIR], ['/dist/', DIST]], csp: lenient });
   try {
-    const { page } = await checkHostilePage(env, '/xss.html');
+    const { page } = await checkHostilePage({ ...env, base: `http://127.0.0.1:${server.address().port}` }, '/xss.html');
     await page.close();
   } finally {
-    await env.close();
+    await new Promise((ok) => server.close(ok));
   }
 });
 
 test('every fixture page: zero CSP violations, zero errors, zero foreign requests', async () => {
-  const env = await startBrowser();
-  try {
-    for (const path of PAGES) {
-      const { page, log } = await openPage(env, path);
-      await waitForWidgets(page);
-      const p = await problems(page, log);
-      assert.deepEqual(p.csp, [], `${path} CSP`);
-      assert.deepEqual(p.pageErrors, [], `${path} page errors`);
-      assert.deepEqual(p.consoleErrors, [], `${path} console errors`);
-      assert.deepEqual(foreignRequests(env, log, [path, ...OWN_FILES]), [], `${path} requests`);
-      // the policy really was the strict one
-      const response = await page.request.get(env.base + path);
-      assert.equal(response.headers()['content-security-policy'], CSP);
-      await page.close();
-    }
-  } finally {
-    await env.close();
+  for (const path of PAGES) {
+    const { page, log } = await openPage(env, path);
+    await waitForWidgets(page);
+    const p = await problems(page, log);
+    assert.deepEqual(p.csp, [], `${path} CSP`);
+    assert.deepEqual(p.pageErrors, [], `${path} page errors`);
+    assert.deepEqual(p.consoleErrors, [], `${path} console errors`);
+    assert.deepEqual(foreignRequests(env, log, [path, ...OWN_FILES]), [], `${path} requests`);
+    // the policy really was the strict one
+    const response = await page.request.get(env.base + path);
+    assert.equal(response.headers()['content-security-policy'], CSP);
+    await page.close();
   }
 });

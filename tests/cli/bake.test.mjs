@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pack } from '../packed.mjs';
+import { runTarball } from '../packed.mjs';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kvcalc-bake-'));
 const app = join(scratch, 'app');
@@ -14,7 +14,7 @@ const env = { ...process.env, npm_config_update_notifier: 'false' };
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 before(() => {
-  const tarball = pack(scratch).path;
+  const tarball = runTarball(scratch);
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--offline', '--loglevel=error'], { cwd: app, env });

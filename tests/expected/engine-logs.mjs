@@ -1,4 +1,4 @@
-// The conformance table (tests/fixtures/engine-logs/manifest.json) for the Node tests, the
+// The conformance table (tests/fixtures/engine-logs/manifest.json and llamacpp/manifest.json) for the Node tests, the
 // browser test and the site's Conformance page: each real log with the config it is checked
 // against, the check's options, and what kvcalc must reproduce, every derived figure checked
 // against the arithmetic written beside it (expected.mjs evaluates it).
@@ -24,9 +24,20 @@ export function cliFlags(options) {
   return Object.entries(options).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, String(v)]);
 }
 
+// The engine ids of the llama.cpp manifest's "engine" (as the sources name them).
+const llamaEngines = { 'llama.cpp': 'llamacpp', Ollama: 'ollama', 'LM Studio': 'lmstudio' };
+
+// One table for every engine: the vLLM / SGLang manifest, then llama.cpp's, Ollama's and LM Studio's
+// (tests/fixtures/engine-logs/llamacpp/manifest.json, whose model documents sit in llamacpp/gguf/).
 export function conformanceCases() {
-  const manifest = JSON.parse(readFileSync(join(logsDir, 'manifest.json'), 'utf8'));
-  return manifest.map((e) => {
+  const read = (rel) => JSON.parse(readFileSync(join(logsDir, rel), 'utf8'));
+  const llama = read('llamacpp/manifest.json').map((e) => ({
+    ...e,
+    file: `llamacpp/${e.file}`,
+    engine: llamaEngines[e.engine] ?? e.engine,
+    config: e.gguf ? `llamacpp/${e.gguf}` : null,
+  }));
+  return [...read('manifest.json'), ...llama].map((e) => {
     const c = e.check;
     const config = e.config ?? e.config_same_geometry ?? null;
     const expect = Object.entries(c.expect ?? {}).map(([pointer, f]) => {
@@ -40,7 +51,7 @@ export function conformanceCases() {
       model: e.model, logSays: e.log_says, config, configPath: config ? configPath(config) : null,
       sameGeometry: !e.config && !!e.config_same_geometry,
       options: c.options ?? {}, status: c.status, reason: c.reason ?? null, error: c.error ?? null,
-      expect, agree: c.agree ?? [], disagree: c.disagree ?? [],
+      expect, agree: c.agree ?? [], disagree: c.disagree ?? [], verdict: e.verdict ?? null,
     };
   });
 }

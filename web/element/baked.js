@@ -69,7 +69,10 @@ export function readerInput(base, shadow) {
     } else if (el.type === 'radio' || el.type === 'checkbox') {
       if (el.checked !== el.defaultChecked) changed.push({ key, checked: el.checked });
     } else if (el.localName === 'select') {
-      if (el.selectedOptions[0] && !el.selectedOptions[0].defaultSelected) changed.push({ key, value: el.value });
+      // Its default: the option written selected, else the first (HTML's rule, and the baked
+      // render's: drawing.js chooses the first option without writing it selected).
+      const chosen = [...el.options].find((o) => o.defaultSelected) ?? el.options[0];
+      if (el.selectedOptions[0] && el.selectedOptions[0] !== chosen) changed.push({ key, value: el.value });
     } else if (el.value !== el.defaultValue) {
       changed.push({ key, value: el.value });
     }

@@ -17,7 +17,7 @@ const DTYPE_CHOICES = [
 const ACCOUNTING_CHOICES = [['resident', 'resident'], ['naive', 'naive'], ['vllm', 'vLLM blocks']];
 
 // Model ids in natural order, case aside: "deepseek" before "Qwen", "Qwen3-8B" before "Qwen3-30B".
-// Made at the first sort, in idle time: a page's first collator costs milliseconds of locale data.
+// Made at the first sort, after the sections are drawn: a page's first collator costs milliseconds of locale data.
 let collator = null;
 const natural = (a, b) => (collator ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' })).compare(a, b);
 

@@ -84,12 +84,20 @@ export function uid(prefix) {
   return `${prefix}-${idPrefix}${idCounter}`;
 }
 
+// An element's content width (its box less its padding), in whole px.
+export function contentWidth(el) {
+  const cs = getComputedStyle(el);
+  return Math.round(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+}
+
 // Calls redraw() when el's content width changes by more than a few pixels; width() is
 // the last width seen. SVG pictures are drawn at their real width so their text keeps
 // its size on a phone (a scaled viewBox would shrink it). A view first drawn before it was
 // on the page is drawn again at its width once it is, in the same task, so no frame shows
 // it at the guessed one: measure() reads the width (reading every view's before redrawing
-// any costs one layout, not one each), then fit() redraws.
+// any costs one layout, not one each), then fit() redraws. fit(w) takes a width read
+// elsewhere (a box el will have the width of, where el has none yet): a view is then drawn
+// at its width the first time.
 export function watchWidth(el, redraw, initial = 640) {
   let width = initial;
   let measured = 0;
@@ -106,9 +114,8 @@ export function watchWidth(el, redraw, initial = 640) {
   return {
     width: () => width,
     measure() {
-      const cs = getComputedStyle(el);
-      measured = Math.round(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+      measured = contentWidth(el);
     },
-    fit: () => use(measured),
+    fit: (w = measured) => use(w),
   };
 }

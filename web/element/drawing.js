@@ -12,6 +12,7 @@ import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from './state.js';
 import { Controls, INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
 import { SECTIONS, sectionModule } from './sections.js';
+import { runSteps } from './steps.js';
 
 export class Drawing {
   // on: what the reader's actions do, { set(attribute, value) (an input changed: null for
@@ -35,8 +36,8 @@ export class Drawing {
     this.base = h('div', { class: 'kv', part: 'base' }, this.header, this.error, this.controls.root);
   }
 
-  // The section's view (formula, chart, table, gqa, check), built and placed the first time;
-  // its code must be loaded (sections.js).
+  // The section's view (formula, chart, table, gqa, check), built the first time, hidden,
+  // in its place in the view's order; its code must be loaded (sections.js).
   section(name) {
     if (!this.sections[name]) {
       const on = this.on;
@@ -47,8 +48,13 @@ export class Drawing {
         gqa: () => new (sectionModule('gqa').GqaView)(() => on.redraw()),
         check: () => new (sectionModule('check').CheckView)((a, v) => on.set(a, v), () => on.redraw()),
       };
-      this.sections[name] = make[name]();
-      this.base.append(this.sections[name].root);
+      const { root } = this.sections[name] = make[name]();
+      root.hidden = true;
+      const order = SECTIONS[this.order] ?? [];
+      const next = order.includes(name) ? order.slice(order.indexOf(name) + 1).map((n) => this.sections[n]?.root)
+        .find((r) => r?.parentNode === this.base) : null;
+      if (next) next.before(root);
+      else this.base.append(root);
     }
     return this.sections[name];
   }
@@ -64,7 +70,14 @@ export class Drawing {
   //   drawSection); presetsReady: the model select lists every preset (else only the one shown).
   // Answers null when nothing could be sized (the error line says why), else what was drawn:
   // { r, formula, check, state, source, config, presetId, options, messages, extra, selected, ctx }.
-  draw(e, fmt, { values, errors, source: chosen, pasted, inline, fetched = null }, { pending = [], presetsReady = true } = {}) {
+  // A pending section is made when it is first drawn.
+  draw(...args) {
+    return runSteps(this.drawSteps(...args));
+  }
+
+  // draw() in steps (each `yield` a point where the caller may leave the main thread): the
+  // model read, the sizing, then the nodes.
+  * drawSteps(e, fmt, { values, errors, source: chosen, pasted, inline, fetched = null }, { pending = [], presetsReady = true } = {}) {
     const messages = errors.map((x) => x.message);
 
     // The config: pasted, else inline, else the preset the model attribute names.
@@ -85,6 +98,15 @@ export class Drawing {
     for (const prop of ['context', 'batch', 'kvDtype', 'tp', 'accounting']) {
       if (values[prop] !== undefined) options[prop] = values[prop];
     }
+
+    // The model read first, apart (a model read before costs a look-up): a page's first
+    // read is the first call into the module's config reader. Its error is the sizing's.
+    try {
+      e.model(config);
+    } catch {
+      // reported below
+    }
+    yield;
 
     // Size; an option the core rejects is reported and left out, a config it cannot read is
     // reported and the preset used instead: always said, never silent.
@@ -116,6 +138,7 @@ export class Drawing {
     }
     replace(this.error, messages.length > 1 ? h('ul', null, messages.map((m) => h('li', null, m))) : messages[0] ?? '');
     if (!r) return null;
+    yield;
 
     // What is in use: the attributes, less the options the core refused.
     const applied = { ...values };
@@ -152,9 +175,8 @@ export class Drawing {
       this.order = state.view;
       for (const view of Object.values(this.sections)) view.root.hidden = true;
       for (const name of sections) {
-        const view = this.section(name);
-        view.root.hidden = false;
-        this.base.append(view.root);
+        if (!this.sections[name] && pending.includes(name)) continue;
+        this.base.append(this.section(name).root);
       }
     }
 
@@ -169,27 +191,37 @@ export class Drawing {
       models: values.models, sizeOpts: (more) => ({ ...options, ...more }),
     };
     for (const name of sections) {
-      const view = this.section(name);
-      view.root.hidden = pending.includes(name);
-      if (!view.root.hidden) this.drawSection(name, ctx);
+      if (pending.includes(name)) {
+        if (this.sections[name]) this.sections[name].root.hidden = true;
+        continue;
+      }
+      this.section(name).root.hidden = false;
+      yield* this.sectionSteps(name, ctx);
     }
     return { r, formula, check, state, source, config, presetId, options, messages, extra, selected, ctx, sections };
   }
 
   // Draws one section of the state ctx (what draw() answered as ctx).
   drawSection(name, c) {
+    this.section(name).root.hidden = false;
+    runSteps(this.sectionSteps(name, c));
+  }
+
+  // drawSection() in steps, the section left as it is (hidden, while it is drawn this way):
+  // each `yield` is a point where the caller may leave the main thread (live.js draws a first
+  // render's other sections so). The table of every preset and the GQA view have several.
+  * sectionSteps(name, c) {
     const view = this.section(name);
-    view.root.hidden = false;
     const { e, fmt, r, state } = c;
     if (name === 'formula') view.update({ result: r, formula: c.formula, fmt });
     else if (name === 'check') {
       view.setGpus(e.gpuList);
       view.update({ r, state, check: c.check, message: c.checkMessage, fmt });
     } else if (name === 'chart') this.#drawChart(c);
-    else if (name === 'table') view.render(c);
+    else if (name === 'table') yield* view.steps(c);
     else if (name === 'gqa') {
       const options = c.sizeOpts({ context: r.context });
-      view.update({ result: r, key: e.configKey(c.config), fmt, series: (axes) => e.series(c.config, options, axes),
+      yield* view.updateSteps({ result: r, key: e.configKey(c.config), fmt, series: (axes) => e.series(c.config, options, axes),
         download: () => e.kv.svg(c.config, { ...options, chart: 'gqa' }) });
     }
   }

@@ -38,11 +38,11 @@
  * @attr hub-endpoint - The Hub's address for the offer: a mirror such as `https://hf-mirror.com` (the `HF_ENDPOINT` convention). Default `https://huggingface.co`.
  *
  * @prop {object|null} result - The last size result (the JS API's `size()` shape), read-only.
- * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (every section does when kvcalc-change fires, but on the first render of an element that waited for the wasm module: its main figure shows first, the other sections and the model list follow in idle time). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
+ * @prop {Promise<boolean>} updateComplete - Resolves once every section shows the current state (every section does when kvcalc-change fires, but on an element's first render its main figure shows first, and the other sections and the model list follow in slices that leave the page's main thread free between them; a change made before they are all drawn shows at once in the sections drawn, and in the others as they are drawn). A lazy element not yet near the viewport has not started: it resolves after the element goes live.
  * @prop {object|null} checkResult - The last check result, read-only.
  * @prop {string|object|null} config - A config.json (text or object) to use instead of the model; `null` clears it.
  *
- * @event kvcalc-change - A new result is on screen, in every section (on the first render of an element that waited for the wasm module, in its main section: await updateComplete for the others). `event.result` is the size result, `event.check` the check result (or null), `event.state` the inputs. Bubbles, composed.
+ * @event kvcalc-change - A new result is on screen, in every section (on an element's first render, and on a change before that render's other sections are all drawn, in the sections drawn so far: await updateComplete for the others). `event.result` is the size result, `event.check` the check result (or null), `event.state` the inputs. Bubbles, composed.
  *
  * @part base - The element's inner wrapper.
  * @part header - The model line: its name as the config gives it, attention kind, layers.

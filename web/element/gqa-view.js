@@ -8,6 +8,7 @@
 import { h, replace, saveText, setText, svg, uid, watchWidth } from './dom.js';
 import { describeError } from './error-text.js';
 import { textWidth } from './text-width.js';
+import { runSteps } from './steps.js';
 
 // Every divisor of n, ascending.
 export function divisors(n) {
@@ -221,10 +222,17 @@ export class GqaView {
 
   // series(axes) -> the core's series() of the model at the chosen context and options;
   // key names the model (a new one starts at its own KV-head count).
-  update({ result: r, key, fmt, series, download }) {
+  update(args) {
+    runSteps(this.updateSteps(args));
+  }
+
+  // update() in steps (table-view.js steps() says why): the figures, the rows, the bars,
+  // the heads.
+  * updateSteps({ result: r, key, fmt, series, download }) {
+    const data = gqaData(series, r, fmt);
+    yield;
     setText(this.error, '');
     this.last = { r, download };
-    const data = gqaData(series, r, fmt);
     if (data.none || data.error) {
       this.data = null;
       this.rowsKey = null;
@@ -300,6 +308,7 @@ export class GqaView {
       });
     }
     this.data = data;
+    yield;
     this.drawBars();
     this.drawHeads(q, p.kvHeads, fmt);
     setText(this.note, isMla

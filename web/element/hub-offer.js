@@ -59,7 +59,7 @@ export class HubOffer {
   // Shown for a model that is no preset; a new model clears what was said about the last one
   // (and cancels its fetch).
   show() {
-    // Until the presets are listed (in idle time after the first render), no offer.
+    // Until the presets are listed (in the slices after the first render), no offer.
     const presets = this.presets();
     const ref = this.on && presets ? hubRef(this.search.value) : null;
     const id = ref?.id.toLowerCase();

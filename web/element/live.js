@@ -7,7 +7,7 @@
 // every page loads, holds the element class and its documentation, and hands over to this
 // file; the element's interface is documented there.
 
-import { h, replace } from './dom.js';
+import { contentWidth, h, replace } from './dom.js';
 import { readAttributes } from './state.js';
 import { readHash, writeHash } from './hash.js';
 import { engine, loadedEngine } from './engine.js';
@@ -25,19 +25,29 @@ const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accou
 
 const HASH_DELAY_MS = 250;
 
-// An element went live in this task (see #render).
-let firstRenderInTask = false;
-
-// Work for idle time (with a bound, so a busy page still gets it), else the next task.
-const IDLE_TIMEOUT_MS = 150;
-const whenIdle = (fn) => {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 0);
-  return () => clearTimeout(id);
-};
+// The main thread back to the page (a reader's input, a frame) before the next slice of a
+// long piece of work. scheduler.yield() resumes ahead of other tasks; elsewhere a message the
+// page posts itself (setTimeout would wait 4 ms once nested).
+const nextSlice = () => (globalThis.scheduler?.yield ? globalThis.scheduler.yield() : new Promise((ok) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => ok();
+  channel.port2.postMessage(null);
+}));
+// After the frame that shows what was just drawn (or a moment, where no frame comes: a
+// hidden page), so that the slices that follow find the layout done and do not redo it.
+const FRAME_WAIT_MS = 100;
+const nextFrame = () => new Promise((ok) => {
+  const timer = setTimeout(ok, FRAME_WAIT_MS);
+  requestAnimationFrame(() => {
+    clearTimeout(timer);
+    ok();
+  });
+});
+// A render's step that asks for the frame that shows what it drew before the steps go on.
+const AFTER_FRAME = Symbol();
+// A slice goes on with its next step while it has held the main thread less than this: on
+// a fast machine several steps make one slice, on a slow phone each step is one.
+const SLICE_MS = 12;
 
 export class Live {
   #host;
@@ -62,9 +72,12 @@ export class Live {
   #check = null;
   #options = {};         // the size() options of the last render
   #hashTimer = 0;
-  #deferTimer = 0;       // the task that draws this element when another went live in this one
-  #later = null;         // cancels the idle callback that draws the first render's other sections
-  #cold;                 // the page's wasm module was not ready when this element started
+  #pending = [];         // the view's sections the first render left to its slices, not yet drawn
+  #pendingView = null;   // the view they are of
+  #modelsListed = false; // the model select lists every preset (a slice fills it)
+  #generation = 0;       // counts renders: slices of an earlier one stop
+  #slicing = 0;          // the generation whose slices are running (0: none)
+  #placesStale;          // the baked render shows another state than the first render's
   #settled = null;       // updateComplete's promise while work is pending
   #resolveSettled = null;
   #observer = null;
@@ -75,28 +88,29 @@ export class Live {
 
   // host: the <kv-calc>; shadow: its shadow root, which shows the fallback through a slot,
   // or the baked render, until the first render replaces it; config: a config the page set
-  // before (or null); state(name, on): sets the host's custom states; shown(): called once
-  // the live content is on screen (the element then follows the page's theme, and takes in
-  // a fallback a Markdown renderer put after it).
+  // before (or null); state(name, on): sets the host's custom states; shown(): called as
+  // the live content goes on screen, in the task it does (the element then follows the
+  // page's theme, and takes in a fallback a Markdown renderer put after it).
   constructor(host, shadow, { config, state, shown }) {
     this.#host = host;
     this.#shadow = shadow;
     this.#state = state;
     this.#shownCallback = shown;
     this.#baked = bakedRender(shadow);
-    this.#cold = !loadedEngine();
     // The first Intl.NumberFormat costs milliseconds (locale data): build it while the wasm
     // module compiles, not after.
     formatterFor(host);
     this.#readHash();
     this.#readInline();
     if (config !== null) this.config = config;
+    // A state from the URL or the page's script: the baked sections show another.
+    this.#placesStale = this.#scrollTo || config !== null;
     if (host.isConnected) this.connected();
     else this.#queue();
   }
 
   /** Resolves when every section shows the current state (the first section shows it as
-   * soon as kvcalc-change fires; on a first render, the others follow in idle time). */
+   * soon as kvcalc-change fires; on a first render, the others follow in slices). */
   get updateComplete() {
     return this.#settled ?? Promise.resolve(true);
   }
@@ -147,7 +161,7 @@ export class Live {
 
   // Nothing left to draw: updateComplete resolves (unless the module is still loading).
   #settle() {
-    if (this.#queued || this.#deferTimer || this.#later || this.#preparing || (!this.#engine && !this.#loadError)) return;
+    if (this.#queued || this.#slicing || this.#preparing || (!this.#engine && !this.#loadError)) return;
     const ok = this.#resolveSettled;
     this.#settled = null;
     this.#resolveSettled = null;
@@ -222,47 +236,75 @@ export class Live {
 
   // The live content replaces what the element showed in one step, with its styles, once its
   // sections are drawn, so the page never sees a half-drawn section. pending: the sections
-  // of a cold first render still to draw (in idle time). Over a baked render (the same
-  // nodes, the same style sheet: the same box), the baked sections still to draw hold their
-  // place until they are, and what the reader typed into the baked controls is typed into
-  // the live ones. Over a fallback, the live content keeps at least the box the fallback
-  // had, so the pending sections appear in it without moving the page.
+  // of a first render still to draw (in slices). Over a baked render (the same nodes, the
+  // same style sheet: the same box), the baked sections still to draw hold their place until
+  // they are: they stay where they are, in the baked base, which the live nodes go into
+  // (moved, they would be laid out again), and what the reader typed into the baked controls
+  // is typed into the live ones. Over a fallback, the live content keeps at least the box
+  // the fallback had, so the pending sections appear in it without moving the page.
   #show(pending = []) {
     if (this.#shown) return;
     this.#shown = true;
-    const base = this.#drawing.base;
+    const drawing = this.#drawing;
     const baked = this.#baked;
     const height = !baked && pending.length ? this.#host.getBoundingClientRect().height : 0;
     const typed = baked && readerInput(baked.base, this.#shadow);
+    // Before the swap: what the host reads of the page (its colours, for its theme) is read
+    // while the page's layout is still the last frame's; after, reading a computed style
+    // would lay the new content out in this task.
+    this.#shownCallback();
     if (this.#sheet !== baked?.link?.sheet) this.#shadow.adoptedStyleSheets = [this.#sheet, ...this.#shadow.adoptedStyleSheets];
-    if (baked) {
-      for (const name of pending) {
-        const place = baked.sections[name];
-        if (!place) continue;
-        this.#drawing.section(name).root.before(place);
-        this.#placeholders.set(name, place);
-      }
-    }
     // The baked render's link stays where it is (a link moved is a style sheet loaded again).
     const keep = this.#sheet === baked?.link?.sheet ? baked.link : null;
-    for (const node of [...this.#shadow.childNodes]) if (node !== keep) node.remove();
-    this.#shadow.append(base);
+    if (baked) {
+      const base = baked.base;
+      for (const name of pending) if (baked.sections[name]) this.#placeholders.set(name, baked.sections[name]);
+      const places = [...this.#placeholders.values()];
+      for (const node of [...base.childNodes]) if (!places.includes(node)) node.remove();
+      // The live nodes in their order, each pending section's (made so far) before the baked one.
+      const placeOf = new Map([...this.#placeholders].filter(([name]) => drawing.sections[name])
+        .map(([name, place]) => [drawing.sections[name].root, place]));
+      let at = base.firstChild;
+      for (const node of [...drawing.base.childNodes]) {
+        const place = placeOf.get(node);
+        base.insertBefore(node, place ?? at);
+        if (place) at = place.nextSibling;
+      }
+      base.removeAttribute('data-kvcalc-baked');
+      drawing.base = base;
+      for (const node of [...this.#shadow.childNodes]) if (node !== keep && node !== base) node.remove();
+    } else {
+      for (const node of [...this.#shadow.childNodes]) if (node !== keep) node.remove();
+      this.#shadow.append(drawing.base);
+    }
     this.#baked = null;
-    // The pictures (chart, GQA heads, check bar) were drawn at a guessed width: now on the
-    // page, they are drawn again at their own, before any frame shows them.
-    const drawn = Object.values(this.#drawing.sections).filter((view) => view.size);
-    for (const view of drawn) view.size.measure();
-    for (const view of drawn) view.size.fit();
+    if (this.#placesStale) this.#hideStalePlaces();
+    // Without a baked render, the pictures (chart, GQA heads, check bar) were drawn at a
+    // guessed width: now on the page, they are drawn again at their own, before any frame
+    // shows them. (Over a baked render they were drawn at the baked base's.)
+    if (!baked) {
+      const drawn = Object.values(drawing.sections).filter((view) => view.size && !view.root.hidden);
+      for (const view of drawn) view.size.measure();
+      for (const view of drawn) view.size.fit();
+    }
     this.#state('live', true);
-    this.#shownCallback();
     if (height) {
       // The host's box (border-box) stays as tall: its content box, less the live padding
-      // and border.
-      const cs = getComputedStyle(this.#host);
-      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, k) => sum + parseFloat(cs[k]), 0);
-      base.style.minHeight = `${Math.max(0, height - frame)}px`;
+      // and border, read before the frame that shows it lays it out (read now, it would be
+      // laid out in this task, and again in that frame).
+      requestAnimationFrame(() => {
+        const cs = getComputedStyle(this.#host);
+        const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, k) => sum + parseFloat(cs[k]), 0);
+        drawing.base.style.minHeight = `${Math.max(0, height - frame)}px`;
+      });
     }
-    if (typed) restoreInput(base, typed, [...this.#placeholders.values()]);
+    if (typed) restoreInput(drawing.base, typed, [...this.#placeholders.values()]);
+  }
+
+  // The baked sections still holding a place show a state that is no longer the element's:
+  // they keep the place, showing nothing (a figure of another state would be a wrong one).
+  #hideStalePlaces() {
+    for (const place of this.#placeholders.values()) place.style.visibility = 'hidden';
   }
 
   // The baked sections that held the place of sections now drawn (all of them: names null).
@@ -305,65 +347,74 @@ export class Live {
     }
     const { values, errors } = readAttributes(this.#host);
     if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
-    clearTimeout(this.#deferTimer);
-    this.#deferTimer = 0;
-    // A render before the first one's other sections were drawn draws them all now; the
-    // box the fallback had, or the baked sections, go (see #drawLater).
-    if (this.#later) {
-      this.#later();
-      this.#later = null;
-    }
-    if (this.#shown) {
-      this.#drawing.base.style.minHeight = '';
-      this.#dropPlaceholders();
-    }
-    // Elements that go live together (the wasm arrived for all of them) do so one per task,
-    // so the page can paint the first before the others are drawn.
-    if (!this.#shown) {
-      if (firstRenderInTask) {
-        this.#deferTimer = setTimeout(() => {
-          this.#deferTimer = 0;
-          this.#queue();
-        }, 0);
-        return;
-      }
-      firstRenderInTask = true;
-      setTimeout(() => { firstRenderInTask = false; }, 0);
-    }
     this.#drawing ??= new Drawing({
       set: (a, v) => this.#userSet(a, v),
       redraw: () => this.#queue(),
       openConfig: () => this.#configInput().catch(() => {}),
     });
-    const e = this.#engine;
     const drawing = this.#drawing;
     // The offer to fetch a model that is not bundled from the Hugging Face Hub, under the
     // search (live only: hidden until the reader types an id, it is no part of a baked render).
     if (!this.#hub) {
+      const e = this.#engine;
       this.#hub = new HubOffer(drawing.controls.modelSearch, (text) => this.#usePastedConfig(text),
         (source, options) => e.kv.readGguf(source, options), () => e.lists.presets);
       drawing.controls.fields.model.el.insertBefore(this.#hub.root, drawing.controls.fields.model.error);
     }
     this.#hub.update(values, errors.some((x) => x.attribute === 'hub-endpoint'));
-    const sections = SECTIONS[values.view ?? 'formula'];
-    // The first render of an element that waited for the wasm module draws the view's main
-    // section and replaces the fallback (or the baked render) with it: the other sections
-    // (the chart, the table of every preset, the GQA rows, the check) follow in idle time,
-    // one per callback, in their order on screen, each shown once drawn. Other renders (and
-    // the first of an element that starts once the module is here) draw every section in
-    // their task (a few core calls: the size, one series for the chart, one for the GQA
-    // rows, the table's new column, the check), so no frame shows some sections at the new
-    // state and others at the old.
-    const pending = this.#shown || !this.#cold ? [] : sections.slice(1);
-    // The full preset list fills the select after the first result is on screen.
-    const presetsReady = e.lists.presets !== undefined;
-    const drawn = drawing.draw(e, formatterFor(this.#host), {
+    const view = values.view ?? 'formula';
+    const sections = SECTIONS[view];
+    // The first render draws the view's main section and replaces the fallback (or the
+    // baked render) with it: the other sections (the chart, the table of every preset, the
+    // GQA rows, the check) and the full model list follow in slices that leave the main
+    // thread to the page between them (#drawInSlices), in their order on screen, each shown
+    // once drawn. A render while they are being drawn (the reader typed) draws the sections
+    // drawn so far at once and leaves the others to slices that start again at its state:
+    // stale slices stop. Other renders draw every section in their task (a few core calls:
+    // the size, one series for the chart, one for the GQA rows, the table's new column, the
+    // check), so no frame shows some sections at the new state and others at the old.
+    this.#generation += 1;
+    this.#slicing = 0;
+    if (!this.#shown) {
+      this.#pending = sections.slice(1);
+      // Over a baked render, the main section's pictures are drawn at the width its base
+      // shows them at: the live base's, which it becomes (see #show).
+      if (this.#baked) drawing.section(sections[0]).size?.fit(contentWidth(this.#baked.base));
+    } else {
+      if (this.#pendingView !== view) {
+        // Another view: the sections the first render left are no longer those to draw.
+        this.#pending = [];
+        this.#dropPlaceholders();
+      }
+      if (!this.#pending.length) drawing.base.style.minHeight = '';
+      this.#hideStalePlaces();
+    }
+    this.#pendingView = view;
+    const steps = this.#renderSteps(values, errors);
+    if (!this.#shown) {
+      this.#drawInSlices(steps);
+      return;
+    }
+    // What is on screen is drawn now; what the first render left, in slices after a frame.
+    let step;
+    do step = steps.next(); while (!step.done && step.value !== AFTER_FRAME);
+    if (step.done) this.#settle();
+    else this.#drawInSlices(steps, step.value);
+  }
+
+  // A render's steps (see #render): the sizing and the sections to draw at once, the live
+  // content shown and kvcalc-change sent, then (after a frame: AFTER_FRAME) the sections
+  // and the model list the first render left.
+  * #renderSteps(values, errors) {
+    const drawing = this.#drawing;
+    const e = this.#engine;
+    const pending = this.#pending;
+    const drawn = yield* drawing.drawSteps(e, formatterFor(this.#host), {
       values, errors, source: this.#source, pasted: this.#pasted, inline: this.#inline,
       fetched: { key: this.#hub.selected(this.#pasted), choices: this.#hub.choices() },
-    }, { pending, presetsReady });
+    }, { pending, presetsReady: this.#modelsListed });
     if (!drawn) {
       this.#show();
-      this.#settle();
       return;
     }
     const { r, check, state, source, config, options, extra, selected, ctx } = drawn;
@@ -372,6 +423,7 @@ export class Live {
       const text = this.#pasted;
       this.#configInput().then((input) => input.show(text), () => {});
     }
+    if (!this.#shown) yield;
     this.#show(pending);
     if (this.#scrollTo) {
       this.#scrollTo = false;
@@ -386,39 +438,59 @@ export class Live {
       this.#lastKey = key;
       this.#host.dispatchEvent(new KvCalcChangeEvent(r, check, state));
     }
-    // The preset list sizes every bundled preset: it fills the model select in idle time,
-    // after the sections.
-    if (pending.length || !presetsReady) {
-      this.#drawLater(ctx, [...pending, () => drawing.controls.setModels(e.presetList, extra, selected)]);
-    } else {
-      this.#settle();
-    }
+    if (!pending.length && this.#modelsListed) return;
+    yield AFTER_FRAME;
+    yield* this.#slices(ctx, extra, selected);
   }
 
-  // Draws the first render's other sections (names) and runs the other steps (functions),
-  // one per idle callback, each drawn section taking the place of the baked one that held it.
-  // Over a fallback, the box keeps at least the fallback's height until the next render
-  // (where a page gave the fallback a height of its own, shrinking now, perhaps in view,
-  // would move the page; the next render follows a change, which may).
-  #drawLater(ctx, steps) {
-    this.#later = whenIdle(() => {
-      const step = steps.shift();
-      if (typeof step === 'function') step();
-      else {
-        this.#drawing.drawSection(step, ctx);
-        this.#dropPlaceholders([step]);
-        // Drawn at its last known width (a guess the first time): now at its own.
-        const view = this.#drawing.section(step);
-        view.size?.measure();
-        view.size?.fit();
-      }
-      if (steps.length) {
-        this.#drawLater(ctx, steps);
-        return;
-      }
-      this.#later = null;
-      this.#settle();
-    });
+  // Runs steps (a generator: #renderSteps) in slices, each given the main thread after the
+  // page has had it (after a frame where a step asks: AFTER_FRAME), until they are done
+  // (updateComplete then resolves) or a later render starts steps of its own state.
+  async #drawInSlices(steps, wait = null) {
+    const generation = this.#generation;
+    this.#slicing = generation;
+    for (let step = { done: false, value: wait }; !step.done;) {
+      if (step.value === AFTER_FRAME) await nextFrame();
+      await nextSlice();
+      if (this.#generation !== generation) return;
+      const start = performance.now();
+      do step = steps.next(); while (!step.done && step.value !== AFTER_FRAME && performance.now() - start < SLICE_MS);
+    }
+    this.#slicing = 0;
+    this.#settle();
+  }
+
+  // What the first render left, step by step: each pending section, made and drawn hidden,
+  // then shown in the place of the baked section that held it; then the model select's full
+  // list (the preset list reads every bundled preset). Over a fallback, the box keeps at
+  // least the fallback's height until a render after the last (where a page gave the
+  // fallback a height of its own, shrinking now, perhaps in view, would move the page; a
+  // render follows a change, which may).
+  * #slices(ctx, extra, selected) {
+    const drawing = this.#drawing;
+    // The pictures drawn at the width they will have: the base's (a section takes its
+    // width), read while the layout is the frame's.
+    const width = contentWidth(drawing.base);
+    while (this.#pending.length) {
+      const name = this.#pending[0];
+      const view = drawing.section(name);
+      this.#placeholders.get(name)?.before(view.root);
+      view.size?.fit(width);
+      yield;
+      yield* drawing.sectionSteps(name, ctx);
+      view.root.hidden = false;
+      this.#dropPlaceholders([name]);
+      this.#pending.shift();
+      // Each section laid out in a frame of its own.
+      yield AFTER_FRAME;
+    }
+    if (!this.#modelsListed) {
+      const read = ctx.e.lists.presets !== undefined;
+      const presets = ctx.e.presetList;
+      if (!read) yield;
+      drawing.controls.setModels(presets, extra, selected);
+      this.#modelsListed = true;
+    }
   }
 
   // True when the wasm module, the view's section code and the element's style sheet are
@@ -430,7 +502,10 @@ export class Live {
     const key = String(sections);
     if (this.#preparing !== key) {
       this.#preparing = key;
-      Promise.all([engine(), loadSections(sections), this.#sheet ?? styleSheet(this.#baked)]).then(([e, , sheet]) => {
+      // The render waits for a slice of its own: the module's instantiation (its compiled
+      // code arrives with the task that ends its download) takes the task it ends in.
+      const ready = Promise.all([engine(), loadSections(sections), this.#sheet ?? styleSheet(this.#baked)]);
+      ready.then((all) => nextSlice().then(() => all)).then(([e, , sheet]) => {
         if (this.#preparing === key) this.#preparing = null;
         this.#engine = e;
         this.#sheet = sheet;

@@ -7,8 +7,12 @@
 
 import { h, replace, setText, uid } from './dom.js';
 import { describeError } from './error-text.js';
+import { runSteps } from './steps.js';
 
 export const TABLE_CONTEXTS = [4096, 32768, 131072];
+
+// Rows built in one step of steps(): a few milliseconds of a slow phone's main thread.
+const ROWS_PER_STEP = 8;
 
 // A model id that breaks after its "/" only ("meta-llama/" "Llama-3.1-8B"), not at hyphens.
 function breakable(name) {
@@ -67,12 +71,23 @@ export class TableView {
   }
 
   // Draws the element's render context c: the rows it names (the presets unless `models`
-  // says), the page's or reader's own config first, at the table's contexts. update() takes
-  // rows: [{ key, label, pasted, current }] in table order, and rowOf[i]: the API's table()
-  // row for each, or { error }.
+  // says), the page's or reader's own config first, at the table's contexts.
   render(c) {
+    runSteps(this.steps(c));
+  }
+
+  // render() in steps, for a caller that leaves the main thread between them (live.js): each
+  // `yield` is a point where it may. Until the last step the table is as it was (the rows
+  // are built apart and put in at the end), so steps left unfinished change nothing.
+  * steps(c) {
     const { e, r, fmt, state } = c;
-    const rows = (c.models ?? e.presetList.map((p) => p.id)).map((id) => ({
+    let ids = c.models;
+    if (!ids) {
+      const read = e.lists.presets !== undefined;
+      ids = e.presetList.map((p) => p.id);  // the first time, the core reads every bundled preset
+      if (!read) yield;
+    }
+    const rows = ids.map((id) => ({
       key: id, label: id, config: id, current: c.source === 'preset' && id === c.presetId,
     }));
     if (c.source !== 'preset') {
@@ -87,24 +102,30 @@ export class TableView {
     // a new chosen context asks the core for that one column only.
     const { report: fixedReport, rowOf: fixed } = tableFor(rows, (configs) => e.table(configs, { ...base, contexts: TABLE_CONTEXTS }));
     const chosen = contexts.find((x) => !TABLE_CONTEXTS.includes(x));
+    if (chosen) yield;
     const own = chosen ? tableFor(rows, (configs) => e.table(configs, { ...base, contexts: [chosen] })).rowOf : null;
     const rowOf = fixed.map((f, i) => (!f.r || !own ? f : own[i].r ? {
       r: { ...f.r, kvBytes: contexts.map((x) => (x === chosen ? own[i].r.kvBytes[0] : f.r.kvBytes[TABLE_CONTEXTS.indexOf(x)])) },
     } : own[i]));
-    this.update({ rows, rowOf, contexts, fmt, state, fixed: fixedReport });
+    yield* this.updateSteps({ rows, rowOf, contexts, fmt, state, fixed: fixedReport });
     // The scrolling box's name tells two tables of one page apart (axe: unique landmarks).
-    this.wrap.setAttribute('aria-label', `Per-model table: ${rows.slice(0, 2).map((r) => r.label).join(', ')}` +
+    this.wrap.setAttribute('aria-label', `Per-model table: ${rows.slice(0, 2).map((x) => x.label).join(', ')}` +
       `${rows.length > 2 ? ` and ${rows.length - 2} more` : ''}`);
   }
 
-  // fixed: the table() report at the fixed contexts (rowOf adds the chosen context's column
-  // to its rows), the same object while the rows, dtype and accounting stay (the engine keeps
-  // it): it stands for everything a row shows beside its memory columns.
-  update({ rows, rowOf, contexts, fmt, state, fixed }) {
+  // rows: [{ key, label, pasted, current }] in table order, and rowOf[i]: the API's table()
+  // row for each, or { error }. fixed: the table() report at the fixed contexts (rowOf adds
+  // the chosen context's column to its rows), the same object while the rows, dtype and
+  // accounting stay (the engine keeps it): it stands for everything a row shows beside its
+  // memory columns.
+  update(args) {
+    runSteps(this.updateSteps(args));
+  }
+
+  * updateSteps({ rows, rowOf, contexts, fmt, state, fixed }) {
     const data = rows.map((row, i) => ({ row, ...rowOf[i] }));
     const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
     const cols = this.columns(contexts, fmt, withWeights);
-    this.renderHead(cols);
     // The rows are built when what they show beside the memory columns changes (the rows,
     // their order, the columns, the dtype); a new context changes one memory column, whose
     // cells are then set in place. A re-render for another view changes nothing.
@@ -112,10 +133,18 @@ export class TableView {
     const shape = JSON.stringify([fmt.locale, this.sort, cols.map((c) => (c.index === undefined ? c.key : 'memory')),
       order.map((d) => [d.row.key, d.row.label, d.row.current, d.row.pasted ?? null, d.error ?? null])]);
     if (shape !== this.bodyKey || fixed !== this.bodyFixed) {
+      // Built apart, ROWS_PER_STEP at a time, and put in at once.
+      const built = [];
+      for (let i = 0; i < order.length; i += ROWS_PER_STEP) {
+        if (i) yield;
+        for (const d of order.slice(i, i + ROWS_PER_STEP)) built.push(this.renderRow(d, cols, fmt));
+      }
+      this.renderHead(cols);
       this.bodyKey = shape;
       this.bodyFixed = fixed;
-      replace(this.tbody, order.map((d) => this.renderRow(d, cols, fmt)));
+      replace(this.tbody, built);
     } else {
+      this.renderHead(cols);
       const memory = cols.map((c, i) => [c, i]).filter(([c]) => c.index !== undefined);
       order.forEach((d, i) => {
         if (!d.r) return;

@@ -38,8 +38,8 @@ export async function shadowRootHtml(kv, { values, inline = null, lang = 'en', s
   useDocument(miniDocument, 'b');
   try {
     const drawing = new Drawing(noAction);
-    // As the live element's first render: the model select lists the model shown (it fills
-    // in idle time); every section drawn, the pictures at the width it guesses first, in
+    // As the live element's first render: the model select lists the model shown (its
+    // slices fill it); every section drawn, the pictures at the width it guesses first, in
     // the boxes the style sheet gives them.
     const drawn = drawing.draw(e, new Formatter(lang), { values, errors: [], source: null, pasted: null, inline },
       { pending: [], presetsReady: false });

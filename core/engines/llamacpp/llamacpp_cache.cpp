@@ -246,7 +246,7 @@ Result<LlamacppAllocation> LlamacppPlan::allocate(std::uint64_t req, bool detail
         LlamacppObject o;
         o.cache = c;
         o.cells = cells;
-        o.layers = layers;
+        o.layers = o.log_layers = layers;
         o.streams = per_stream_streams;
         auto kb = mul(mul(k, cells), per_stream_streams), vb = mul(mul(v, cells), per_stream_streams);
         auto total = add(kb, vb);
@@ -297,6 +297,7 @@ Result<LlamacppAllocation> LlamacppPlan::allocate(std::uint64_t req, bool detail
         auto ok = object(LlamacppCache::recurrent, std::max<std::uint64_t>(1, seqs), recurrent_layers_,
                          state_r_, state_s_, 1, "max(1, n_seq_max): one cell a sequence");
         if (!ok) return ok.forward_error();
+        a.objects.back().log_layers = m_->num_layers.value;
     }
     opt_u64 total = 0;
     for (const LlamacppObject& o : a.objects)
@@ -312,7 +313,7 @@ std::string llamacpp_log_line(const LlamacppObject& o, const LlamacppAllocation&
         return format(
             "llama_memory_recurrent: size = {} MiB ({} cells, {} layers, {} seqs), R (f32): {} MiB, S "
             "(f32): {} MiB",
-            right(mib(o.bytes), 7), right(format("{}", o.cells), 6), right(format("{}", o.layers), 3),
+            right(mib(o.bytes), 7), right(format("{}", o.cells), 6), right(format("{}", o.log_layers), 3),
             right(format("{}", a.n_seq_max), 2), right(mib(o.k_bytes), 7), right(mib(o.v_bytes), 7));
     return format(
         "llama_kv_cache: size = {} MiB ({} cells, {} layers, {}/{} seqs), K ({}): {} MiB, V ({}): {} MiB",

@@ -19,8 +19,13 @@ const char* llamacpp_cache_name(LlamacppCache c);  // "base", "swa", "recurrent"
 // One memory object, as its "size = ..." log line states it.
 struct LlamacppObject {
     LlamacppCache cache = LlamacppCache::base;
-    std::uint64_t cells = 0;                 // per stream (the log's "cells"); recurrent: one per sequence
-    std::uint64_t layers = 0;                // the layers that allocate in this object
+    std::uint64_t cells = 0;   // per stream (the log's "cells"); recurrent: one per sequence
+    std::uint64_t layers = 0;  // the layers that allocate in this object
+    // The layers its log line prints: llama_memory_recurrent prints the model's n_layer, the layers it
+    // skips included ("64 layers" for Qwen3.5-27B's 48 recurrent ones in the stored logs
+    // llamacpp-b9191plus-qwen35-hybrid-rs-2seqs.log, lmstudio-0.4.12-qwen36-27b-262144-4seqs.log and
+    // llamacpp-llama-cpp-python-qwen35-rs-1seq.log); a KV cache its own.
+    std::uint64_t log_layers = 0;
     std::uint64_t streams = 1;               // the log's "seqs" are n_seq_max / streams
     std::uint64_t k_bytes = 0, v_bytes = 0;  // recurrent: R and S
     std::uint64_t bytes = 0;

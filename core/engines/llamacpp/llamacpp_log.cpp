@@ -3,31 +3,21 @@
 #include <algorithm>
 #include <array>
 
+#include "check/log_scan.hpp"
 #include "sizing/checked.hpp"
 
 namespace kvcalc {
+
+using namespace scan;  // NOLINT: the scanner's vocabulary, throughout
+
 namespace {
 
-constexpr std::size_t npos = std::string_view::npos;
-
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-bool is_ident(char c) {
-    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
 bool is_blank(char c) {
     return c == ' ' || c == '\t';
 }
 
-std::size_t skip_blanks(std::string_view s, std::size_t i) {
-    while (i < s.size() && is_blank(s[i]))
-        ++i;
-    return i;
-}
-
 std::string_view trim(std::string_view s) {
-    std::size_t a = skip_blanks(s, 0), b = s.size();
+    std::size_t a = skip_spaces(s, 0), b = s.size();
     while (b > a && is_blank(s[b - 1]))
         --b;
     return s.substr(a, b - a);
@@ -37,133 +27,30 @@ bool starts_with(std::string_view s, std::string_view p) {
     return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
 }
 
-// The line as text: terminal colour codes (ESC [ ... final byte, ESC ] ... BEL or ST), the
-// "[0m" / "[34m" a paste keeps when it drops the ESC, CR and other control characters (as
-// spaces) removed. llama.cpp colours its timestamps and levels with these (LOG_COLORS).
-void clean(std::string_view raw, std::string& out) {
-    out.clear();
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        const char c = raw[i];
-        if (c == '\x1b') {
-            std::size_t k = i + 1;
-            if (k < raw.size() && raw[k] == '[') {
-                ++k;
-                while (k < raw.size() && !(raw[k] >= '@' && raw[k] <= '~'))
-                    ++k;
-            } else if (k < raw.size() && raw[k] == ']') {
-                while (k < raw.size() && raw[k] != '\a' && !(raw[k] == '\x1b' && k + 1 < raw.size()))
-                    ++k;
-                if (k < raw.size() && raw[k] == '\x1b') ++k;  // ST is ESC backslash
-            }
-            i = k;
-            continue;
-        }
-        if (c == '[') {  // "[0m", "[1;36m": an escape whose ESC the paste lost
-            std::size_t k = i + 1;
-            while (k < raw.size() && (is_digit(raw[k]) || raw[k] == ';'))
-                ++k;
-            if (k > i + 1 && k < raw.size() && raw[k] == 'm') {
-                i = k;
-                continue;
-            }
-        }
-        out += static_cast<unsigned char>(c) < 0x20 || c == '\x7f' ? ' ' : c;
-    }
-}
-
-// A whole number at `pos` (at most 15 digits), ending where the digits do.
-std::optional<std::uint64_t> read_uint(std::string_view s, std::size_t pos, std::size_t* end = nullptr) {
-    std::uint64_t v = 0;
-    std::size_t i = pos;
-    while (i < s.size() && is_digit(s[i])) {
-        if (i - pos >= 15) return std::nullopt;
-        v = v * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-    }
-    if (i == pos) return std::nullopt;
-    if (end) *end = i;
-    return v;
-}
-
-// A printed decimal ("3072.00"): its digits without the point, and how many follow the point.
-struct Decimal {
-    std::uint64_t mantissa = 0;
-    unsigned decimals = 0;
-    std::size_t end = 0;
-};
-std::optional<Decimal> read_decimal(std::string_view s, std::size_t pos) {
-    Decimal d;
-    std::size_t i = pos;
-    while (i < s.size() && is_digit(s[i])) {
-        if (i - pos >= 12) return std::nullopt;
-        d.mantissa = d.mantissa * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-    }
-    if (i == pos) return std::nullopt;
-    if (i + 1 < s.size() && s[i] == '.' && is_digit(s[i + 1])) {
-        ++i;
-        while (i < s.size() && is_digit(s[i])) {
-            if (++d.decimals > 6) return std::nullopt;
-            d.mantissa = d.mantissa * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-        }
-    }
-    d.end = i;
-    return d;
-}
-
-std::uint64_t pow10(unsigned n) {
-    std::uint64_t p = 1;
-    while (n--)
-        p *= 10;
-    return p;
-}
-
-std::string decimal_text(const Decimal& d) {
-    std::string digits = format("{}", d.mantissa);
-    if (d.decimals == 0) return digits;
-    if (digits.size() <= d.decimals) digits.insert(0, d.decimals + 1 - digits.size(), '0');
-    digits.insert(digits.size() - d.decimals, 1, '.');
-    return digits;
-}
-
-// A figure printed with d.decimals places in units of 2^shift bytes came from bytes within half
-// a unit of its last place: [x - half, x + half]. `bytes` is the printed value, rounded down.
-std::optional<LogMemory> printed_bytes(const Decimal& d, unsigned shift, std::string_view unit, int line) {
-    const std::uint64_t den = pow10(d.decimals + 1);  // tenths of the last printed place
-    const std::uint64_t tenths = d.mantissa * 10;     // below 10^19: the mantissa has at most 18 digits
-    auto bytes = [&](std::uint64_t v, bool up) -> opt_u64 {
-        const opt_u64 whole = mul(v / den, std::uint64_t{1} << shift);
-        const std::uint64_t part = (v % den) << shift;  // below 10^7 x 2^30
-        return add(whole, part / den + (up && part % den ? 1 : 0));
-    };
-    const opt_u64 at = bytes(tenths, false), lo = bytes(tenths >= 5 ? tenths - 5 : 0, true),
-                  hi = bytes(tenths + 5, false);
-    if (!at || !lo || !hi) return std::nullopt;
-    return LogMemory{*at, *lo, *hi, format("{} {}", decimal_text(d), unit), line};
-}
-
-// llama.cpp's "%7.2f MiB" at `pos` (spaces first). Builds of 2023 print "MB" for the same
-// division by 2^20. `end` is set past the unit.
+// llama.cpp's "%7.2f MiB" at `pos` (spaces first), to its printed precision. Builds of 2023 print
+// "MB" for the same division by 2^20. `end` is set past the unit.
 std::optional<LogMemory> read_mib(std::string_view s, std::size_t pos, int line, std::size_t* end = nullptr) {
-    auto d = read_decimal(s, skip_blanks(s, pos));
+    auto d = read_decimal(s, skip_spaces(s, pos));
     if (!d) return std::nullopt;
-    const std::size_t u = skip_blanks(s, d->end);
+    const std::size_t u = skip_spaces(s, d->end);
     const std::string_view rest = s.substr(u);
     const char* unit = starts_with(rest, "MiB") ? "MiB" : starts_with(rest, "MB") ? "MB" : nullptr;
     if (!unit) return std::nullopt;
     if (end) *end = u + std::string_view(unit).size();
-    return printed_bytes(*d, 20, unit, line);
+    return memory_range(*d, unit, line, 20, 0);
 }
 
 // Ollama's format.HumanBytes2 (format/bytes.go): "%.1f GiB|MiB|KiB" of the binary unit, or "%d B".
 std::optional<LogMemory> read_human_bytes(std::string_view s, std::size_t pos, int line) {
-    auto d = read_decimal(s, skip_blanks(s, pos));
+    auto d = read_decimal(s, skip_spaces(s, pos));
     if (!d) return std::nullopt;
-    const std::string_view rest = s.substr(skip_blanks(s, d->end));
+    const std::string_view rest = s.substr(skip_spaces(s, d->end));
     static constexpr std::array<std::pair<const char*, unsigned>, 4> units{
         {{"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}}};
     for (const auto& [unit, shift] : units)
         if (starts_with(rest, unit) &&
-            (rest.size() == std::string_view(unit).size() || !is_ident(rest[std::string_view(unit).size()])))
-            return printed_bytes(*d, shift, unit, line);
+            (rest.size() == std::string_view(unit).size() || !is_word(rest[std::string_view(unit).size()])))
+            return memory_range(*d, unit, line, shift, 0);
     return std::nullopt;
 }
 
@@ -172,7 +59,7 @@ std::string word_after(std::string_view s, std::size_t pos) {
     while (pos < s.size() && (is_blank(s[pos]) || s[pos] == '=' || s[pos] == ':' || s[pos] == '\''))
         ++pos;
     std::size_t e = pos;
-    while (e < s.size() && (is_ident(s[e]) || s[e] == '.' || s[e] == '-'))
+    while (e < s.size() && (is_word(s[e]) || s[e] == '.' || s[e] == '-'))
         ++e;
     return std::string(s.substr(pos, e - pos));
 }
@@ -181,13 +68,13 @@ std::optional<std::uint64_t> uint_after(std::string_view s, std::size_t pos, std
     while (pos < s.size() && (is_blank(s[pos]) || s[pos] == '=' || s[pos] == ':' || s[pos] == '(' ||
                               s[pos] == '\'' || s[pos] == '"'))
         ++pos;
-    return read_uint(s, pos, end);
+    return read_count(s, pos, end);
 }
 
 // Where `phrase` starts a word in `s` (not inside "attn_n_ctx" or "gguf_init"), or npos.
 std::size_t find_word(std::string_view s, std::string_view phrase, std::size_t from = 0) {
     for (std::size_t at = s.find(phrase, from); at != npos; at = s.find(phrase, at + 1))
-        if (at == 0 || !(is_ident(s[at - 1]) || s[at - 1] == '.' || s[at - 1] == '/' || s[at - 1] == '-'))
+        if (at == 0 || !(is_word(s[at - 1]) || s[at - 1] == '.' || s[at - 1] == '/' || s[at - 1] == '-'))
             return at;
     return npos;
 }
@@ -318,20 +205,21 @@ void Reader::context(std::string_view rest, std::string_view fn) {
     if (r.find("KV self size") != npos || r.find("kv self size") != npos) return kv_self(r, fn);
     // "n_ctx_seq (8192) < n_ctx_train (262144) -- the full capacity of the model will not be utilized"
     if (const std::size_t p = r.find("n_ctx_train ("); p != npos) {
-        if (auto n = read_uint(r, p + 13)) {
+        if (auto n = read_count(r, p + 13)) {
             run_.n_ctx_train = LogCount{*n, line_};
             touch();
         }
         for (const char* key : {"n_ctx_seq (", "n_ctx_per_seq ("})
             if (starts_with(r, key) && !run_.n_ctx_seq)
-                if (auto n = read_uint(r, std::string_view(key).size())) run_.n_ctx_seq = LogCount{*n, line_};
+                if (auto n = read_count(r, std::string_view(key).size()))
+                    run_.n_ctx_seq = LogCount{*n, line_};
         return;
     }
     std::size_t e = 0;
-    while (e < r.size() && is_ident(r[e]))
+    while (e < r.size() && is_word(r[e]))
         ++e;
     const std::string_view key = r.substr(0, e);
-    const std::size_t eq = skip_blanks(r, e);
+    const std::size_t eq = skip_spaces(r, e);
     if (eq >= r.size() || r[eq] != '=') return;
     auto count = [&](std::optional<LogCount>& slot, const char* said) {
         auto n = uint_after(r, eq);
@@ -432,7 +320,7 @@ void Reader::summary(std::string_view rest, std::string_view fn, LlamaCacheKind 
     c.total = *total;
     c.line = line_;
     std::size_t after = end;
-    const std::size_t open = skip_blanks(rest, end);
+    const std::size_t open = skip_spaces(rest, end);
     if (open < rest.size() && rest[open] == '(') {
         const std::size_t close = rest.find(')', open);
         const std::string_view inside =
@@ -444,8 +332,8 @@ void Reader::summary(std::string_view rest, std::string_view fn, LlamaCacheKind 
             if (comma == npos) comma = inside.size();
             const std::string_view part = trim(inside.substr(from, comma - from));
             std::size_t e = 0;
-            if (auto n = read_uint(part, 0, &e)) {
-                std::size_t w = skip_blanks(part, e);
+            if (auto n = read_count(part, 0, &e)) {
+                std::size_t w = skip_spaces(part, e);
                 const std::string_view unit = part.substr(w);
                 if (starts_with(unit, "cell")) {
                     c.cells = LogCount{*n, line_};
@@ -453,8 +341,8 @@ void Reader::summary(std::string_view rest, std::string_view fn, LlamaCacheKind 
                     c.layers = LogCount{*n, line_};
                 } else if (!unit.empty() && unit[0] == '/') {  // "4/1 seqs", "2/ 1 seqs"
                     std::size_t e2 = 0;
-                    auto streams = read_uint(part, skip_blanks(part, w + 1), &e2);
-                    if (streams && starts_with(part.substr(skip_blanks(part, e2)), "seq")) {
+                    auto streams = read_count(part, skip_spaces(part, w + 1), &e2);
+                    if (streams && starts_with(part.substr(skip_spaces(part, e2)), "seq")) {
                         c.seqs = LogCount{*n, line_};
                         c.streams = LogCount{*streams, line_};
                     }
@@ -464,8 +352,8 @@ void Reader::summary(std::string_view rest, std::string_view fn, LlamaCacheKind 
                     if (s != npos) {
                         std::size_t e3 = 0;
                         const std::string_view tail = unit.substr(s);
-                        auto rs = read_uint(tail, skip_blanks(tail, 0), &e3);
-                        if (rs && starts_with(tail.substr(skip_blanks(tail, e3)), "rs_seq"))
+                        auto rs = read_count(tail, skip_spaces(tail, 0), &e3);
+                        if (rs && starts_with(tail.substr(skip_spaces(tail, e3)), "rs_seq"))
                             c.rs_seq = LogCount{*rs, line_};
                     }
                 }
@@ -485,7 +373,7 @@ void Reader::summary(std::string_view rest, std::string_view fn, LlamaCacheKind 
     }
     auto part = [&](std::string_view label, std::string& type, std::optional<LogMemory>& slot) {
         const std::size_t q = tail.find(label);
-        if (q == npos || (q > 0 && is_ident(tail[q - 1]))) return;
+        if (q == npos || (q > 0 && is_word(tail[q - 1]))) return;
         const std::size_t close = tail.find(')', q);
         if (close == npos || close - q > 24) return;
         type = std::string(tail.substr(q + label.size(), close - q - label.size()));
@@ -584,22 +472,22 @@ void Reader::loader(std::string_view rest) {
         return;
     }
     if (!starts_with(r, "- kv")) return;
-    std::size_t i = skip_blanks(r, 4);
+    std::size_t i = skip_spaces(r, 4);
     while (i < r.size() && is_digit(r[i]))
         ++i;
     if (i >= r.size() || r[i] != ':') return;
-    i = skip_blanks(r, i + 1);
+    i = skip_spaces(r, i + 1);
     std::size_t e = i;
     while (e < r.size() && !is_blank(r[e]))
         ++e;
     LlamaMetaLine m;
     m.key = std::string(r.substr(i, e - i));
-    i = skip_blanks(r, e);
+    i = skip_spaces(r, e);
     e = i;
     while (e < r.size() && !is_blank(r[e]))
         ++e;
     m.type = std::string(r.substr(i, e - i));
-    i = skip_blanks(r, e);
+    i = skip_spaces(r, e);
     if (i < r.size() && r[i] == '=') m.value = std::string(trim(r.substr(i + 1)));
     m.line = line_;
     if (m.key.empty() || m.type.empty()) return;
@@ -612,14 +500,14 @@ void Reader::loader(std::string_view rest) {
 void Reader::info(std::string_view rest) {
     const std::string_view r = trim(rest);
     std::size_t e = 0;
-    while (e < r.size() && (is_ident(r[e]) || r[e] == '.'))
+    while (e < r.size() && (is_word(r[e]) || r[e] == '.'))
         ++e;
-    const std::size_t eq = skip_blanks(r, e);
+    const std::size_t eq = skip_spaces(r, e);
     if (e == 0 || eq >= r.size() || r[eq] != '=') return;
     const std::string_view key = r.substr(0, e);
     const std::string_view value = trim(r.substr(eq + 1));
     if (key == "n_ctx_train")
-        if (auto n = read_uint(value, 0)) run_.n_ctx_train = LogCount{*n, line_};
+        if (auto n = read_count(value, 0)) run_.n_ctx_train = LogCount{*n, line_};
     run_.metadata.push_back({format("print_info.{}", key), "", std::string(value), line_});
     touch();
 }
@@ -632,9 +520,9 @@ void Reader::anywhere(std::string_view s) {
         if (p == npos) continue;
         std::size_t e = 0;
         const std::size_t at = p + std::string_view(phrase).size();
-        auto n = read_uint(s, at, &e);
+        auto n = read_count(s, at, &e);
         if (!n || e >= s.size() || s[e] != ' ') continue;
-        const std::size_t open = skip_blanks(s, e);
+        const std::size_t open = skip_spaces(s, e);
         if (open >= s.size() || s[open] != '(') continue;
         const std::size_t close = s.find(')', open);
         if (close == npos || close - open > 42) continue;
@@ -646,20 +534,20 @@ void Reader::anywhere(std::string_view s) {
         break;
     }
     if (const std::size_t p = s.find("n_slots = "); p != npos)
-        if (auto n = read_uint(s, p + 10)) {
+        if (auto n = read_count(s, p + 10)) {
             run_.n_slots = LogCount{*n, line_};
             touch();
             found(format("server slots: {}", grouped(*n)));
         }
     for (const char* phrase : {"n_ctx_slot = ", "new slot, n_ctx = ", "max context: "})
         if (const std::size_t p = s.find(phrase); p != npos)
-            if (auto n = read_uint(s, p + std::string_view(phrase).size())) {
+            if (auto n = read_count(s, p + std::string_view(phrase).size())) {
                 run_.n_ctx_slot = LogCount{*n, line_};
                 touch();
                 found(format("context per slot: {} tokens", grouped(*n)));
             }
     if (const std::size_t p = s.find("using n_parallel = "); p != npos)
-        if (auto n = read_uint(s, p + 19); n && !run_.n_slots) {
+        if (auto n = read_count(s, p + 19); n && !run_.n_slots) {
             run_.n_slots = LogCount{*n, line_};
             touch();
             found(format("server slots: {} (n_parallel auto)", grouped(*n)));
@@ -715,7 +603,7 @@ void Reader::ollama(std::string_view s) {
         auto count = [&](const char* key, std::optional<LogCount>& slot) {
             const std::size_t q = s.find(key, p);
             if (q == npos) return;
-            if (auto n = read_uint(s, q + std::string_view(key).size())) slot = LogCount{*n, line_};
+            if (auto n = read_count(s, q + std::string_view(key).size())) slot = LogCount{*n, line_};
         };
         count("OLLAMA_NUM_PARALLEL:", log_.ollama_num_parallel);
         count("OLLAMA_CONTEXT_LENGTH:", log_.ollama_context_length);
@@ -727,7 +615,7 @@ void Reader::ollama(std::string_view s) {
         found("Ollama server config");
     }
     if (const std::size_t p = s.find("default_num_ctx="); p != npos)
-        if (auto n = read_uint(s, p + 16)) {
+        if (auto n = read_count(s, p + 16)) {
             log_.ollama_default_num_ctx = LogCount{*n, line_};
             ollama_ = true;
             found(format("Ollama default context {}", grouped(*n)));
@@ -750,7 +638,7 @@ void Reader::ollama(std::string_view s) {
             for (const char* name : names) {
                 const std::size_t q = find_word(cmd, format("{} ", name));
                 if (q == npos || (q > 0 && cmd[q - 1] != ' ')) continue;
-                if (auto n = read_uint(cmd, skip_blanks(cmd, q + std::string_view(name).size())))
+                if (auto n = read_count(cmd, skip_spaces(cmd, q + std::string_view(name).size())))
                     slot = LogCount{*n, line_};
             }
         };

@@ -53,6 +53,8 @@ json memory_json(const LlamacppAllocation& a, const LlamacppSettings& s) {
     return list;
 }
 
+}  // namespace
+
 json allocation_json(const LlamacppAllocation& a, const LlamacppPlan& plan) {
     const LlamacppSettings& s = plan.settings();
     json j;
@@ -87,8 +89,6 @@ json allocation_json(const LlamacppAllocation& a, const LlamacppPlan& plan) {
     set_member(j, "bytes", a.bytes);
     return j;
 }
-
-}  // namespace
 
 json llamacpp_size_report(const Model& model, const SizeResult& r) {
     const ModelSpec& m = model.spec;

@@ -11,4 +11,8 @@ namespace kvcalc {
 
 json llamacpp_size_report(const Model& model, const SizeResult& r);
 
+// The report's "llamacpp" object: the settings llama.cpp was sized with and where each comes from, and
+// each memory object with its cells, layers, K and V bytes and its log line.
+json allocation_json(const LlamacppAllocation& a, const LlamacppPlan& plan);
+
 }  // namespace kvcalc

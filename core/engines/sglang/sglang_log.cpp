@@ -61,4 +61,28 @@ void LogReader::sglang_lines(std::string_view s) {
     });
 }
 
+// SGLang's version, where a paste holds it: the server prints none of its own, but issue reports
+// carry python3 -m sglang.check_env's "sglang: 0.5.11", the template's "SGLang version: 0.5.11", a
+// pip pin "sglang==0.5.9" or the image "lmsysorg/sglang:v0.5.16". And whether the server runs one side
+// of prefill-decode disaggregation (its server args' disaggregation_mode, or the flag).
+void LogReader::sglang_setup(std::string_view s) {
+    for (const char* key : {"sglang: ", "SGLang version: ", "sglang==", "lmsysorg/sglang:v"})
+        each_after(s, key, [&](std::size_t p, std::size_t at) {
+            if (at > 0 && (is_word(s[at - 1]) || s[at - 1] == '-')) return;  // "sgl_kernel", "python-sglang"
+            const std::string v = read_word(s, p);
+            if (v.empty() || !is_digit(v[0]) || v.find('.') == std::string::npos) return;
+            if (v != sglang_version_) found(format("SGLang version {}", v));
+            sglang_version_ = v;
+            sglang_version_line_ = line_;
+        });
+    for (const char* key : {"disaggregation_mode=", "--disaggregation-mode"})
+        each_key(s, key, [&](std::size_t p) {
+            const std::string v = read_word(s, p);
+            if (v != "prefill" && v != "decode" && v != "null") return;
+            if (v != log_.disaggregation_mode) found(format("SGLang disaggregation_mode {}", v));
+            log_.disaggregation_mode = v;
+            log_.disaggregation_mode_line = line_;
+        });
+}
+
 }  // namespace kvcalc

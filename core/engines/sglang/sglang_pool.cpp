@@ -113,4 +113,68 @@ void read_sglang_log_pool(const LogInputs& in, const SizeResult& r, LogPool& out
              false, log.max_total_num_tokens->line, format("{} tokens", grouped(log.sglang_tokens->value))});
 }
 
+namespace {
+
+// "0.5.11", "0.4.3.post2", "0.5.0rc2": major, minor and patch, compared as a triple.
+std::uint64_t version_key(const std::string& v) {
+    std::uint64_t parts[3] = {0, 0, 0};
+    std::size_t i = 0;
+    for (std::uint64_t& p : parts) {
+        std::size_t digits = 0;
+        while (i < v.size() && v[i] >= '0' && v[i] <= '9' && digits++ < 6)
+            p = p * 10 + static_cast<std::uint64_t>(v[i++] - '0');
+        if (i >= v.size() || v[i] != '.') break;
+        ++i;
+    }
+    return (parts[0] * 1000000 + parts[1]) * 1000000 + parts[2];
+}
+
+}  // namespace
+
+void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& advice,
+                              std::vector<Warning>& warnings) {
+    // managers/scheduler.py: max_req_input_len = min(context_len - 1, max_total_num_tokens - 1) (less a few
+    // tokens); a longer prompt gets "Input length (N tokens) exceeds the maximum allowed length", or is cut
+    // with --allow-auto-truncate (managers/utils.py validate_input_length).
+    advice.push_back(
+        "SGLang starts anyway and caps each request at the pool: a longer prompt gets HTTP 400 (\"Input "
+        "length ... exceeds the maximum allowed length\"), or is cut with --allow-auto-truncate; older "
+        "releases truncated long prompts silently.");
+    // https://github.com/sgl-project/sglang/issues/30233 (kevin-14, 2026-07-06): SGLang 0.5.11 with
+    // prefill-decode disaggregation (mooncake), max_total_num_tokens 284,928 under context_len 1,048,576; a
+    // prompt of 284,937 tokens was aborted on the prefill side (set_finish_with_abort keeps one token), yet
+    // the decode side generated from the one token of KV it received. Closed as inactive; the fixes
+    // proposed (PRs #30325, #30551) were open when the thread was stored.
+    advice.push_back(
+        "With prefill-decode disaggregation, such a prompt was answered with garbage instead of an error: "
+        "the prefill side aborts it but still sends one token of KV, and the decode side generates from it "
+        "(sgl-project/sglang#30233, reported on 0.5.11; closed as inactive with its fixes, PRs #30325 and "
+        "#30551, unmerged). Keep --context-length at the pool there.");
+    const std::string& mode = log.disaggregation_mode;
+    std::string said;
+    if (!log.version.empty())
+        said = format("The log states SGLang {} (line {}), {} 0.5.11 where the issue was reported",
+                      log.version, log.version_line,
+                      version_key(log.version) >= version_key("0.5.11") ? "at or after" : "before");
+    else
+        said = "The log states no SGLang version (python3 -m sglang.check_env prints it)";
+    if (mode == "prefill" || mode == "decode")
+        said += format(", and disaggregation_mode {} (line {}): the deployment the issue describes.", mode,
+                       log.disaggregation_mode_line);
+    else if (mode == "null")
+        said += format(
+            ", and disaggregation_mode null (line {}): not disaggregated, so the issue does not apply.",
+            log.disaggregation_mode_line);
+    else
+        said += ", and not whether it runs disaggregated.";
+    advice.push_back(std::move(said));
+    if ((mode == "prefill" || mode == "decode") &&
+        (log.version.empty() || version_key(log.version) >= version_key("0.5.11")))
+        warnings.push_back(
+            {"max_context",
+             "this SGLang deployment runs prefill-decode disaggregation with a pool smaller than "
+             "its context: a prompt longer than the pool can be answered with garbage, HTTP 200 "
+             "(sgl-project/sglang#30233)"});
+}
+
 }  // namespace kvcalc

@@ -4,6 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "check/engine_log.hpp"
 
 #include "check/pool.hpp"
 #include "sizing/sizing.hpp"
@@ -27,5 +31,12 @@ struct LogPool;
 // The pool SGLang's log lines state, and its K / V sizes against kvcalc's (`r`: one request at
 // the check's context, per GPU): into `out`.
 void read_sglang_log_pool(const LogInputs& in, const SizeResult& r, LogPool& out);
+
+// A pool smaller than the advertised context: what SGLang does with a prompt between the two, the
+// issue reported of it under prefill-decode disaggregation (sgl-project/sglang#30233), and whether the
+// log's version and mode are those of the report. Advice lines, and a warning where the log's
+// deployment is the one the issue describes.
+void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& advice,
+                              std::vector<Warning>& warnings);
 
 }  // namespace kvcalc
