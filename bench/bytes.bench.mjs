@@ -139,7 +139,7 @@ const origin = (n) => {
   if (first === 'nlohmann') return 'nlohmann::json';
   if (first === 'emscripten' || /embind/.test(qualified)) return 'Embind';
   if (first === 'std' || first.startsWith('__cxxabi')) return 'C++ library (std::)';
-  if (/^(dl(malloc|free|realloc|memalign)|malloc|free|realloc|sbrk|emscripten_builtin_\w+)$/.test(qualified)) return 'allocator (dlmalloc)';
+  if (/^(dl(malloc|free|realloc|memalign)|emmalloc_\w+|malloc|free|realloc|sbrk|emscripten_builtin_\w+)$/.test(qualified)) return 'allocator (emmalloc)';
   if (/^\(function \d+\)$/.test(n)) return 'unnamed';
   return first ? `other (${first}::)` : 'C library and runtime';
 };
