@@ -31,6 +31,8 @@ export const VIEWS = {
   table: { lazy: [...LIVE, 'table-view.js'], budget: ALL_BUDGET },
   check: { lazy: [...LIVE, 'check-view.js'], budget: ALL_BUDGET },
   all: { lazy: [...LIVE, 'formula-view.js', 'table-view.js', 'gqa-view.js', 'check-view.js'], budget: ALL_BUDGET },
+  // view="formula" with a llama.cpp engine (or a GGUF file): llama.cpp's inputs and arithmetic too.
+  'formula (llama.cpp)': { lazy: [...LIVE, 'formula-view.js', 'llamacpp-view.js'], budget: FORMULA_BUDGET },
 };
 // What the package runs in Node only (the `kvcalc` command, the baker, the Vite and Docusaurus plugins):
 // never fetched by a page, so a site that hosts the package's files leaves them out.

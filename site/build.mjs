@@ -85,7 +85,9 @@ function distFilesTable() {
   const { files, views } = pageLoads(DIST);
   const rows = files.map((x) => `<tr><th scope="row"><code>${escapeText(x.file)}</code></th>` +
     `<td class="num">${groupThousands(x.raw)} B</td><td class="num">${groupThousands(x.gzip)} B</td></tr>`);
-  const viewRows = Object.entries(views).map(([view, v]) => `<tr><th scope="row"><code>view="${view}"</code></th>` +
+  // "formula (llama.cpp)": view="formula" with a llama.cpp engine.
+  const viewRows = Object.entries(views).map(([view, v]) => `<tr><th scope="row"><code>view="${view.split(' ')[0]}"</code>` +
+    `${view.includes(' ') ? ` with engine llama.cpp` : ''}</th>` +
     `<td class="num">${groupThousands(v.raw)} B</td><td class="num">${groupThousands(v.gzip)} B</td></tr>`);
   return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="dist-files-caption">
 <table>

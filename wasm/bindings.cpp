@@ -89,6 +89,7 @@ constexpr Figure figure_table[] = {
     {"sequenceBytesNaive", &F::sequence_bytes_naive},
     {"sequenceBytesResident", &F::sequence_bytes_resident},
     {"sequenceBytesVllm", &F::sequence_bytes_vllm},
+    {"sequenceBytesLlamacpp", &F::sequence_bytes_llamacpp},
     {"kvBytes", &F::kv_bytes},
     {"kvBytesPerGpu", &F::kv_bytes_per_gpu},
     {"kvBytesDeployment", &F::kv_bytes_deployment},

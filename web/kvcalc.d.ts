@@ -18,15 +18,54 @@ export type KvDtype =
 
 /**
  * How one sequence is charged: `naive` (every cached layer for every token), `resident`
- * (what the tokens occupy: windows capped, plus fixed state) or `vllm` (vLLM's per-request
- * reservation in blocks).
+ * (what the tokens occupy: windows capped, plus fixed state), `vllm` (vLLM's per-request
+ * reservation in blocks; engines vllm and sglang) or `llamacpp` (the whole cache llama.cpp
+ * allocates; the llama.cpp engines, whose default it is).
  */
-export type Accounting = 'naive' | 'resident' | 'vllm';
+export type Accounting = 'naive' | 'resident' | 'vllm' | 'llamacpp';
 
-/** Options of size() and formula(); every one is optional, as on the CLI. */
+/**
+ * Whose allocation is sized: vLLM (the default), SGLang, or llama.cpp; `ollama` and
+ * `lmstudio` are llama.cpp with Ollama's and LM Studio's defaults (slots, swa_full, flash
+ * attention, default context).
+ */
+export type Engine = 'vllm' | 'sglang' | LlamacppEngine;
+export type LlamacppEngine = 'llamacpp' | 'ollama' | 'lmstudio';
+
+/** llama.cpp's cache types (-ctk / -ctv): ggml types; q8_0 is 34 B per block of 32 values, q4_0 18 B. */
+export type CacheType = 'f32' | 'f16' | 'bf16' | 'q8_0' | 'q4_0' | 'q4_1' | 'q5_0' | 'q5_1' | 'iq4_nl';
+
+/**
+ * The options of the llama.cpp engines, with llama-server's names; the core refuses them
+ * (KvCalcError naming the option) with engine vllm or sglang.
+ */
+export interface LlamacppOptions {
+  /** llama.cpp's -np: slots, each its own stream of cells unless kvUnified (llama-server: 4 unified by default, b6931+). */
+  parallel?: number;
+  /** -ctk (default f16; Ollama: OLLAMA_KV_CACHE_TYPE). */
+  cacheTypeK?: CacheType;
+  /** -ctv (default f16); a quantized V needs flash attention. */
+  cacheTypeV?: CacheType;
+  /** -fa (default auto, which counts as on when the cache is made; off before b6325). */
+  flashAttn?: 'on' | 'off' | 'auto';
+  /** --swa-full: sliding-window layers keep the whole context (LM Studio's default, llama.cpp's library default). */
+  swaFull?: boolean;
+  /** -ub (default 512): sliding-window layers keep it beside the window. */
+  ubatchSize?: number;
+  /** --kv-unified: one stream shared by the slots. */
+  kvUnified?: boolean;
+  /** The llama.cpp build (its log's `build: N`) whose rules apply (default: the current rules; Ollama: its bundled build). */
+  llamacppBuild?: number;
+  /** Engine ollama: its release, "0.30.0" or later (default "0.33.0"). */
+  ollamaVersion?: string;
+}
+
+/** Options of size() and formula() for vLLM (the default) and SGLang; every one is optional, as on the CLI. */
 export interface SizeOptions {
   /** Tokens in one sequence (default: the model's max context). */
   context?: number;
+  /** Default `vllm` (LlamacppSizeOptions for llama.cpp's engines). */
+  engine?: 'vllm' | 'sglang';
   /** Sequences (default 1). */
   batch?: number;
   /** Default `auto`. */
@@ -38,7 +77,7 @@ export interface SizeOptions {
   /** Rounds the resident figure up to whole blocks per layer; vLLM's block size (default 16). */
   blockSize?: number;
   /** Default `resident`. */
-  accounting?: Accounting;
+  accounting?: 'naive' | 'resident' | 'vllm';
   /** vLLM's in-flight token budget, for sliding and chunked layers (default 8192). */
   maxNumBatchedTokens?: number;
   /** Tokens of a prefix shared by the whole batch, stored once (default 0). */
@@ -187,6 +226,195 @@ export interface SizeReport {
   warnings: Warning[];
 }
 
+/** A layer group with a llama.cpp engine: which of its memory objects holds it. */
+interface LlamacppGroupFigures {
+  name: string;
+  layers: number;
+  /** The memory object these layers are in: `base` (full attention), `swa`, `recurrent`, or `none`. */
+  cache: 'base' | 'swa' | 'recurrent' | 'none';
+  /** K and V of one cell of one layer (0 for recurrent layers). */
+  bytesPerTokenLayer: number;
+  residentTokens: number;
+  sequenceBytesNaive: number;
+  sequenceBytesResident: number;
+  /** What llama.cpp allocates for these layers: cells x streams x bytes per cell. */
+  sequenceBytesLlamacpp: number;
+}
+
+/** K and V as llama.cpp allocates them: one cell's row of each, in its cache type's blocks. */
+interface LlamacppCellRows {
+  /** Values in one cell's K row (KV heads x head size, or the MLA latent). */
+  kWidth: number;
+  /** Values in one cell's V row (0: no V, an MLA latent kept as K only); without flash attention padded to the widest layer's. */
+  vWidth: number;
+  /** kWidth / the K type's block x its block bytes. */
+  kBytesPerCell: number;
+  vBytesPerCell: number;
+}
+
+export interface LlamacppAttentionGroup extends LlamacppGroupFigures, LlamacppCellRows {
+  kind: 'full_attention' | 'sliding_window' | 'chunked_local';
+  kvHeads: Sourced;
+  headDim: Sourced;
+  vHeadDim: Sourced;
+  window?: Sourced;
+}
+
+export interface LlamacppMlaGroup extends LlamacppGroupFigures, LlamacppCellRows {
+  kind: 'mla';
+  latentDim: Sourced;
+  /** kv_lora_rank: the V that builds before b7836 allocate. */
+  latentVDim: Sourced;
+}
+
+/** Recurrent layers (Mamba, gated delta net, LFM2's conv): one cell per sequence, in f32. */
+export interface LlamacppStateGroup extends LlamacppGroupFigures {
+  kind: 'linear_state';
+  mixer: string;
+  stateSource: string;
+  stateBytesLayer: number;
+  /** R: the conv rows of one sequence in one layer. */
+  rBytesPerSequence: number;
+  /** S: the recurrent state of one sequence in one layer. */
+  sBytesPerSequence: number;
+}
+
+export interface LlamacppNoCacheGroup extends LlamacppGroupFigures {
+  kind: 'no_cache';
+}
+
+export type LlamacppLayerGroup = LlamacppAttentionGroup | LlamacppMlaGroup | LlamacppStateGroup | LlamacppNoCacheGroup;
+
+/** One memory object of llama.cpp, as its log prints it: K and V (R and S) apart. */
+export interface LlamacppMemory {
+  object: 'llama_kv_cache' | 'llama_memory_recurrent';
+  cache: 'base' | 'swa' | 'recurrent';
+  /** Cells of one stream: n_ctx_seq, the SWA cells, or one a sequence. */
+  cells: number;
+  /** How: "n_ctx_seq", "PAD(min(131072, 128 x 4 + 512), 256)", ... */
+  cellsRule: string;
+  layers: number;
+  seqs: number;
+  streams: number;
+  kType?: CacheType;
+  vType?: CacheType;
+  kBytes?: number;
+  vBytes?: number;
+  rType?: 'f32';
+  sType?: 'f32';
+  rBytes?: number;
+  sBytes?: number;
+  bytes: number;
+  /** The line llama.cpp's log prints for it: "llama_kv_cache: size = 3072.00 MiB (131072 cells, ...". */
+  logLine: string;
+}
+
+/** What llama.cpp allocates (a size or check report's `llamacpp`), each setting with its source. */
+export interface LlamacppAllocation {
+  /** "llama-server", "ollama" or "lmstudio". */
+  host: string;
+  /** The build whose rules apply. */
+  build: number;
+  buildSource: string;
+  /** Engine ollama only. */
+  ollamaVersion?: string;
+  /** -c as asked (Ollama: num_ctx x slots), then padded and split. */
+  nCtxRequested: number;
+  nCtx: number;
+  /** Cells of one stream (a slot's, unless unified). */
+  nCtxSeq: number;
+  contextRule: string;
+  /** 256 in current builds; 32 or 256 by flash attention, or none, in older ones. */
+  padding: number;
+  nSeqMax: number;
+  nSeqMaxSource: string;
+  nStream: number;
+  kvUnified: boolean;
+  kvUnifiedSource: string;
+  nBatch: number;
+  nUbatch: number;
+  nUbatchSource: string;
+  flashAttn: 'on' | 'off' | 'auto';
+  flashAttnSource: string;
+  /** What the cache is made with: -fa auto counts as on. */
+  flashAttnAtCreation: boolean;
+  swaFull: boolean;
+  swaFullSource: string;
+  /** The sliding window, when the model has one. */
+  nSwa: number | null;
+  cacheTypeK: CacheType;
+  cacheTypeKSource: string;
+  /** Values per block of the K type (1, or 32 for the quantized types) and its bytes (q8_0: 34). */
+  cacheTypeKBlock: number;
+  cacheTypeKBlockBytes: number;
+  cacheTypeV: CacheType;
+  cacheTypeVSource: string;
+  cacheTypeVBlock: number;
+  cacheTypeVBlockBytes: number;
+  memory: LlamacppMemory[];
+  /** The sum of the memory objects. */
+  bytes: number;
+}
+
+/** size() with a llama.cpp engine (the CLI's `kvcalc size --engine llamacpp --json`), camelCase keys. */
+export interface LlamacppSizeReport {
+  model: string;
+  modelSource: string;
+  textConfig: string;
+  engine: 'llamacpp';
+  llamacppHost: string;
+  /** llama.cpp's architecture ("gpt-oss", "qwen3next"), and how the config or GGUF names it. */
+  llamacppArch: string;
+  llamacppArchSource: string;
+  attentionKind: string;
+  numLayers: Sourced;
+  queryHeads: Sourced;
+  maxContext: Sourced | null;
+  layerPlanSource: string;
+  /** K and V of one cell in every layer. */
+  bytesPerToken: number;
+  bytesPerTokenPerGpu: number;
+  /** -c (n_ctx as asked). */
+  context: number;
+  contextSource: string;
+  /** "f16", or "q8_0/f16" when K and V differ. */
+  kvDtype: string;
+  kvDtypeSource: string;
+  cacheTypeK: CacheType;
+  cacheTypeV: CacheType;
+  accounting: 'naive' | 'resident' | 'llamacpp';
+  sequenceBytesNaive: number;
+  sequenceBytesResident: number;
+  sequenceBytesLlamacpp: number;
+  stateBytes: number;
+  /** In the chosen accounting (llamacpp: llamacpp.bytes). */
+  kvBytes: number;
+  kvBytesPerGpu: number;
+  kvBytesDeployment: number;
+  paramCount: number | null;
+  weightBytes: number | null;
+  weightDtype: string | null;
+  weightsError: { code: ErrorCode; message: string; field: string } | null;
+  layers: Record<LayerKind | 'total', number>;
+  groups: LlamacppLayerGroup[];
+  llamacpp: LlamacppAllocation;
+  warnings: Warning[];
+}
+
+/**
+ * Options of size() and formula() with a llama.cpp engine, which then answer a
+ * LlamacppSizeReport: the engine, llama-server's options, and the context as its -c
+ * (Ollama's num_ctx: one slot's). The vLLM options (batch, kvDtype, tp, blockSize ...) are
+ * refused with these engines.
+ */
+export interface LlamacppSizeOptions extends LlamacppOptions {
+  engine: LlamacppEngine;
+  /** -c: the whole cache, split among the slots unless unified (default: the model's max; Ollama: num_ctx 4096; LM Studio: 4096). */
+  context?: number;
+  /** Default `llamacpp`: what it allocates. */
+  accounting?: 'naive' | 'resident' | 'llamacpp';
+}
+
 /**
  * KvModel.figures()'s answer: size()'s headline figures, each its SizeReport field of the
  * same name, with no report built (a live view redrawn on every input).
@@ -197,13 +425,17 @@ export interface SizeFigures {
   batch: number;
   tp: number;
   pp: number;
+  /** 0 with a llama.cpp engine (its report's llamacpp object has the K and V types). */
   kvDtypeBits: number;
   bytesPerToken: number;
   bytesPerTokenPerGpu: number;
   stateBytes: number;
   sequenceBytesNaive: number;
   sequenceBytesResident: number;
+  /** 0 with a llama.cpp engine. */
   sequenceBytesVllm: number;
+  /** With a llama.cpp engine, what it allocates; 0 with vLLM and SGLang. */
+  sequenceBytesLlamacpp: number;
   kvBytes: number;
   kvBytesPerGpu: number;
   kvBytesDeployment: number;
@@ -234,10 +466,11 @@ export interface GroupFormula {
   window?: Term;
 }
 
-export interface Formula {
+export interface Formula<R = SizeReport> {
   model: string;
   attentionKind: string;
   kvDtype: string;
+  /** With a llama.cpp engine, the K cache type's (each group's terms have K and V apart). */
   bytesPerElement: Term;
   groups: GroupFormula[];
   /** The sum of the per-token groups' bytes. */
@@ -245,7 +478,7 @@ export interface Formula {
   /** The sum of the per-sequence groups' bytes. */
   stateBytes: number;
   /** The size report the formula was read from. */
-  report: SizeReport;
+  report: R;
 }
 
 /** Options of check(); the pool comes from exactly one of poolTokens, engineLog, gpu / gpuMemory. */
@@ -356,6 +589,54 @@ export interface CheckReport {
   warnings: Warning[];
 }
 
+/** Options of check() with a llama.cpp engine: the pool is the cache its -c and slots allocate. */
+export interface LlamacppCheckOptions extends LlamacppOptions {
+  engine: LlamacppEngine;
+  /** The context the deployment advertises (default: the model's max). */
+  maxContext?: number;
+  /** -c (Ollama's num_ctx), whose cells make the pool. */
+  context?: number;
+  /** Requests that should fit at once. */
+  concurrency?: number;
+  accounting?: 'naive' | 'resident' | 'llamacpp';
+}
+
+/** check() with a llama.cpp engine: does the advertised context fit each slot of the cache it allocates? */
+export interface LlamacppCheckReport {
+  model: string;
+  engine: 'llamacpp';
+  llamacppHost: string;
+  /** The cells of the cache (n_ctx), the pool the slots share. */
+  poolTokens: number;
+  poolSource: string;
+  maxContext: number;
+  maxContextSource: string;
+  modelMaxContext: number | null;
+  /** A request of maxContext tokens fits one slot. */
+  fits: boolean;
+  fitsBy: 'slot';
+  /** The tokens one slot holds: its cells, at most the model's training context. */
+  slotContext: number;
+  slotContextSource: string;
+  nSeqMax: number;
+  kvUnified: boolean;
+  /** Requests of maxContext tokens that fit at once. */
+  maxConcurrency: number;
+  maxConcurrencyText: string;
+  maxSafeContext: number;
+  maxSafeContextSource: string;
+  concurrency: number | null;
+  concurrencyFits: boolean | null;
+  advice: string[];
+  kvBytes: number;
+  /** "kvcalc", or the log's figures the verdict follows. */
+  verdictSource: string;
+  llamacpp: LlamacppAllocation;
+  log: EngineLogReading | null;
+  crossChecks: CrossCheck[];
+  warnings: Warning[];
+}
+
 export interface PoolDerivation {
   engine: 'vllm' | 'sglang';
   gpuMemoryBytes: number;
@@ -419,6 +700,8 @@ export interface EngineLogReading {
   engine: string;
   /** The release the log states ("0.19.0"), or "". */
   version: string;
+  /** SGLang's disaggregation mode as its log prints it ("null", "prefill", "decode"), else null. */
+  disaggregationMode: string | null;
   poolTokens: number | null;
   gpuBlocks: number | null;
   kvMemoryBytes: number | null;
@@ -440,8 +723,9 @@ export interface EngineLogReading {
   notes: string[];
 }
 
-/** Options of table(). */
-export interface TableOptions {
+/** Options of table(); with a llama.cpp engine, each context is -c and each cell what llama.cpp allocates. */
+export interface TableOptions extends LlamacppOptions {
+  engine?: Engine;
   /** Contexts for the kvBytes columns: a list, or text "4096,32768" (default 4096, 32768, 131072). */
   contexts?: number[] | string;
   kvDtype?: KvDtype;
@@ -479,6 +763,8 @@ export interface TableRow {
 /** The per-model table (the CLI's `kvcalc table --format json`), with camelCase keys. */
 export interface TableReport {
   contexts: number[];
+  /** With a llama.cpp engine: its host ("llama-server", "ollama", "lmstudio"). */
+  engine?: string;
   accounting: Accounting;
   kvDtype: string;
   rows: TableRow[];
@@ -502,8 +788,8 @@ export type SeriesVariant = 'model' | 'mla' | { kvHeads: number };
 export interface SeriesAxes {
   /** Tokens per sequence (default: the options' context, else the model's max). */
   contexts?: number[];
-  /** Default: the options' kvDtype. */
-  kvDtypes?: KvDtype[];
+  /** Default: the options' kvDtype; with a llama.cpp engine, cache types for K and V both ('auto': as the options set them). */
+  kvDtypes?: (KvDtype | CacheType)[];
   /** Default ['model']. */
   variants?: SeriesVariant[];
 }
@@ -512,7 +798,7 @@ export interface SeriesAxes {
 export interface Series {
   variant: SeriesVariant;
   /** As asked ('auto'). */
-  kvDtype: KvDtype;
+  kvDtype: KvDtype | CacheType;
   /** Resolved ('bf16' for auto on a bf16 model); null when the series has an error. */
   kvDtypeName: string | null;
   /** The variant's KV heads (of its first attention group); null for MLA. */
@@ -542,22 +828,28 @@ export interface SeriesReport {
  */
 export interface KvModel {
   /** As KvCalc.size(config, options). */
+  size(options: LlamacppSizeOptions): LlamacppSizeReport;
   size(options?: SizeOptions): SizeReport;
+  size(options?: SizeOptions | LlamacppSizeOptions): SizeReport | LlamacppSizeReport;
   /**
    * size(options)'s headline figures without its report: faster, for a view redrawn on every
    * input. The options are checked as size() checks them (the same KvCalcError).
    */
-  figures(options?: SizeOptions): SizeFigures;
+  figures(options?: SizeOptions | LlamacppSizeOptions): SizeFigures;
   /** As KvCalc.formula(config, options). */
+  formula(options: LlamacppSizeOptions): Formula<LlamacppSizeReport>;
   formula(options?: SizeOptions): Formula;
+  formula(options?: SizeOptions | LlamacppSizeOptions): Formula<SizeReport | LlamacppSizeReport>;
   /** As KvCalc.check(config, options). */
+  check(options: LlamacppCheckOptions): LlamacppCheckReport;
   check(options: CheckOptions): CheckReport;
+  check(options: CheckOptions | LlamacppCheckOptions): CheckReport | LlamacppCheckReport;
   /**
    * Many figures in one call: every variant x KV dtype, each at every context, at the
    * options' batch, accounting and parallelism. A malformed axis throws KvCalcError; a
    * series the core cannot figure carries its `error`.
    */
-  series(options?: SizeOptions, axes?: SeriesAxes): SeriesReport;
+  series(options?: SizeOptions | LlamacppSizeOptions, axes?: SeriesAxes): SeriesReport;
 }
 
 export interface GpuPreset {
@@ -625,13 +917,19 @@ export interface KvCalc {
    * Sizes the KV cache of a model. Throws KvCalcError on bad input. A config seen before
    * (the same text, preset id or object) is not read again.
    */
+  size(config: Config, options: LlamacppSizeOptions): LlamacppSizeReport;
   size(config: Config, options?: SizeOptions): SizeReport;
+  size(config: Config, options?: SizeOptions | LlamacppSizeOptions): SizeReport | LlamacppSizeReport;
   /** The model of a config, read once, to evaluate many times. Throws KvCalcError when it cannot be read. */
   model(config: Config): KvModel;
   /** The per-token formula's terms, with values and provenance, over size(). */
+  formula(config: Config, options: LlamacppSizeOptions): Formula<LlamacppSizeReport>;
   formula(config: Config, options?: SizeOptions): Formula;
+  formula(config: Config, options?: SizeOptions | LlamacppSizeOptions): Formula<SizeReport | LlamacppSizeReport>;
   /** Does the advertised context fit the KV pool? Throws KvCalcError on bad input. */
+  check(config: Config, options: LlamacppCheckOptions): LlamacppCheckReport;
   check(config: Config, options: CheckOptions): CheckReport;
+  check(config: Config, options: CheckOptions | LlamacppCheckOptions): CheckReport | LlamacppCheckReport;
   /** The per-model table docs bake in. */
   table(configs: Config[], options?: TableOptions): TableReport;
   /** The GPUs check() knows by id. */
@@ -711,12 +1009,12 @@ export interface GgufRead {
 }
 
 /** Options of svg(): the size options, the chart, and the check's pool and context. */
-export interface SvgOptions extends SizeOptions {
-  /** 'context' (default), 'gqa', or 'check' (needs poolTokens and maxContext). */
+export type SvgOptions = (SizeOptions | LlamacppSizeOptions) & {
+  /** 'context' (default), 'gqa', or 'check' (needs poolTokens and maxContext; vLLM and SGLang). */
   chart?: 'context' | 'gqa' | 'check';
   poolTokens?: number;
   maxContext?: number;
-}
+};
 
 /** Where kvcalc_core.wasm is: beside kvcalc.js. In Node: load({ wasmBinary: readFileSync(wasmUrl) }). */
 export const wasmUrl: URL;
@@ -729,13 +1027,19 @@ export const wasmUrl: URL;
 export function load(options?: LoadOptions): Promise<KvCalc>;
 
 /** As KvCalc.size; throws KvCalcError (not_loaded) until load() has resolved. */
+export function size(config: Config, options: LlamacppSizeOptions): LlamacppSizeReport;
 export function size(config: Config, options?: SizeOptions): SizeReport;
+export function size(config: Config, options?: SizeOptions | LlamacppSizeOptions): SizeReport | LlamacppSizeReport;
 /** As KvCalc.model; throws KvCalcError (not_loaded) until load() has resolved. */
 export function model(config: Config): KvModel;
 /** As KvCalc.formula; throws KvCalcError (not_loaded) until load() has resolved. */
+export function formula(config: Config, options: LlamacppSizeOptions): Formula<LlamacppSizeReport>;
 export function formula(config: Config, options?: SizeOptions): Formula;
+export function formula(config: Config, options?: SizeOptions | LlamacppSizeOptions): Formula<SizeReport | LlamacppSizeReport>;
 /** As KvCalc.check; throws KvCalcError (not_loaded) until load() has resolved. */
+export function check(config: Config, options: LlamacppCheckOptions): LlamacppCheckReport;
 export function check(config: Config, options: CheckOptions): CheckReport;
+export function check(config: Config, options: CheckOptions | LlamacppCheckOptions): CheckReport | LlamacppCheckReport;
 /** As KvCalc.table; throws KvCalcError (not_loaded) until load() has resolved. */
 export function table(configs: Config[], options?: TableOptions): TableReport;
 /** As KvCalc.gpuPresets; throws KvCalcError (not_loaded) until load() has resolved. */
@@ -754,8 +1058,9 @@ export function readGguf(file: Blob | GgufSource, options?: ReadGgufOptions): Pr
 
 /** Fired when a new result is on screen. Bubbles, composed. */
 export class KvCalcChangeEvent extends Event {
-  readonly result: SizeReport;
-  readonly check: CheckReport | null;
+  /** A LlamacppSizeReport when the element's engine is llama.cpp's (or a GGUF file without an engine attribute). */
+  readonly result: SizeReport | LlamacppSizeReport;
+  readonly check: CheckReport | LlamacppCheckReport | null;
   readonly state: Record<string, unknown>;
 }
 
@@ -774,12 +1079,24 @@ export class KvCalcElement extends HTMLElement {
   poolTokens: number | null;
   maxContext: number | null;
   accounting: Accounting | null;
+  /** The engine attribute; absent, vLLM, or llama.cpp for a GGUF file. */
+  engine: Engine | null;
+  /** llama.cpp's options (engines llamacpp, ollama, lmstudio), as the attributes parallel, cache-type-k ... */
+  parallel: number | null;
+  cacheTypeK: string | null;
+  cacheTypeV: string | null;
+  flashAttn: string | null;
+  swaFull: boolean | null;
+  ubatchSize: number | null;
+  kvUnified: boolean | null;
+  llamacppBuild: number | null;
+  ollamaVersion: string | null;
   /** 'lazy' (the default when absent): fetch when near the viewport; 'eager': at once. */
   loading: 'lazy' | 'eager' | null;
   /** A config.json (text or object) to use instead of the model; null clears it. */
   config: string | object | null;
-  readonly result: SizeReport | null;
-  readonly checkResult: CheckReport | null;
+  readonly result: SizeReport | LlamacppSizeReport | null;
+  readonly checkResult: CheckReport | LlamacppCheckReport | null;
   /** Resolves once every section shows the current state (after the element went live). */
   readonly updateComplete: Promise<boolean>;
 }

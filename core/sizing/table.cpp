@@ -206,15 +206,22 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
     if (models.empty()) return fail(code::bad_option, "configs", "table: give at least one model");
 
     json rows = json::array();
-    for (const auto& model : models) {
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        const auto& model = models[i];
+        // A row the options cannot size (a model llama.cpp has no rules for) is named as a config
+        // that cannot be read is, so a caller can leave that row out and keep the others.
+        const auto row_error = [i](Failure f) {
+            f.error->message.insert(0, format("configs[{}]: ", i));
+            return f;
+        };
         // The model as served: with a speculative draft's layers and longer states, if any.
         auto served = as_served(model->spec, base);
-        if (!served) return served.forward_error();
+        if (!served) return row_error(served.forward_error());
         const ModelSpec& m = *served;
         SizeOptions o = base;
         o.context = contexts[0];
         auto plan = SizePlan::make(m, o);
-        if (!plan) return plan.forward_error();
+        if (!plan) return row_error(plan.forward_error());
         json kv = json::array();
         for (std::uint64_t c : contexts) {
             if (m.max_context.value && c > m.max_context.value) {
@@ -222,7 +229,7 @@ Result<json> table_report(const std::vector<std::shared_ptr<const Model>>& model
                 continue;
             }
             auto f = plan->figures(c);
-            if (!f) return f.forward_error();
+            if (!f) return row_error(f.forward_error());
             kv.push_back(base.accounting == Accounting::naive      ? f->sequence_bytes_naive
                          : base.accounting == Accounting::vllm     ? f->sequence_bytes_vllm
                          : base.accounting == Accounting::llamacpp ? f->sequence_bytes_llamacpp

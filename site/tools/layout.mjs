@@ -10,6 +10,7 @@ export const PAGES = [
   { file: 'kv-cache.html', nav: 'KV cache' },
   { file: 'attention.html', nav: 'GQA and MLA' },
   { file: 'windows.html', nav: 'Windows and hybrids' },
+  { file: 'local.html', nav: 'Running locally' },
   { file: 'models.html', nav: 'Model tables' },
   { file: 'pools.html', nav: 'Pool check' },
   { file: 'architectures.html', nav: 'Architectures' },

@@ -16,6 +16,7 @@ import { NODE_ONLY } from '../../scripts/page-loads.mjs';
 import { parseElementHeader } from '../../site/tools/reference.mjs';
 import { listFiles } from '../../site/tools/service-worker.mjs';
 import { snippetPath } from '../../site/build.mjs';
+import { llamacppCases } from '../expected/expected.mjs';
 import {
   ROOT, SITE_BUILD, SITE_PAGES, ALL_PAGES, kvcalc, openPage, servedSite, waitForWidgets, widgets, sizeOf,
 } from './site-pages/support.mjs';
@@ -24,8 +25,8 @@ const siteFiles = existsSync(SITE_BUILD) ? listFiles(SITE_BUILD) : [];
 const site = servedSite('index.html');
 
 test('the build lists every page, and every page is built', () => {
-  // 11 pages in the navigation (Architectures and Conformance among them) + the runnable snippet.
-  assert.equal(SITE_PAGES.length, 11);
+  // 12 pages in the navigation (Architectures, Conformance and Running locally among them) + the runnable snippet.
+  assert.equal(SITE_PAGES.length, 12);
   for (const file of ALL_PAGES) assert.ok(siteFiles.includes(file), `site-build/${file}`);
   assert.ok(siteFiles.includes('dist/kvcalc.js'), 'site-build/dist/kvcalc.js: the site carries its own copy of the package');
   // Every file a page may fetch, as built; not the Node-only ones (the kvcalc command, the baker).
@@ -158,6 +159,35 @@ test('the reference case: 1,048,576 tokens advertised on a 681,280-token pool do
   assert.match(w.verdict, /^Does not fit: one 1,048,576-token request needs more than the pool of 681,280 tokens \(0\.65x\)/);
   // The baked fallback says the same.
   assert.match(w.fallbackText, /^Does not fit: one 1,048,576-token request needs more than the pool of 681,280 tokens \(max concurrency 0\.65x\)\. Safe max context: 681,280 tokens\.$/);
+  await page.close();
+});
+
+test('Running locally: llama.cpp\'s allocations as tests/expected/llamacpp.json gives them, and each element keeps its attributes', async () => {
+  const { page } = await openPage(site.browser, `${site.base}/local.html`);
+  const written = await page.evaluate(() => [...document.querySelectorAll('kv-calc')].map((el) => [el.id, el.getAttributeNames().sort()]));
+  await waitForWidgets(page);
+  const { cases } = llamacppCases();
+  const bytes = (name) => cases.find((c) => c.name === name).bytes;
+  const shown = Object.fromEntries((await widgets(page)).map((w) => [w.id, w]));
+  const allocated = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('kv-calc')]
+    .map((el) => [el.id, { engine: el.result.engine, cells: el.result.llamacpp.memory.map((m) => m.cells), bytes: el.result.llamacpp.bytes }])));
+  // gpt-oss-20b at 131,072 tokens: llama-server on one slot keeps 768 SWA cells, LM Studio (swa_full) all 131,072.
+  assert.deepEqual(allocated['oss-server'], { engine: 'llamacpp', cells: [131072, 768], bytes: bytes('gpt-oss-20b, 131,072 tokens, one slot: 768 SWA cells (18 MiB)') });
+  assert.deepEqual(allocated['oss-studio'], { engine: 'llamacpp', cells: [131072, 131072], bytes: bytes('gpt-oss-20b in LM Studio: swa_full, the SWA layers keep 131,072 cells (3 GiB)') });
+  assert.equal(allocated['q8-calc'].bytes, bytes('Qwen2.5-7B, q8_0 K and V: 34 B per 32 values'));
+  assert.equal(allocated['slots-calc'].bytes, bytes('current, 3 separate slots: PAD(PAD(n_ctx, 256) / 3, 256) a stream, n_ctx grows'));
+  assert.equal(allocated['ollama-calc'].bytes, bytes('Ollama: num_ctx 8192 x OLLAMA_NUM_PARALLEL 2 on gpt-oss-20b'));
+  assert.equal(allocated['hybrid-calc'].bytes, bytes('Qwen3-Next-80B: 12 attention layers and 36 gated-delta-net states, 2 separate slots'));
+  // The inline GGUF metadata, no engine attribute: llama-server's 4 unified slots at -c 32,768:
+  // 12 x 32,768 x 2,048 B + 12 x ceildiv(min(32768, 128 x 4 + 512), 256) x 256 x 2,048 B.
+  assert.deepEqual(allocated['gguf-calc'], { engine: 'llamacpp', cells: [32768, 1024], bytes: 12 * 32768 * 2048 + 12 * 1024 * 2048 });
+  assert.match(shown['gguf-calc'].shownText, /llama\.cpp: what a GGUF file runs in/);
+  // The q8_0 block and the log lines, as the page's text says them.
+  assert.match(shown['q8-calc'].shownText.replace(/\s+/g, ''), /K\(q8_0\):512÷32×34=544B/);
+  assert.match(shown['oss-server'].shownText, /llama_kv_cache: size = {3}18\.00 MiB \( {3}768 cells, {2}12 layers, {2}1\/1 seqs\)/);
+  // Taking over the baked render changed no attribute (and wrote nothing in the URL).
+  assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('kv-calc')].map((el) => [el.id, el.getAttributeNames().sort()])), written);
+  assert.equal(await page.evaluate(() => location.hash), '');
   await page.close();
 });
 

@@ -223,6 +223,7 @@ TEST_CASE("sglang check: a pool shorter than the context, and the issue of its d
     CHECK(r["fits"] == false);
     CHECK_FALSE(advice_with(r, "SGLang starts anyway and caps each request at the pool").empty());
     CHECK_FALSE(advice_with(r, "sgl-project/sglang#30233, reported on 0.5.11").empty());
+    CHECK_FALSE(advice_with(r, "Run 0.5.22 or later").empty());
     CHECK(advice_with(r, "The log states") ==
           "The log states no SGLang version (python3 -m sglang.check_env prints it), and not whether it runs "
           "disaggregated.");
@@ -237,9 +238,10 @@ TEST_CASE("sglang check: a pool shorter than the context, and the issue of its d
                             {"max_context", 131072}});
     CHECK(pd["log"]["version"] == "0.5.11");
     CHECK(pd["log"]["disaggregation_mode"] == "prefill");
-    CHECK(advice_with(pd, "The log states") ==
-          "The log states SGLang 0.5.11 (line 1), at or after 0.5.11 where the issue was reported, and "
-          "disaggregation_mode prefill (line 2): the deployment the issue describes.");
+    CHECK(
+        advice_with(pd, "The log states") ==
+        "The log states SGLang 0.5.11 (line 1): before 0.5.20, and disaggregation_mode prefill (line 2): the "
+        "deployment the issue describes.");
     bool warned = false;
     for (const json& w : pd["warnings"])
         warned =
@@ -250,8 +252,32 @@ TEST_CASE("sglang check: a pool shorter than the context, and the issue of its d
                              {"tp", 8},
                              {"max_context", 131072}});
     CHECK(advice_with(old, "The log states") ==
-          "The log states SGLang 0.4.3.post2 (line 1), before 0.5.11 where the issue was reported, and "
-          "disaggregation_mode null (line 2): not disaggregated, so the issue does not apply.");
+          "The log states SGLang 0.4.3.post2 (line 1): before 0.5.20, and disaggregation_mode null (line 2): "
+          "not "
+          "disaggregated, so the issue does not apply.");
+    // Not disaggregated: no warning, whatever the version.
+    for (const json& w : old["warnings"])
+        CHECK(w["message"].get<std::string>().find("30233") == std::string::npos);
+    // The versions to run: 0.5.20 and 0.5.21 are past the fix but before the advised 0.5.22, still warned
+    // when disaggregated; 0.5.22 is not warned.
+    auto warned_for = [&](const std::string& version) {
+        json v = report(kimi,
+                        {{"engine_log", "- sglang: " + version +
+                                            "\nserver_args=ServerArgs(disaggregation_mode='decode')\n" + log},
+                         {"tp", 8},
+                         {"max_context", 131072}});
+        bool w30233 = false;
+        for (const json& w : v["warnings"])
+            w30233 = w30233 ||
+                     w["message"].get<std::string>().find("sgl-project/sglang#30233") != std::string::npos;
+        return std::make_pair(w30233, advice_with(v, "The log states"));
+    };
+    CHECK(warned_for("0.5.21") ==
+          std::make_pair(
+              true, std::string("The log states SGLang 0.5.21 (line 1): 0.5.20 or later, before the 0.5.22 "
+                                "to run, and disaggregation_mode decode (line 2): the deployment the "
+                                "issue describes.")));
+    CHECK(warned_for("0.5.22").first == false);
     // A pool that holds the context: nothing of this is said.
     json fits = report(kimi, {{"engine_log", log}, {"tp", 8}, {"max_context", 8000}});
     CHECK(advice_with(fits, "30233").empty());
@@ -275,9 +301,9 @@ TEST_CASE("sglang check: the version and mode of a real issue paste (sgl-project
     CHECK(r["fits"] == false);
     bool said = false;
     for (const json& a : r["advice"])
-        said = said ||
-               a == "The log states SGLang 0.5.11 (line 3), at or after 0.5.11 where the issue was reported, "
-                    "and disaggregation_mode prefill (line 10): the deployment the issue describes.";
+        said = said || a == "The log states SGLang 0.5.11 (line 3): before 0.5.20, and disaggregation_mode "
+                            "prefill (line 10): "
+                            "the deployment the issue describes.";
     CHECK(said);
     bool warned = false;
     for (const json& w : r["warnings"])

@@ -238,6 +238,15 @@ TEST_CASE("table: table_json over preset ids and inline configs") {
     REQUIRE(err->contains("error"));
     CHECK((*err)["error"]["code"] == "unknown_preset");
     CHECK((*err)["error"]["message"].get<std::string>().rfind("configs[1]: ", 0) == 0);
+    // A row the options cannot size is named the same way: Gemma 4 has no llama.cpp rules from a
+    // config.json (its GGUF has them), so the element's table leaves that row out, keeping the others.
+    auto llama =
+        kvcalc::parse_json_text(kvcalc::table_json("[\"Qwen/Qwen3-8B\", \"google/gemma-4-26B-A4B\"]",
+                                                   "{\"engine\": \"llamacpp\", \"contexts\": [4096]}"));
+    REQUIRE(llama.ok());
+    REQUIRE(llama->contains("error"));
+    CHECK((*llama)["error"]["field"] == "engine");
+    CHECK((*llama)["error"]["message"].get<std::string>().rfind("configs[1]: engine llamacpp: ", 0) == 0);
 }
 
 TEST_CASE("gpu presets as JSON") {

@@ -122,7 +122,7 @@ test('bad options, named as the caller wrote them', () => {
   option({ kvDtype: 'fp7' }, 'kvDtype', 'kvDtype: unknown "fp7" (expected auto, fp32, fp16, bf16, fp8, fp8_e4m3, fp8_e5m2, int8, int4, fp8_ds_mla)');
   option({ kvDtype: 8 }, 'kvDtype', 'kvDtype: must be a string, got 8');
   option({ kvDtype: 'fp8_ds_mla' }, 'kvDtype', 'kvDtype fp8_ds_mla applies only to MLA layers, and this model has none');
-  option({ accounting: 'x' }, 'accounting', 'accounting: must be naive, resident or vllm, got "x"');
+  option({ accounting: 'x' }, 'accounting', 'accounting: must be naive, resident, vllm or llamacpp, got "x"');
   option({ blockSize: 0 }, 'blockSize', 'blockSize: must be a positive integer, got 0');
   option({ maxNumBatchedTokens: 0 }, 'maxNumBatchedTokens', 'maxNumBatchedTokens: must be a positive integer, got 0');
   option({ sharedPrefix: -1 }, 'sharedPrefix', 'sharedPrefix: must be a non-negative integer, got -1');

@@ -11,9 +11,12 @@ import { assertFlatAfterBadInputs, configFiles, heapOf, loadDist, sharedConfigs 
 const { kv, kvcalc } = await loadDist();
 
 const KEYS = ['accounting', 'context', 'batch', 'tp', 'pp', 'kvDtypeBits', 'bytesPerToken', 'bytesPerTokenPerGpu',
-  'stateBytes', 'sequenceBytesNaive', 'sequenceBytesResident', 'sequenceBytesVllm', 'kvBytes', 'kvBytesPerGpu',
-  'kvBytesDeployment'];
-const headline = (report) => Object.fromEntries(KEYS.map((k) => [k, report[k]]));
+  'stateBytes', 'sequenceBytesNaive', 'sequenceBytesResident', 'sequenceBytesVllm', 'sequenceBytesLlamacpp', 'kvBytes',
+  'kvBytesPerGpu', 'kvBytesDeployment'];
+// A vLLM or SGLang report has no llama.cpp figure (0 among the figures); a llama.cpp report
+// has no batch, TP, PP, dtype bits or vLLM figure (1, 1, 1, 0 and 0 among them).
+const ABSENT = { batch: 1, tp: 1, pp: 1, kvDtypeBits: 0, sequenceBytesVllm: 0, sequenceBytesLlamacpp: 0 };
+const headline = (report) => Object.fromEntries(KEYS.map((k) => [k, report[k] ?? ABSENT[k]]));
 
 const outcome = (fn) => {
   try {
@@ -32,7 +35,7 @@ test('Qwen2.5-7B-Instruct: the figures, with their arithmetic', () => {
   assert.deepEqual(m.figures({ context: 32_768 }), {
     accounting: 'resident', context: 32_768, batch: 1, tp: 1, pp: 1, kvDtypeBits: 16,
     bytesPerToken: 57_344, bytesPerTokenPerGpu: 57_344, stateBytes: 0,
-    sequenceBytesNaive: 1_879_048_192, sequenceBytesResident: 1_879_048_192, sequenceBytesVllm: 1_879_048_192,
+    sequenceBytesNaive: 1_879_048_192, sequenceBytesResident: 1_879_048_192, sequenceBytesVllm: 1_879_048_192, sequenceBytesLlamacpp: 0,
     kvBytes: 1_879_048_192, kvBytesPerGpu: 1_879_048_192, kvBytesDeployment: 1_879_048_192,
   });
   // A batch of 4 at TP 2: 4 x 1,879,048,192 = 7,516,192,768 B; each GPU holds 2 of the 4 KV
@@ -62,6 +65,19 @@ test('the figures are size()\'s fields of the same name: MLA, sliding, Mamba hyb
     const m = kv.model(config(file));
     assert.deepEqual(m.figures(options), headline(m.size(options)), `${file} ${JSON.stringify(options)}`);
   }
+  // llama.cpp's engines: what it allocates (the fast path the element's views use), with the
+  // report's accounting; tests/expected/llamacpp.json's cases are compared in api-cli-parity.
+  for (const [file, options] of [['openai--gpt-oss-20b.json', { engine: 'llamacpp', context: 131_072, parallel: 1 }],
+    ['openai--gpt-oss-20b.json', { engine: 'lmstudio', context: 131_072, accounting: 'naive' }],
+    ['Qwen--Qwen3-Next-80B-A3B-Instruct.json', { engine: 'ollama', context: 8192, parallel: 2, cacheTypeK: 'q8_0', cacheTypeV: 'q8_0' }],
+    ['deepseek-ai--DeepSeek-V2-Lite.json', { engine: 'llamacpp', llamacppBuild: 7000, accounting: 'resident' }]]) {
+    const m = kv.model(config(file));
+    assert.deepEqual(m.figures(options), headline(m.size(options)), `${file} ${JSON.stringify(options)}`);
+  }
+  // gpt-oss-20b at -c 131,072 on one slot: 12 full layers x 131,072 cells x 2,048 B + 12 SWA layers x
+  // 768 cells (ceildiv(min(131072, 128 x 1 + 512), 256) x 256) x 2,048 B = 3,221,225,472 + 18,874,368.
+  assert.equal(kv.model(config('openai--gpt-oss-20b.json')).figures({ engine: 'llamacpp', context: 131_072, parallel: 1 })
+    .sequenceBytesLlamacpp, 12 * 131_072 * 2048 + 12 * 768 * 2048);
   // The hybrids have their fixed state: Nemotron-H's Mamba layers, Qwen3-Next's gated delta net.
   assert.ok(kv.model(config('nvidia--Nemotron-H-56B-Base-8K.json')).figures({ context: 4096 }).stateBytes > 0);
 });

@@ -93,7 +93,8 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
   // Except what a reader asks of the Hugging Face Hub: the element's Hub offer (in live.js)
   // imports its fetching code (hub-panel.js) when the reader first uses it.
   const js = readdirSync(dist).filter((f) => f.endsWith('.js')).sort();
-  const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js'];
+  // llamacpp-view.js: llama.cpp's inputs and arithmetic, fetched where that engine shows.
+  const views = ['./check-view.js', './formula-view.js', './gqa-view.js', './table-view.js', './llamacpp-view.js'];
   const imports = {
     'kvcalc.js': ['./api-calls.js', ...views, './styles.js', './live.js'],
     'api-calls.js': ['./kvcalc.js', './svg.js', './gguf-read.js'],
@@ -102,8 +103,8 @@ test('the wasm URL is beside kvcalc.js, and the page loads nothing else', () => 
     'live.js': ['./config-input.js', './hub-panel.js', ...views, './styles.js', './kvcalc.js'],
     'hub-panel.js': ['./kvcalc.js'],
   };
-  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'hub-panel.js', 'kvcalc.js', 'live.js', 'styles.js',
-    'svg.js', 'table-view.js']);
+  assert.deepEqual(js, ['api-calls.js', 'check-view.js', 'config-input.js', 'formula-view.js', 'gguf-read.js', 'gqa-view.js', 'hub-panel.js', 'kvcalc.js', 'live.js',
+    'llamacpp-view.js', 'styles.js', 'svg.js', 'table-view.js']);
   for (const file of js) {
     const text = readFileSync(join(dist, file), 'utf8');
     assert.ok(!/XMLHttpRequest|\beval\(|new Function|innerHTML/.test(text), file);

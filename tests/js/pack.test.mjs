@@ -49,13 +49,13 @@ test('the pack holds dist/ (every file the build put there), package.json, READM
     .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)).split(sep).join('/')).sort();
   assert.deepEqual(files.filter((f) => f.startsWith('dist/')), built);
   // The module a page imports, what it loads lazily (the API's calls with the glue, the
-  // element's code, the views, the paste panel, the Hub panel), the one wasm module a page loads, the types;
+  // element's code, the views, the paste panel, the Hub panel, llama.cpp's view), the one wasm module a page loads, the types;
   // and what runs in Node only: the `kvcalc` command (cli.mjs, with the native CLI's code
   // compiled for Node in kvcalc_cli.cjs), the baker (bake.mjs), the Vite and Docusaurus plugins (vite.mjs,
   // docusaurus.mjs). Nothing else.
   assert.deepEqual(built, ['dist/api-calls.js', 'dist/bake.d.ts', 'dist/bake.mjs', 'dist/check-view.js', 'dist/cli.mjs', 'dist/config-input.js',
     'dist/docusaurus.d.ts', 'dist/docusaurus.mjs', 'dist/formula-view.js', 'dist/gguf-read.js', 'dist/gqa-view.js', 'dist/hub-panel.js', 'dist/kvcalc.css', 'dist/kvcalc.d.ts', 'dist/kvcalc.js',
-    'dist/kvcalc_cli.cjs', 'dist/kvcalc_core.wasm', 'dist/live.js', 'dist/styles.js', 'dist/svg.js', 'dist/table-view.js', 'dist/vite.d.ts', 'dist/vite.mjs']);
+    'dist/kvcalc_cli.cjs', 'dist/kvcalc_core.wasm', 'dist/live.js', 'dist/llamacpp-view.js', 'dist/styles.js', 'dist/svg.js', 'dist/table-view.js', 'dist/vite.d.ts', 'dist/vite.mjs']);
   const manifestBin = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin;
   assert.deepEqual(manifestBin, { kvcalc: './dist/cli.mjs' });
   // No dependencies to install with it.

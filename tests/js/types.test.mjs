@@ -30,7 +30,7 @@ test('tests/js/usage.ts type-checks with tsc --noEmit --strict', () => {
 // the API returns: the members an interface declares are the keys a real result has.
 function declaredMembers(name, { optional = false } = {}) {
   const source = readFileSync(join(root, 'web', 'kvcalc.d.ts'), 'utf8');
-  const body = source.match(new RegExp(`(?:export )?interface ${name}(?: extends \\w+)? \\{\\n([\\s\\S]*?)\\n\\}`))[1];
+  const body = source.match(new RegExp(`(?:export )?interface ${name}(?:<[^>]*>)?(?: extends [\\w, ]+)? \\{\\n([\\s\\S]*?)\\n\\}`))[1];
   return [...body.matchAll(/^ {2}(?:readonly )?(\w+)(\??):/gm)].filter((m) => !optional || m[2]).map((m) => m[1]).sort();
 }
 
@@ -63,7 +63,9 @@ test('the declared interfaces have exactly the keys of real results', async () =
   assert.deepEqual(Object.keys(crossed.logBlocks).sort(), declaredMembers('LogBlocks'));
   assert.deepEqual(Object.keys(crossed.engineVerdict).sort(), declaredMembers('EngineVerdict'));
   const t = kv.table(['Qwen/Qwen3-8B'], { format: 'csv' });
-  assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport'));
+  // engine: a llama.cpp table's host only.
+  assert.deepEqual(Object.keys(t).sort(), declaredMembers('TableReport').filter((k) => k !== 'engine'));
+  assert.equal(kv.table(['Qwen/Qwen3-8B'], { engine: 'lmstudio' }).engine, 'lmstudio');
   assert.deepEqual(Object.keys(t.rows[0]).sort(), withoutEncoderDecoder('TableRow'));
   assert.deepEqual(Object.keys(kv.gpuPresets()[0]).sort(), declaredMembers('GpuPreset'));
   assert.deepEqual(Object.keys(kv.model('Qwen/Qwen3-8B').figures()).sort(), declaredMembers('SizeFigures'));
@@ -112,4 +114,34 @@ test('a model with an indexer\'s keys has the indexer members (from the native C
   const v32 = camelDeep(cliSize(join(fixtures, 'deepseek-ai--DeepSeek-V3.2.json'), ['--context', '4096']));
   assert.deepEqual(Object.keys(v32.groups[0]).sort(), [...common, ...declaredMembers('MlaGroup')].sort());
   assert.ok(!('indexerKvDtype' in v32));  // its keys are fixed fp8 bytes, whatever the option
+});
+
+test('the llama.cpp interfaces have exactly the keys of real llama.cpp results', async () => {
+  const { kv } = await loadDist();
+  const members = (...names) => names.flatMap((n) => declaredMembers(n)).sort();
+  const optional = (name) => declaredMembers(name, { optional: true });
+  const r = kv.size('openai/gpt-oss-20b', { engine: 'llamacpp', context: 131_072 });
+  assert.deepEqual(Object.keys(r).sort(), declaredMembers('LlamacppSizeReport'));
+  // ollamaVersion: engine ollama only.
+  assert.deepEqual(Object.keys(r.llamacpp).sort(), declaredMembers('LlamacppAllocation').filter((k) => k !== 'ollamaVersion'));
+  assert.ok('ollamaVersion' in kv.size('openai/gpt-oss-20b', { engine: 'ollama' }).llamacpp);
+  const cacheKeys = members('LlamacppMemory').filter((k) => !['rType', 'sType', 'rBytes', 'sBytes'].includes(k));
+  for (const m of r.llamacpp.memory) assert.deepEqual(Object.keys(m).sort(), cacheKeys);
+  const hybrid = kv.size('Qwen/Qwen3-Next-80B-A3B-Instruct', { engine: 'llamacpp', context: 4096 });
+  const state = hybrid.llamacpp.memory.find((m) => m.cache === 'recurrent');
+  assert.deepEqual(Object.keys(state).sort(), members('LlamacppMemory').filter((k) => !['kType', 'vType', 'kBytes', 'vBytes'].includes(k)));
+  assert.deepEqual(optional('LlamacppMemory').sort(), ['kBytes', 'kType', 'rBytes', 'rType', 'sBytes', 'sType', 'vBytes', 'vType']);
+  const rows = members('LlamacppGroupFigures', 'LlamacppCellRows');
+  const groups = [
+    [r.groups.find((g) => g.kind === 'sliding_window'), [...rows, ...declaredMembers('LlamacppAttentionGroup')]],
+    [r.groups.find((g) => g.kind === 'full_attention'), [...rows, ...declaredMembers('LlamacppAttentionGroup').filter((k) => k !== 'window')]],
+    [kv.size('deepseek-ai/DeepSeek-V2-Lite', { engine: 'llamacpp', context: 4096 }).groups[0], [...rows, ...declaredMembers('LlamacppMlaGroup')]],
+    [hybrid.groups.find((g) => g.kind === 'linear_state'), [...members('LlamacppGroupFigures'), ...declaredMembers('LlamacppStateGroup')]],
+    [kv.size('nvidia/Nemotron-H-56B-Base-8K', { engine: 'llamacpp', context: 4096 }).groups.find((g) => g.kind === 'no_cache'),
+      [...members('LlamacppGroupFigures'), ...declaredMembers('LlamacppNoCacheGroup')]],
+  ];
+  for (const [g, expected] of groups) assert.deepEqual(Object.keys(g).sort(), [...new Set(expected)].sort(), g.kind);
+  const c = kv.check('Qwen/Qwen3-8B', { engine: 'llamacpp', context: 65_536, maxContext: 32_768 });
+  assert.deepEqual(Object.keys(c).sort(), declaredMembers('LlamacppCheckReport'));
+  assert.deepEqual(Object.keys(kv.model('Qwen/Qwen3-8B').figures({ engine: 'llamacpp' })).sort(), declaredMembers('SizeFigures'));
 });

@@ -3,7 +3,7 @@
 import { load, size, KvCalcError, wasmUrl } from 'kvcalc';
 import { check, gpuPresets, model, table } from 'kvcalc';
 import type { CheckOptions, CheckReport, Formula, KvModel, Series, SeriesReport, SeriesVariant, GpuPreset, KvCalc, LayerGroup, Preset, SizeFigures, SizeOptions, SizeReport,
-  TableReport, Term, GgufProgress, GgufRead, GgufSource } from 'kvcalc';
+  TableReport, Term, GgufProgress, GgufRead, GgufSource, CacheType, Engine, LlamacppCheckReport, LlamacppLayerGroup, LlamacppMemory, LlamacppSizeReport } from 'kvcalc';
 
 declare const caught: KvCalcError;
 declare function readBytes(url: URL): Uint8Array; // readFileSync in Node (no @types/node here)
@@ -82,6 +82,27 @@ async function main(): Promise<void> {
   };
   void kv.readGguf(remote, { signal: controller.signal });
 
+  // llama.cpp: its engine and llama-server's options give its report, memory object by object.
+  const llama: LlamacppSizeReport = kv.size('openai/gpt-oss-20b', { engine: 'llamacpp', context: 131_072, parallel: 1,
+    cacheTypeK: 'q8_0', cacheTypeV: 'q8_0', flashAttn: 'on', swaFull: false, ubatchSize: 512, kvUnified: false, llamacppBuild: 10_573 });
+  const allocated: number = llama.llamacpp.bytes + llama.sequenceBytesLlamacpp;
+  const lines: string[] = llama.llamacpp.memory.map((m: LlamacppMemory) => `${m.cache} ${m.cells} ${m.cellsRule}: ${m.logLine}`);
+  const q8: number = llama.llamacpp.cacheTypeKBlockBytes / llama.llamacpp.cacheTypeKBlock;
+  for (const g of llama.groups) describeLlamacpp(g);
+  const ollama: LlamacppSizeReport = kv.model('Qwen/Qwen3-8B').size({ engine: 'ollama', context: 8192, parallel: 2, ollamaVersion: '0.33.0' });
+  const studio = kv.formula('openai/gpt-oss-20b', { engine: 'lmstudio' });
+  const swaFull: boolean = studio.report.llamacpp.swaFull;
+  const engine: Engine = Math.random() > 0.5 ? 'vllm' : 'llamacpp';
+  const either: SizeReport | LlamacppSizeReport = kv.size('Qwen/Qwen3-8B', { engine });
+  const perSlot: number = 'llamacpp' in either ? either.llamacpp.nCtxSeq : either.batch;
+  const slot: LlamacppCheckReport = kv.check('Qwen/Qwen3-8B', { engine: 'llamacpp', context: 65_536, maxContext: 32_768 });
+  const types: CacheType[] = ['q8_0', 'q4_0'];
+  const stepped = kv.model('openai/gpt-oss-20b').series({ engine: 'llamacpp' }, { contexts: [1024, 1025], kvDtypes: types });
+  const llamaFigures: number = kv.model('openai/gpt-oss-20b').figures({ engine: 'llamacpp' }).sequenceBytesLlamacpp;
+  const byHost: string | undefined = kv.table(['Qwen/Qwen3-8B'], { engine: 'ollama', parallel: 2, cacheTypeK: 'q8_0' }).engine;
+  console.log(allocated, lines, q8, ollama.llamacpp.ollamaVersion, swaFull, perSlot, slot.slotContext, slot.fits, stepped.contexts,
+    llamaFigures, byHost);
+
   try {
     kv.size('{');
   } catch (e) {
@@ -119,6 +140,27 @@ async function main(): Promise<void> {
   kv.heapStats();
   // @ts-expect-error an error code the API never uses
   if (caught.code === 'oops') console.log();
+  // @ts-expect-error not an engine
+  kv.size('Qwen/Qwen3-8B', { engine: 'tgi' });
+  // @ts-expect-error not a cache type llama.cpp takes
+  kv.size('Qwen/Qwen3-8B', { engine: 'llamacpp', cacheTypeK: 'q2_k' });
+  // @ts-expect-error a llama.cpp report has no batch
+  console.log(llama.batch);
+  // @ts-expect-error a vLLM report has no llama.cpp allocation
+  console.log(report.llamacpp);
+}
+
+function describeLlamacpp(g: LlamacppLayerGroup): string {
+  switch (g.kind) {
+    case 'mla':
+      return `${g.layers} x (${g.kBytesPerCell} B K + ${g.vBytesPerCell} B V) in the ${g.cache} cache, latent ${g.latentDim.value}`;
+    case 'linear_state':
+      return `${g.mixer}: R ${g.rBytesPerSequence} B + S ${g.sBytesPerSequence} B a sequence`;
+    case 'no_cache':
+      return 'no cache';
+    default:
+      return `${g.layers} x (${g.kWidth} values of K, ${g.vWidth} of V)${g.window ? ` up to ${g.window.value}` : ''}`;
+  }
 }
 
 function describe(g: LayerGroup): string {
@@ -147,8 +189,16 @@ function useElement(): void {
   el.view = 'check';
   el.models = ['Qwen/Qwen2.5-7B-Instruct'];
   el.loading = 'eager';
+  el.engine = 'ollama';
+  el.parallel = 2;
+  el.cacheTypeK = 'q8_0';
+  el.flashAttn = 'on';
+  el.swaFull = true;
+  el.llamacppBuild = 6000;
   el.addEventListener('kvcalc-change', (e: KvCalcChangeEvent) => {
     const bytes: number = e.result.kvBytes;
+    const cells: number | undefined = 'llamacpp' in e.result ? e.result.llamacpp.nCtxSeq : undefined;
+    void cells;
     const fits: boolean | undefined = e.check?.fits;
     void bytes; void fits;
   });

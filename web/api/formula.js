@@ -26,7 +26,13 @@ function groupFormula(report, group, bytesPerElement) {
     out.bytes = 0;
   } else {
     out.per = 'token';
-    if (group.indexerBytes) {
+    if (report.llamacpp) {
+      // llama.cpp: one cell of one layer, K and V each in its cache type's blocks.
+      const a = report.llamacpp;
+      const row = (what, width, bytes, type) => `${what} ${bytes} B (${width} values of ${type})`;
+      terms = [layers, term('bytes per cell per layer', group.bytesPerTokenLayer,
+        `${row('K', group.kWidth, group.kBytesPerCell, a.cacheTypeK)} + ${group.vWidth ? row('V', group.vWidth, group.vBytesPerCell, a.cacheTypeV) : 'no V'}`)];
+    } else if (group.indexerBytes) {
       // An indexer's keys beside the layer's cache (DeepSeek-V3.2's MLA, MiniMax-M3's sparse layers): a sum, so
       // the layer's bytes are one term whose source names both parts.
       const cache = group.bytesPerTokenLayer - group.indexerBytes.value;
@@ -61,7 +67,13 @@ function groupFormula(report, group, bytesPerElement) {
  * @param {object} report  a camelCased size report
  */
 export function formulaOf(report) {
-  const bytesPerElement = term('bytes per element', report.kvDtypeBits / 8, report.kvDtypeSource);
+  // With a llama.cpp engine, K's cache type (V's may differ: each group's terms have both).
+  const a = report.llamacpp;
+  const bytesPerElement = a
+    ? term('bytes per element', a.cacheTypeKBlockBytes / a.cacheTypeKBlock,
+      `K ${a.cacheTypeK}: ${a.cacheTypeKBlockBytes} B per ${a.cacheTypeKBlock} ${a.cacheTypeKBlock === 1 ? 'value' : 'values'}` +
+      `, V ${a.cacheTypeV}: ${a.cacheTypeVBlockBytes} B per ${a.cacheTypeVBlock} (${report.kvDtypeSource})`)
+    : term('bytes per element', report.kvDtypeBits / 8, report.kvDtypeSource);
   return {
     model: report.model,
     attentionKind: report.attentionKind,

@@ -31,6 +31,8 @@ export function sampleContexts(r, extra) {
 }
 
 export function chartDtypes(r, chosen) {
+  // llama.cpp: the cache types as set (K and V may differ), then f16, q8_0 and q4_0 for both.
+  if (r.llamacpp) return ['auto', ...['f16', 'q8_0', 'q4_0'].filter((t) => t !== r.kvDtype)].slice(0, 3);
   const isMla = r.groups.some((g) => g.kind === 'mla');
   const list = [chosen];
   for (const d of ['auto', 'fp8', isMla ? 'fp8_ds_mla' : 'int4']) if (!list.includes(d)) list.push(d);
@@ -42,24 +44,44 @@ export function chartDtypes(r, chosen) {
 // the pool as a line (its tokens at this model's bytes per token) and the markers of the
 // chosen and the advertised context. A dtype this model cannot use (its series has an
 // error) is left out. options: the size options (their context and KV dtype are the axes').
+// llama.cpp pads its cells, so its allocation rises in steps: the contexts one token past
+// each sampled one (where the next step starts) and, over the first steps, every step's edges,
+// drawn into the line but not read out. (Its -c is split among unpadded slots first: a step
+// is the padding times the slots.)
+export function stepContexts(r, contexts) {
+  const a = r.llamacpp;
+  if (!a) return [];
+  const step = a.padding * (a.kvUnified ? 1 : a.nSeqMax);
+  const edges = contexts.map((c) => c + 1);
+  for (let m = Math.ceil(contexts[0] / step) * step, n = 0; m <= 4 * contexts[0] && n < 48; m += step, n += 1) edges.push(m, m + 1);
+  return edges.filter((c) => !contexts.includes(c));
+}
+
 export function chartData(series, config, r, { options, kvDtype, poolTokens, maxContext }, fmt) {
   const contexts = sampleContexts(r, [poolTokens, maxContext].filter(Boolean));
+  const all = [...new Set([...contexts, ...stepContexts(r, contexts)])].sort((a, b) => a - b);
   const chosen = kvDtype ?? 'auto';
   const rest = { ...options };
   delete rest.context;
   delete rest.kvDtype;
   let figures = [];
   try {
-    figures = series(config, rest, { contexts, kvDtypes: chartDtypes(r, chosen) }).series;
+    figures = series(config, rest, { contexts: all, kvDtypes: chartDtypes(r, chosen) }).series;
   } catch {
     // the main figures say what is wrong
   }
-  const lines = figures.filter((f) => !f.error).map((f) => ({
-    dtype: f.kvDtype,
-    points: contexts.map((c, i) => ({ context: c, bytes: f.kvBytes[i] })),
-    current: f.kvDtype === chosen,
-    label: `${f.kvDtype === 'auto' ? `auto (${f.kvDtypeName})` : f.kvDtype}: ${fmt.bytes(f.bytesPerToken)} per token`,
-  }));
+  const name = (f) => (r.llamacpp ? (f.kvDtype === 'auto' ? `${f.kvDtypeName} (as set)` : `${f.kvDtype} K and V`)
+    : f.kvDtype === 'auto' ? `auto (${f.kvDtypeName})` : f.kvDtype);
+  const lines = figures.filter((f) => !f.error).map((f) => {
+    const at = all.map((c, i) => ({ context: c, bytes: f.kvBytes[i] }));
+    return {
+      dtype: f.kvDtype === 'auto' && r.llamacpp ? f.kvDtypeName : f.kvDtype,
+      points: at.filter((p) => contexts.includes(p.context)),
+      path: all.length > contexts.length ? at : undefined,
+      current: f.kvDtype === chosen,
+      label: `${name(f)}: ${fmt.bytes(f.bytesPerToken)} per token`,
+    };
+  });
   let pool = null;
   if (poolTokens) {
     const bytes = BigInt(poolTokens) * BigInt(r.bytesPerToken);
@@ -135,7 +157,7 @@ export function plot({ r, series, pool, fmt, markers = [] }, W, node) {
     nodes.push(node('text', { class: 'pool-label', x: String(left + 4), y: ly.toFixed(1), 'text-anchor': 'start' }, pool.short || pool.label));
   }
   series.forEach((s, i) => {
-    const d = s.points.filter((p) => p.bytes > 0)
+    const d = (s.path ?? s.points).filter((p) => p.bytes > 0)
       .map((p, j) => `${j ? 'L' : 'M'}${X(p.context).toFixed(1)} ${Y(p.bytes).toFixed(1)}`).join(' ');
     nodes.push(node('path', { class: `series ${SERIES_CLASSES[i]}${s.current ? ' current' : ''}`, d }));
   });

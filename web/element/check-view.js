@@ -65,9 +65,11 @@ export class CheckView {
     this.root = h('section', { class: 'view check', part: 'view check' },
       h('h2', null, 'Context against the KV pool'),
       h('div', { class: 'check-inputs' }, this.maxContext.el),
-      h('fieldset', null, h('legend', null, 'Pool'),
+      this.poolBox = h('fieldset', null, h('legend', null, 'Pool'),
         h('div', { class: 'radios' }, this.radios.map((r) => r.label)),
         this.tokensBox, this.logBox, this.gpuBox),
+      // llama.cpp's pool is the cache its context (-c) and slots allocate, above.
+      this.llamaPool = h('p', { class: 'note', hidden: true }, 'Pool: the cells llama.cpp allocates for the context (-c) and the slots above; each slot holds at most the model\'s training context.'),
       this.error, this.verdict, this.figures, this.bar, this.advice, this.poolStepsBox);
 
     this.size = watchWidth(this.root, () => this.lastBar && this.drawBar(...this.lastBar));
@@ -117,13 +119,19 @@ export class CheckView {
   // The pool inputs as the API's check options, or { error } for a bad one.
   // The check of the element's config against the pool these inputs give: { check, message }
   // (message says what is missing or what the core refused).
-  run(e, config, state, r) {
-    const pool = this.poolOptions(state);
+  run(e, config, state, r, options) {
+    this.poolBox.hidden = Boolean(r.llamacpp);
+    this.llamaPool.hidden = !r.llamacpp;
+    const pool = r.llamacpp ? {} : this.poolOptions(state);
     if (pool.missing) return { check: null, message: pool.missing };
     const maxContext = state.maxContext ?? (r.maxContext ? r.maxContext.value : undefined);
     if (maxContext === undefined) return { check: null, message: 'Type the advertised max context: the config gives none.' };
     const opts = { maxContext, ...pool };
-    for (const k of ['kvDtype', 'tp', 'accounting']) if (state[k] !== undefined) opts[k] = state[k];
+    if (r.llamacpp) {
+      for (const [k, v] of Object.entries(options)) if (k !== 'batch') opts[k] = v;
+    } else {
+      for (const k of ['kvDtype', 'tp', 'accounting']) if (state[k] !== undefined) opts[k] = state[k];
+    }
     try {
       return { check: e.check(config, opts), message: '' };
     } catch (err) {

@@ -1,12 +1,13 @@
 // The shared inputs: model (a select in natural order, and a search field with the ids as
-// suggestions),
+// suggestions), engine,
 // context (with 4K/32K/128K/1M shortcuts), batch, KV dtype, accounting and tensor
-// parallelism. Each change goes back to the element as an attribute value
+// parallelism; with a llama.cpp engine, llama.cpp's own (llamacpp-view.js) in place of batch,
+// KV dtype and tensor parallelism, which it has not. Each change goes back to the element as an attribute value
 // (onChange(attribute, text), null for an emptied input: the default); a value that does
 // not parse is shown next to its input and not applied.
 
 import { h, replace, setText, uid } from './dom.js';
-import { CONTEXT_SHORTCUTS, readCount, readTokens } from './state.js';
+import { CONTEXT_SHORTCUTS, isLlamacpp, readCount, readTokens } from './state.js';
 
 const DTYPE_CHOICES = [
   ['bf16', 'bf16 (2 bytes)'], ['fp16', 'fp16 (2 bytes)'], ['fp32', 'fp32 (4 bytes)'],
@@ -15,6 +16,15 @@ const DTYPE_CHOICES = [
 // Short, so that a select in a narrow column shows its whole choice; the formula view says
 // what each one counts.
 const ACCOUNTING_CHOICES = [['resident', 'resident'], ['naive', 'naive'], ['vllm', 'vLLM blocks']];
+const LLAMACPP_ACCOUNTING_CHOICES = [['llamacpp', 'llama.cpp allocates'], ['resident', 'resident'], ['naive', 'naive']];
+const ENGINE_CHOICES = [['vllm', 'vLLM'], ['sglang', 'SGLang'], ['llamacpp', 'llama.cpp (llama-server)'],
+  ['ollama', 'Ollama'], ['lmstudio', 'LM Studio']];
+// llama.cpp's context is -c, the whole cache (split among the slots unless unified);
+// Ollama's num_ctx is one slot's.
+const CONTEXT_LABELS = { vllm: 'Context (tokens)', llamacpp: 'Context (-c, tokens)', ollama: 'Context (num_ctx, tokens)',
+  lmstudio: 'Context length (tokens)' };
+// The fields only one kind of engine has: a reader who switches the engine clears the others'.
+const SERVING_FIELDS = ['batch', 'kv-dtype', 'tp'];
 
 // Model ids in natural order, case aside: "deepseek" before "Qwen", "Qwen3-8B" before "Qwen3-30B".
 // Made at the first sort, after the sections are drawn: a page's first collator costs milliseconds of locale data.
@@ -25,7 +35,7 @@ export const PASTED = '#pasted';
 export const INLINE = '#inline';
 
 // wide: a whole row; w2: a whole row when the element is narrow.
-function field(labelText, control, { wide = false, w2 = false, extra = null, hint = null } = {}) {
+export function field(labelText, control, { wide = false, w2 = false, extra = null, hint = null } = {}) {
   const id = uid('kv-in');
   control.id = id;
   const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert' });
@@ -38,7 +48,7 @@ function field(labelText, control, { wide = false, w2 = false, extra = null, hin
   control.setAttribute('aria-describedby', describedBy.join(' '));
   const el = h('div', { class: `field${wide ? ' wide' : w2 ? ' w2' : ''}` },
     h('label', { for: id }, labelText), control, extra, hintEl, error);
-  return { el, control, error, hint: hintEl };
+  return { el, control, error, hint: hintEl, label: el.firstChild };
 }
 
 export class Controls {
@@ -59,14 +69,16 @@ export class Controls {
       type: 'button', 'data-context': n, 'aria-pressed': 'false', part: 'button shortcut',
       'aria-label': `context ${label} (${n} tokens)`,
     }, label));
+    this.engineSelect = h('select', { name: 'engine', part: 'input' },
+      ENGINE_CHOICES.map(([v, t]) => h('option', { value: v }, t)));
     this.batchInput = h('input', { name: 'batch', type: 'number', min: '1', step: '1', inputmode: 'numeric', part: 'input' });
     this.dtypeSelect = h('select', { name: 'kv-dtype', part: 'input' });
-    this.accountingSelect = h('select', { name: 'accounting', part: 'input' },
-      ACCOUNTING_CHOICES.map(([v, t]) => h('option', { value: v }, t)));
+    this.accountingSelect = h('select', { name: 'accounting', part: 'input' });
     this.tpInput = h('input', { name: 'tp', type: 'number', min: '1', step: '1', inputmode: 'numeric', part: 'input' });
 
     this.fields = {
       model: field('Model', this.modelSelect, { wide: true, extra: [this.modelSearch, this.modelList] }),
+      engine: field('Engine', this.engineSelect, { w2: true, hint: true }),
       context: field('Context (tokens)', this.contextInput, {
         w2: true,
         extra: h('div', { class: 'shortcuts', role: 'group', 'aria-label': 'Context shortcuts' }, this.shortcuts),
@@ -94,6 +106,14 @@ export class Controls {
     this.modelSearch.addEventListener('input', () => pick(false));
     this.modelSearch.addEventListener('keydown', (ev) => ev.key === 'Enter' && pick(true));
     this.dtypeSelect.addEventListener('change', () => this.onChange('kv-dtype', this.dtypeSelect.value));
+    // Another kind of engine: the fields it has not, which go, take their values with them.
+    this.engineSelect.addEventListener('change', () => {
+      const engine = this.engineSelect.value;
+      const gone = isLlamacpp(engine) ? SERVING_FIELDS : this.llamacpp?.names ?? [];
+      for (const name of gone) this.onChange(name, null);
+      if (this.accountingSelect.value !== 'resident' && this.accountingSelect.value !== 'naive') this.onChange('accounting', null);
+      this.onChange('engine', engine);
+    });
     this.accountingSelect.addEventListener('change', () => this.onChange('accounting', this.accountingSelect.value));
     this.bindNumber('context', this.contextInput, readTokens);
     this.bindNumber('batch', this.batchInput, readCount);
@@ -149,8 +169,17 @@ export class Controls {
     if (this.modelSelect.value !== selected) this.modelSelect.value = selected;
   }
 
-  // state: the element's values; result: the size result (or null); fmt: the formatter.
-  update({ state, result, fmt, isMla }) {
+  // state: the element's values; result: the size result (or null); fmt: the formatter;
+  // engine: the engine in use (an attribute's, or llama.cpp's for a GGUF file), engineNote
+  // why when no attribute says; llamacpp: llamacpp-view.js, when that engine shows.
+  update({ state, result, fmt, isMla, engine = 'vllm', engineNote = '', llamacpp = null }) {
+    const llama = isLlamacpp(engine);
+    if (this.engineSelect.value !== engine) this.engineSelect.value = engine;
+    setText(this.fields.engine.hint, engineNote);
+    for (const name of SERVING_FIELDS) this.fields[name].el.hidden = llama;
+    if (llama && llamacpp && !this.llamacpp) this.llamacpp = new llamacpp.LlamacppControls(this, field);
+    this.llamacpp?.update({ shown: llama, engine, state, result, fmt });
+    setText(this.fields.context.label, CONTEXT_LABELS[engine] ?? CONTEXT_LABELS.vllm);
     const context = state.context ?? (result ? result.context : null);
     if (context !== null) {
       this.setValue(this.contextInput, String(context), (v) => readTokens(v).value === context);
@@ -161,7 +190,7 @@ export class Controls {
     const hint = this.fields.context.hint;
     if (result) {
       setText(hint, state.context === undefined
-        ? `${fmt.int(result.context)}: the model's max (${result.contextSource})`
+        ? `${fmt.int(result.context)}: ${result.llamacpp ? 'the default' : "the model's max"} (${result.contextSource})`
         : `${fmt.int(result.context)} tokens`);
     }
     this.setValue(this.batchInput, String(state.batch ?? 1), (v) => readCount(v).value === (state.batch ?? 1));
@@ -178,7 +207,12 @@ export class Controls {
       replace(this.dtypeSelect, choices.map(([v, t]) => h('option', { value: v }, t)));
     }
     if (this.dtypeSelect.value !== dtype) this.dtypeSelect.value = dtype;
-    const acc = state.accounting ?? 'resident';
+    const accKey = llama ? LLAMACPP_ACCOUNTING_CHOICES : ACCOUNTING_CHOICES;
+    if (this.accountingChoices !== accKey) {
+      this.accountingChoices = accKey;
+      replace(this.accountingSelect, accKey.map(([v, t]) => h('option', { value: v }, t)));
+    }
+    const acc = state.accounting ?? (llama ? 'llamacpp' : 'resident');
     if (this.accountingSelect.value !== acc) this.accountingSelect.value = acc;
   }
 }

@@ -8,11 +8,33 @@
 // move when the element goes live.
 
 import { h, replace, setText } from './dom.js';
-import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from './state.js';
+import { ATTRIBUTES, DEFAULT_MODEL, SIZE_OPTIONS, attributeError, isLlamacpp } from './state.js';
 import { Controls, INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
 import { SECTIONS, sectionModule } from './sections.js';
 import { runSteps } from './steps.js';
+
+// A GGUF file's metadata document (kv.readGguf's text): what llama.cpp runs.
+const isGguf = (text) => text !== null && /^\s*\{\s*"gguf"\s*:/.test(text);
+
+// The size() options the attributes give for a config text, and the engine in use: the
+// engine attribute's, else llama.cpp for a GGUF file (what its reader runs: said beside the
+// engine input), else the core's default, vLLM.
+export function sizeOptions(values, config) {
+  const options = {};
+  for (const prop of SIZE_OPTIONS) {
+    if (values[prop] !== undefined) options[prop] = values[prop];
+  }
+  if (options.engine === undefined && isGguf(config)) {
+    options.engine = 'llamacpp';
+    return { options, engine: 'llamacpp', engineNote: 'llama.cpp: what a GGUF file runs in (choose vLLM to size it as vLLM serves it)' };
+  }
+  return { options, engine: options.engine ?? 'vllm', engineNote: '' };
+}
+
+// The element shows llama.cpp's controls and arithmetic (llamacpp-view.js, loaded first): its
+// engine attribute says so, or, without one, a GGUF file may be the config.
+export const usesLlamacpp = (values, texts) => isLlamacpp(values.engine) || (values.engine === undefined && texts.some(isGguf));
 
 export class Drawing {
   // on: what the reader's actions do, { set(attribute, value) (an input changed: null for
@@ -94,10 +116,7 @@ export class Drawing {
     const configFor = (s) => (s === 'pasted' ? pasted : s === 'inline' ? inline : presetId);
     let config = configFor(source);
 
-    const options = {};
-    for (const prop of ['context', 'batch', 'kvDtype', 'tp', 'accounting']) {
-      if (values[prop] !== undefined) options[prop] = values[prop];
-    }
+    let { options, engine, engineNote } = sizeOptions(values, config);
 
     // The model read first, apart (a model read before costs a look-up): a page's first
     // read is the first call into the module's config reader. Its error is the sizing's.
@@ -108,11 +127,12 @@ export class Drawing {
     }
     yield;
 
-    // Size; an option the core rejects is reported and left out, a config it cannot read is
-    // reported and the preset used instead: always said, never silent.
+    // Size; an option the core rejects is reported and left out (an option of another engine
+    // among them), a config it cannot read is reported and the preset used instead: always
+    // said, never silent.
     let r = null;
     let formula = null;
-    for (let attempt = 0; attempt < 4 && !r; attempt += 1) {
+    for (let attempt = 0; attempt < SIZE_OPTIONS.length + 4 && !r; attempt += 1) {
       try {
         formula = e.formula(config, options);
         r = formula.report;
@@ -130,6 +150,7 @@ export class Drawing {
           messages.push(`${source === 'inline' ? 'inline config' : 'config'}: ${describeError(err)}; showing ${presetId}`);
           source = 'preset';
           config = presetId;
+          ({ options, engine, engineNote } = sizeOptions(values, config));
         } else {
           messages.push(describeError(err));
           break;
@@ -142,8 +163,12 @@ export class Drawing {
 
     // What is in use: the attributes, less the options the core refused.
     const applied = { ...values };
-    for (const prop of ['context', 'batch', 'kvDtype', 'tp', 'accounting']) {
+    for (const prop of SIZE_OPTIONS) {
       if (options[prop] === undefined) delete applied[prop];
+    }
+    if (options.engine === undefined) {
+      engine = 'vllm';  // the core refused the engine asked for (its message says why)
+      engineNote = '';
     }
     const state = { ...applied, view: values.view ?? 'formula', source, presetId };
     const isMla = r.groups.some((g) => g.kind === 'mla');
@@ -160,16 +185,22 @@ export class Drawing {
     if (fetched) extra.push(...fetched.choices);
     const selected = hubKey ?? (source === 'pasted' ? PASTED : source === 'inline' ? INLINE : presetId);
     this.controls.setModels(presetsReady ? e.presetList : [{ id: presetId }], extra, selected);
-    this.controls.update({ state, result: r, fmt, isMla });
+    const llamacpp = sectionModule('llamacpp');
+    const llama = Boolean(r.llamacpp);
+    // The rules of which llama.cpp build apply, and why.
+    const a = r.llamacpp;
+    const build = !a ? '' : a.buildSource.includes(`b${a.build}`) ? a.buildSource : `llama.cpp b${a.build}'s rules (${a.buildSource})`;
+    this.controls.update({ state, result: r, fmt, isMla, engine, llamacpp, engineNote: engineNote || build });
 
     const sections = SECTIONS[state.view];
     // The table names its own rows; its header would name a model it may not show.
     const tableOnly = state.view === 'table';
     this.header.hidden = tableOnly;
     this.controls.fields.model.el.hidden = tableOnly;
-    // The table is one sequence of the whole model, as `kvcalc table` bakes it.
-    this.controls.fields.batch.el.hidden = tableOnly;
-    this.controls.fields.tp.el.hidden = tableOnly;
+    // The table is one sequence of the whole model, as `kvcalc table` bakes it; llama.cpp has
+    // neither a batch nor tensor parallelism.
+    this.controls.fields.batch.el.hidden = tableOnly || llama;
+    this.controls.fields.tp.el.hidden = tableOnly || llama;
     if (this.order !== state.view) {
       // The view's sections, in its order (moving nodes keeps their state); others hidden.
       this.order = state.view;
@@ -184,10 +215,10 @@ export class Drawing {
     let check = null;
     let checkMessage = '';
     if (sections.includes('check')) {
-      ({ check, message: checkMessage } = this.section('check').run(e, config, state, r));
+      ({ check, message: checkMessage } = this.section('check').run(e, config, state, r, options));
     }
     const ctx = {
-      e, fmt, r, formula, state, options, config, source, presetId, isMla, check, checkMessage,
+      e, fmt, r, formula, state, options, config, source, presetId, isMla, check, checkMessage, llamacpp,
       models: values.models, sizeOpts: (more) => ({ ...options, ...more }),
     };
     for (const name of sections) {
@@ -213,7 +244,7 @@ export class Drawing {
   * sectionSteps(name, c) {
     const view = this.section(name);
     const { e, fmt, r, state } = c;
-    if (name === 'formula') view.update({ result: r, formula: c.formula, fmt });
+    if (name === 'formula') view.update({ result: r, formula: c.formula, fmt, llamacpp: c.llamacpp });
     else if (name === 'check') {
       view.setGpus(e.gpuList);
       view.update({ r, state, check: c.check, message: c.checkMessage, fmt });
@@ -228,12 +259,13 @@ export class Drawing {
 
   #drawChart({ e, config, r, state, check, fmt, sizeOpts }) {
     const options = sizeOpts({});
-    const poolTokens = check ? check.poolTokens : state.poolTokens;
+    // llama.cpp's cells are not a pool of tokens at bytes per token: no pool line.
+    const poolTokens = r.llamacpp ? null : check ? check.poolTokens : state.poolTokens;
     const data = sectionModule('chart').chartData((...a) => e.series(...a), config, r, {
       options, kvDtype: state.kvDtype, poolTokens, maxContext: check && check.maxContext,
     }, fmt);
     // "Download SVG": the figure kv.svg() draws for the same inputs.
-    const figure = check ? { chart: 'check', poolTokens, maxContext: check.maxContext } : {};
+    const figure = check && poolTokens ? { chart: 'check', poolTokens, maxContext: check.maxContext } : {};
     data.download = () => e.kv.svg(config, { ...options, ...figure });
     this.section('chart').update(data);
   }

@@ -23,7 +23,17 @@
  * @tag kv-calc
  *
  * @attr model - Bundled preset id, e.g. `Qwen/Qwen2.5-7B-Instruct` (default). An inline config wins over it.
- * @attr context - Tokens per sequence: a whole number or `4K`, `128K`, `1M` (K = 1,024). Default: the model's max context.
+ * @attr context - Tokens per sequence: a whole number or `4K`, `128K`, `1M` (K = 1,024). Default: the model's max context. With a llama.cpp engine, llama.cpp's `-c` (the whole cache, split among the slots unless unified; Ollama's `num_ctx`, one slot's), default llama-server's (the model's max), Ollama's 4096 or LM Studio's 4096.
+ * @attr engine - Whose allocation is sized: `vllm` (default), `sglang`, `llamacpp` (llama-server), `ollama` or `lmstudio` (llama.cpp with Ollama's and LM Studio's defaults). Without it, a GGUF file (picked, dropped or inline) is sized as llama.cpp allocates it, which the engine input says. With a llama.cpp engine the formula shows llama.cpp's arithmetic (one cell's K and V in the cache types' blocks, the cells of a stream with the padding and slots, each memory object with the line its log prints), and `batch`, `kv-dtype` and `tp` do not apply.
+ * @attr parallel - llama.cpp's `-np` (Ollama's `OLLAMA_NUM_PARALLEL`): slots, each its own stream of cells unless unified. Default: llama-server's 4 unified slots (b6931+), Ollama's and LM Studio's 1.
+ * @attr cache-type-k - llama.cpp's `-ctk`: `f32`, `f16` (default), `bf16`, `q8_0` (34 B per 32 values), `q4_0`, `q4_1`, `q5_0`, `q5_1`, `iq4_nl`. Ollama takes one type for K and V (`OLLAMA_KV_CACHE_TYPE`).
+ * @attr cache-type-v - llama.cpp's `-ctv`, the same types; a quantized V cache needs flash attention.
+ * @attr flash-attn - llama.cpp's `-fa`: `auto` (default: on when the cache is made), `on` or `off` (which pads older builds' context to 32).
+ * @attr swa-full - llama.cpp's `--swa-full` (`true`, `false`; present means true): sliding-window layers keep the whole context, as LM Studio does by default. An attribute only.
+ * @attr ubatch-size - llama.cpp's `-ub` (default 512), which sliding-window layers keep beside the window. An attribute only.
+ * @attr kv-unified - llama.cpp's `--kv-unified` (`true`, `false`; present means true): one stream shared by the slots. An attribute only.
+ * @attr llamacpp-build - The llama.cpp build (its log's `build: N`) whose rules apply: padding, slots and SWA cells changed over the builds. Default: the current rules (Ollama: its bundled build). An attribute only.
+ * @attr ollama-version - With engine `ollama`: its release, `0.30.0` or later (default `0.33.0`). An attribute only.
  * @attr batch - Sequences held at once. Default 1.
  * @attr kv-dtype - KV cache dtype: `auto` (the model's dtype), `bf16`, `fp16`, `fp32`, `fp8`, `fp8_e4m3`, `fp8_e5m2`, `int8`, `int4`, `fp8_ds_mla`. Default `auto`.
  * @attr tp - Tensor-parallel GPUs. Default 1.
@@ -31,7 +41,7 @@
  * @attr models - Table rows: preset ids separated by commas or spaces. Default: every bundled preset.
  * @attr pool-tokens - The engine's KV pool in tokens, for the check and the chart's pool line.
  * @attr max-context - The advertised max context the check tests. Default: the model's max context.
- * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved).
+ * @attr accounting - `resident` (default: tokens each layer keeps), `naive` (bytes per token × context), `vllm` (whole blocks reserved), `llamacpp` (what llama.cpp allocates: the default with its engines).
  * @attr loading - `lazy` (default): fetch the wasm and the view's code when the element comes within a screen's height of the viewport; until then the fallback shows. `eager`: fetch at once.
  * @attr theme - `auto` (default): dark when the page is (a `dark` class or `data-theme="dark"` on the root element, or `color-scheme: dark`), light when the page says light, else as the reader's system prefers. `light` or `dark` forces it.
  * @attr hub - `on` (default): when the reader types in the model search the id of a model that is not bundled (`OWNER/NAME`, `OWNER/NAME@REVISION`, `OWNER/NAME/FILE.gguf` or its page's address), the element offers to fetch its config.json from the Hugging Face Hub, with the address shown; nothing is fetched until the reader uses the offer. The config is sized as a pasted one; a repository of GGUF files is listed, and the chosen file's metadata read with HTTP Range requests, never the whole file. Configs fetched are remembered while the page is open. Every failure (gated, not found, offline, the page's CSP, a timeout...) is said under the offer with what to do, and the figures stay. The page's Content-Security-Policy must allow the endpoint in `connect-src` (and, for GGUF files, `https://*.hf.co`). `off` removes the offer.
@@ -106,7 +116,7 @@
  * @cssprop --kv-radius - Corner radius.
  * @cssprop --kv-gap - Spacing between parts.
  * @cssprop --kv-font-family - The font.
- * @cssprop --kv-mono-font-family - The config text area's font.
+ * @cssprop --kv-mono-font-family - The config text area's font, and llama.cpp's log lines'.
  * @cssprop --kv-font-size - Base font size (default: the size of the text around the element).
  */
 

@@ -121,7 +121,7 @@ export class Formatter {
   // latent (never split). '' otherwise.
   replicated(r) {
     const kv = Math.min(...r.groups.map((g) => (g.kvHeads ? g.kvHeads.value : g.kind === 'mla' ? 0 : Infinity)));
-    if (r.tp < 2 || r.tp <= kv) return '';
+    if (!(r.tp >= 2) || r.tp <= kv) return '';  // no TP (llama.cpp has none), or heads to split
     return `${kv ? `TP ${this.int(r.tp)} is above the model's ${this.int(kv)} KV heads: each GPU keeps a whole head, so heads are replicated`
       : 'The MLA latent is not split: each GPU keeps all of it'}; the ${this.int(r.tp)} GPUs hold ${this.binary(r.kvBytesDeployment)} in all.`;
   }

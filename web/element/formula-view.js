@@ -1,7 +1,9 @@
 // The formula view: the per-token formula as MathML with the model's own values put in, each
 // value focusable and hoverable to show where it came from, then the result per token, per
 // sequence at the chosen context and for the batch. Models with MLA, sliding-window,
-// chunked or linear-state layers show their own terms, one line per layer group.
+// chunked or linear-state layers show their own terms, one line per layer group. With a
+// llama.cpp engine, llama.cpp's arithmetic instead (llamacpp-view.js): one cell's bytes by
+// the cache types' blocks, the cells, and each memory object as its log prints it.
 
 import { h, math, replace, setText } from './dom.js';
 // The chart, shown under this view (sections.js takes it from here).
@@ -21,6 +23,7 @@ const ACCOUNTING_LABEL = {
   naive: 'naive: bytes per token × context',
   vllm: 'vLLM: whole blocks reserved per request',
 };
+const HEADINGS = { token: ['Bytes per token', 'Per sequence and batch'], cell: ['Bytes per cell', 'Cells and memory, as llama.cpp allocates them'] };
 
 export class FormulaView {
   constructor() {
@@ -34,7 +37,7 @@ export class FormulaView {
       this.heading = h('h2', null, 'Bytes per token'),
       this.perToken,
       this.tip,
-      h('h3', null, 'Per sequence and batch'),
+      this.subheading = h('h3', null, 'Per sequence and batch'),
       this.perSequence,
       this.results,
       this.warnings);
@@ -50,21 +53,26 @@ export class FormulaView {
     this.root.addEventListener('focusin', show);
   }
 
-  // formula: the JS API's formula() for the result (terms with values and sources).
-  update({ result: r, formula, fmt }) {
+  // formula: the JS API's formula() for the result (terms with values and sources);
+  // llamacpp: llamacpp-view.js, for a result of a llama.cpp engine.
+  update({ result: r, formula, fmt, llamacpp = null }) {
+    const llama = r.llamacpp && llamacpp;
+    const [heading, subheading] = HEADINGS[llama ? 'cell' : 'token'];
+    setText(this.heading, heading);
+    setText(this.subheading, subheading);
     // The per-token lines change with the model and options, not with the context or batch:
     // a new context sets only the figures below them.
     const key = JSON.stringify([fmt.locale, formula.bytesPerToken, formula.groups,
-      r.groups.map((g) => [g.kind, g.layers, g.name, g.mixer, g.stateBytesLayer])]);
+      r.groups.map((g) => [g.kind, g.layers, g.name, g.mixer, g.stateBytesLayer]), llama && r.llamacpp.cacheTypeV]);
     if (key !== this.perTokenKey) {
       this.perTokenKey = key;
-      replace(this.perToken, this.perTokenLines(r, formula, fmt));
+      replace(this.perToken, llama ? llamacpp.cellLines(r, fmt) : this.perTokenLines(r, formula, fmt));
     } else {
       // As after a rebuild: no term highlighted, the tip back to its default below.
       for (const a of this.perToken.querySelectorAll('.term.active')) a.classList.remove('active');
     }
-    replace(this.perSequence, sequenceLines(r, fmt));
-    this.renderResults(r, fmt);
+    replace(this.perSequence, llama ? llamacpp.memoryLines(r, fmt) : sequenceLines(r, fmt));
+    this.renderResults(r, fmt, llama);
     replace(this.warnings, r.warnings.map((w) => h('li', null, w.field ? `${w.field}: ${w.message}` : w.message)));
     setText(this.tip, this.defaultTip);
   }
@@ -99,13 +107,13 @@ export class FormulaView {
     return lines;
   }
 
-  renderResults(r, fmt) {
-    const rows = [
+  renderResults(r, fmt, llamacpp) {
+    const rows = llamacpp ? llamacpp.resultRows(r, fmt) : [
       ['Bytes per token', `${fmt.bytes(r.bytesPerToken)}`],
       [`Per sequence (${fmt.tokens(r.context)}, ${r.accounting})`, fmt.bytesBoth(sequenceBytes(r))],
       [`For the batch (${fmt.int(r.batch)} ${r.batch === 1 ? 'sequence' : 'sequences'})`, fmt.bytesBoth(r.kvBytes)],
     ];
-    if (r.tp > 1 || r.pp > 1) rows.push([`Per GPU (TP ${fmt.int(r.tp)})`, fmt.bytesBoth(r.kvBytesPerGpu), fmt.replicated(r)]);
+    if (!llamacpp && (r.tp > 1 || r.pp > 1)) rows.push([`Per GPU (TP ${fmt.int(r.tp)})`, fmt.bytesBoth(r.kvBytesPerGpu), fmt.replicated(r)]);
     if (r.stateBytes > 0) rows.push(['Fixed state per sequence', fmt.bytesBoth(r.stateBytes)]);
     if (r.weightBytes != null) {
       rows.push([`Weights (${r.weightDtype}, for comparison)`, `${fmt.binary(r.weightBytes)}, ${fmt.params(r.paramCount)} parameters`]);
@@ -125,13 +133,13 @@ function formulaTerm(t, g, fmt) {
   return termMn(text, source);
 }
 
-function mo(op) {
+export function mo(op) {
   // infix: a "+" that starts a wrapped piece keeps its spacing
   return math('mo', op === '+' || op === '=' ? { form: 'infix' } : null, op);
 }
 
 // A value in the formula that shows its source on hover and focus.
-function termMn(text, source) {
+export function termMn(text, source) {
   return math('mn', { class: 'term', tabindex: '0', 'data-source': source }, text);
 }
 
@@ -151,7 +159,7 @@ function times(terms) {
 // One equation, "label: terms = value unit", as <math> pieces that break after "×"
 // and before "+" and "="
 // (MathML in browsers does not wrap a long line; a phone needs it to).
-function equationLine(label, termNodes, value, unit, symbolic = false) {
+export function equationLine(label, termNodes, value, unit, symbolic = false) {
   const pieces = [];
   let current = [];
   for (const n of termNodes) {

@@ -160,12 +160,16 @@ export function plotHeads(q, d, W, fmt, node) {
   return nodes;
 }
 
+// What the figures are for: the batch and KV dtype, or llama.cpp's slots and cache types.
+const setting = (r, fmt) => `${r.llamacpp ? `${fmt.int(r.llamacpp.nSeqMax)} ${r.llamacpp.nSeqMax === 1 ? 'slot' : 'slots'}, ` +
+  `K ${r.llamacpp.cacheTypeK}, V ${r.llamacpp.cacheTypeV}` : `batch ${fmt.int(r.batch)}, ${r.kvDtype}`}, ${r.accounting}`;
+
 // The GQA figures in words: a standalone figure's description.
 export function describeGqa({ r, q, points, mla, mha, ownKv, fmt }) {
   const each = points.map((p) => `${fmt.int(p.kvHeads)} KV ${p.kvHeads === 1 ? 'head' : 'heads'} (${kindOf(p.kvHeads, q)}${p.kvHeads === ownKv ? ', configured' : ''}): ` +
     `${fmt.bytes(p.bytesPerToken)} per token, ${fmt.binary(p.bytes)}, ${ratioText(p.bytes, mha.bytes, fmt)} of MHA`);
   if (mla) each.push(`${mla.label}: ${fmt.bytes(mla.bytesPerToken)} per token, ${fmt.binary(mla.bytes)}, ${ratioText(mla.bytes, mha.bytes, fmt)} of MHA`);
-  return `KV cache of ${r.model} at ${fmt.tokens(r.context)}, batch ${fmt.int(r.batch)}, ${r.kvDtype}, ${r.accounting}, ` +
+  return `KV cache of ${r.model} at ${fmt.tokens(r.context)}, ${setting(r, fmt)}, ` +
     `for each KV-head count (divisors of ${fmt.int(q)} query heads). ${each.join('; ')}.`;
 }
 
@@ -280,7 +284,7 @@ export class GqaView {
       `${ownKv === p.kvHeads ? ' (the model as configured)' : ''}.`);
 
     this.tableWrap.setAttribute('aria-label', `KV cache of ${r.model} for each KV-head count`);
-    setText(this.caption, `${r.model}: KV cache at ${fmt.tokens(r.context)}, batch ${fmt.int(r.batch)}, ${r.kvDtype}, ${r.accounting}`);
+    setText(this.caption, `${r.model}: KV cache at ${fmt.tokens(r.context)}, ${setting(r, fmt)}`);
     // Each row's figures: bytes per token, the cache (its exact bytes as the title), the ratio.
     const figures = [...this.points, ...(mla ? [mla] : [])].map((x) => [fmt.bytes(x.bytesPerToken), fmt.bytes(x.bytes),
       fmt.binary(x.bytes), ratioText(x.bytes, mha.bytes, fmt)]);

@@ -4,7 +4,7 @@
 // are left alone.
 
 const HASH_KEYS = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens',
-  'max-context', 'config'];
+  'max-context', 'engine', 'parallel', 'cache-type-k', 'cache-type-v', 'flash-attn', 'config'];
 
 function hashParams() {
   const raw = location.hash.replace(/^#/, '');

@@ -14,14 +14,15 @@ import { engine, loadedEngine } from './engine.js';
 import { formatterFor } from './format.js';
 import { INLINE, PASTED } from './controls.js';
 import { describeError } from './error-text.js';
-import { Drawing } from './drawing.js';
+import { Drawing, sizeOptions, usesLlamacpp } from './drawing.js';
 import { SECTIONS, loadSections, sectionModule } from './sections.js';
 import { KvCalcChangeEvent } from './change-event.js';
 import { bakedRender, readerInput, restoreInput, styleSheet } from './baked.js';
 import { HubOffer } from './hub-offer.js';
 
 // Attributes the reader can change, written to the URL hash after an edit.
-const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context'];
+const SHARED_ATTRIBUTES = ['model', 'context', 'batch', 'kv-dtype', 'tp', 'accounting', 'pool-tokens', 'max-context',
+  'engine', 'parallel', 'cache-type-k', 'cache-type-v', 'flash-attn'];
 
 const HASH_DELAY_MS = 250;
 
@@ -70,7 +71,6 @@ export class Live {
   #lastKey = '';
   #result = null;
   #check = null;
-  #options = {};         // the size() options of the last render
   #hashTimer = 0;
   #pending = [];         // the view's sections the first render left to its slices, not yet drawn
   #pendingView = null;   // the view they are of
@@ -217,13 +217,13 @@ export class Live {
     this.#queue();
   }
 
-  // The config is tried with the element's current options (its context, dtype...), so an
+  // The config is tried with the element's current options (its context, dtype, engine...), so an
   // error shows next to the config input before anything else changes: its figures only,
   // the render that follows builds the report.
   #usePastedConfig(text) {
     const e = this.#engine;
     try {
-      e.figures(text, this.#options);
+      e.figures(text, sizeOptions(readAttributes(this.#host).values, text).options);
     } catch (err) {
       return err;
     }
@@ -346,7 +346,8 @@ export class Live {
       return;
     }
     const { values, errors } = readAttributes(this.#host);
-    if (!this.#prepared(SECTIONS[values.view ?? 'formula'])) return;
+    const needed = SECTIONS[values.view ?? 'formula'];
+    if (!this.#prepared(usesLlamacpp(values, [this.#pasted, this.#inline]) ? [...needed, 'llamacpp'] : needed)) return;
     this.#drawing ??= new Drawing({
       set: (a, v) => this.#userSet(a, v),
       redraw: () => this.#queue(),
@@ -418,7 +419,6 @@ export class Live {
       return;
     }
     const { r, check, state, source, config, options, extra, selected, ctx } = drawn;
-    this.#options = options;
     if (source === 'pasted') {
       const text = this.#pasted;
       this.#configInput().then((input) => input.show(text), () => {});

@@ -1,5 +1,6 @@
 // The sections each view shows, and the code of each: a file of its own, loaded when an
-// element first shows it, so a page loads the code of the views it shows and of no other.
+// element first shows it, so a page loads the code of the views it shows and of no other
+// (and llama.cpp's only where its engine shows).
 // The chart has no file: the formula and check views, which show it, each carry it (their
 // `chart` export).
 
@@ -12,6 +13,8 @@ export const SECTIONS = {
 };
 
 const SECTION_CODE = {
+  // Not a section: llama.cpp's controls and arithmetic, which its engine's elements add.
+  llamacpp: () => import('./llamacpp-view.js'),
   formula: () => import('./formula-view.js'),
   table: () => import('./table-view.js'),
   gqa: () => import('./gqa-view.js'),

@@ -5,7 +5,14 @@
 import { readEndpoint } from '../api/hub-ref.js';
 
 export const VIEWS = ['formula', 'table', 'gqa', 'check', 'all'];
-export const ACCOUNTINGS = ['resident', 'naive', 'vllm'];
+export const ACCOUNTINGS = ['resident', 'naive', 'vllm', 'llamacpp'];
+// The engines whose allocation is sized; the last three are llama.cpp (Ollama and LM Studio
+// with their own defaults), whose options carry llama-server's names.
+export const ENGINES = ['vllm', 'sglang', 'llamacpp', 'ollama', 'lmstudio'];
+const LLAMACPP_ENGINES = ENGINES.slice(2);
+export const isLlamacpp = (engine) => LLAMACPP_ENGINES.includes(engine);
+// A llama.cpp report's host ("lmstudio") as its users name it.
+export const hostName = (host) => ({ ollama: 'Ollama', lmstudio: 'LM Studio' })[host] ?? host;
 export const LOADINGS = ['lazy', 'eager'];
 export const THEMES = ['auto', 'light', 'dark'];
 export const HUB = ['on', 'off'];
@@ -24,11 +31,27 @@ export const ATTRIBUTES = {
   'pool-tokens': { prop: 'poolTokens', read: readTokens },
   'max-context': { prop: 'maxContext', read: readTokens },
   accounting: { prop: 'accounting', read: (v) => readChoice(v, ACCOUNTINGS) },
+  engine: { prop: 'engine', read: (v) => readChoice(v, ENGINES) },
+  // llama.cpp's options (the core checks their values): slots, cache types, flash attention,
+  // and the rarer ones a page sets as attributes only.
+  parallel: { prop: 'parallel', read: readCount },
+  'cache-type-k': { prop: 'cacheTypeK', read: readText },
+  'cache-type-v': { prop: 'cacheTypeV', read: readText },
+  'flash-attn': { prop: 'flashAttn', read: readText },
+  'swa-full': { prop: 'swaFull', read: readFlag },
+  'ubatch-size': { prop: 'ubatchSize', read: readCount },
+  'kv-unified': { prop: 'kvUnified', read: readFlag },
+  'llamacpp-build': { prop: 'llamacppBuild', read: readCount },
+  'ollama-version': { prop: 'ollamaVersion', read: readText },
   loading: { prop: 'loading', read: (v) => readChoice(v, LOADINGS) },
   theme: { prop: 'theme', read: (v) => readChoice(v, THEMES) },
   hub: { prop: 'hub', read: (v) => readChoice(v, HUB) },
   'hub-endpoint': { prop: 'hubEndpoint', read: readEndpoint },
 };
+
+// The attributes that are size() options, by their property (the API's option) names.
+export const SIZE_OPTIONS = ['context', 'batch', 'kvDtype', 'tp', 'accounting', 'engine', 'parallel', 'cacheTypeK',
+  'cacheTypeV', 'flashAttn', 'swaFull', 'ubatchSize', 'kvUnified', 'llamacppBuild', 'ollamaVersion'];
 
 // An API error about an option, told in the attribute's terms: the attribute the option
 // comes from (by its JS name, kvDtype, or the core's, kv_dtype: read from ATTRIBUTES), and
@@ -70,6 +93,13 @@ export function readCount(v) {
   if (n < 1n) return { error: `must be at least 1, got "${v}"` };
   if (n > MAX_SAFE) return { error: `is too large, got "${v}"` };
   return { value: Number(n) };
+}
+
+// A boolean attribute: present (or "true") is true, "false" is false.
+function readFlag(v) {
+  const s = v.trim();
+  return s === '' || s === 'true' ? { value: true } : s === 'false' ? { value: false }
+    : { error: `expected true or false (or no value, for true), got "${v}"` };
 }
 
 function readChoice(v, choices) {

@@ -134,7 +134,7 @@ button[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-f
 .shortcuts button { padding: 0.1em 0.45em; font-size: 0.85em; }
 [aria-invalid="true"] { border-color: var(--_bad); outline: 1px solid var(--_bad); }
 .field-error { color: var(--_bad); font-size: 0.85em; overflow-wrap: break-word; }
-.field-error:empty { display: none; }
+.field-error:empty, .field > .note:empty { display: none; }
 :focus-visible {
   outline: 3px solid var(--_focus);
   outline-offset: 2px;
@@ -172,6 +172,7 @@ const FORMULA_CSS = `
 .eq { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.1em 0.25em; }
 .eq-label { color: var(--_muted); font-size: 0.9em; }
 .eq.symbolic { color: var(--_muted); }
+.log-line code { font-family: var(--kv-mono-font-family, ui-monospace, monospace); font-size: 0.85em; white-space: pre-wrap; overflow-wrap: anywhere; }
 math { font-size: 1.15em; }
 .term { color: var(--_accent); cursor: help; border-radius: 3px; }
 .term:focus-visible { outline: 2px solid var(--_focus); outline-offset: 1px; }

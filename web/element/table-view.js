@@ -7,6 +7,7 @@
 
 import { h, replace, setText, uid } from './dom.js';
 import { describeError } from './error-text.js';
+import { hostName } from './state.js';
 import { runSteps } from './steps.js';
 
 export const TABLE_CONTEXTS = [4096, 32768, 131072];
@@ -95,9 +96,10 @@ export class TableView {
         pasted: c.source === 'pasted' ? 'your config' : "this page's config" });
     }
     const contexts = tableContexts(c.options.context);
-    const base = {};
-    if (c.options.kvDtype !== undefined) base.kvDtype = c.options.kvDtype;
-    if (c.options.accounting !== undefined) base.accounting = c.options.accounting;
+    // The options a table takes: all but the context (its columns), the batch and TP (one
+    // sequence of the whole model).
+    const base = { ...c.options };
+    for (const k of ['context', 'batch', 'tp']) delete base[k];
     // The fixed columns are read once for a dtype and accounting (the engine keeps them);
     // a new chosen context asks the core for that one column only.
     const { report: fixedReport, rowOf: fixed } = tableFor(rows, (configs) => e.table(configs, { ...base, contexts: TABLE_CONTEXTS }));
@@ -107,7 +109,7 @@ export class TableView {
     const rowOf = fixed.map((f, i) => (!f.r || !own ? f : own[i].r ? {
       r: { ...f.r, kvBytes: contexts.map((x) => (x === chosen ? own[i].r.kvBytes[0] : f.r.kvBytes[TABLE_CONTEXTS.indexOf(x)])) },
     } : own[i]));
-    yield* this.updateSteps({ rows, rowOf, contexts, fmt, state, fixed: fixedReport });
+    yield* this.updateSteps({ rows, rowOf, contexts, fmt, state, fixed: fixedReport, r });
     // The scrolling box's name tells two tables of one page apart (axe: unique landmarks).
     this.wrap.setAttribute('aria-label', `Per-model table: ${rows.slice(0, 2).map((x) => x.label).join(', ')}` +
       `${rows.length > 2 ? ` and ${rows.length - 2} more` : ''}`);
@@ -117,12 +119,12 @@ export class TableView {
   // row for each, or { error }. fixed: the table() report at the fixed contexts (rowOf adds
   // the chosen context's column to its rows), the same object while the rows, dtype and
   // accounting stay (the engine keeps it): it stands for everything a row shows beside its
-  // memory columns.
+  // memory columns. r: the element's report (llama.cpp's allocation names the caption's settings).
   update(args) {
     runSteps(this.updateSteps(args));
   }
 
-  * updateSteps({ rows, rowOf, contexts, fmt, state, fixed }) {
+  * updateSteps({ rows, rowOf, contexts, fmt, state, fixed, r = null }) {
     const data = rows.map((row, i) => ({ row, ...rowOf[i] }));
     const withWeights = data.some((d) => d.r && d.r.weightBytes != null);
     const cols = this.columns(contexts, fmt, withWeights);
@@ -152,7 +154,10 @@ export class TableView {
         for (const [c, j] of memory) patchMemoryCell(cells[j], d.r, c.index, fmt);
       });
     }
-    setText(this.caption, `KV cache of one sequence per model (whole model), KV dtype ${state.kvDtype ?? 'auto'}, ` +
+    const a = r?.llamacpp;
+    setText(this.caption, a ? `What llama.cpp allocates per model (${hostName(a.host)}, the context as -c), ${fmt.int(a.nSeqMax)} ` +
+      `${a.nSeqMax === 1 ? 'slot' : 'slots'}, K ${a.cacheTypeK}, V ${a.cacheTypeV}, ${state.accounting ?? 'llamacpp'} accounting. Weights at the config's dtype.`
+      : `KV cache of one sequence per model (whole model), KV dtype ${state.kvDtype ?? 'auto'}, ` +
       `${state.accounting ?? 'resident'} accounting. Weights at the config's dtype.`);
     setText(this.note, `Memory columns are 1024-based (GiB = 2³⁰ bytes); each cell's title holds the exact byte count. ` +
       `"—": the context is above the model's own max.${state.batch > 1 || state.tp > 1 ? ' Batch and TP do not apply to this table.' : ''}`);

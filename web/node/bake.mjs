@@ -18,8 +18,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { load, wasmUrl, KvCalcError } from '../kvcalc.js';
-import { ATTRIBUTES, DEFAULT_MODEL, attributeError } from '../element/state.js';
+import { ATTRIBUTES, DEFAULT_MODEL, attributeError, hostName, isLlamacpp } from '../element/state.js';
 import { Formatter } from '../element/format.js';
+import { sizeOptions } from '../element/drawing.js';
 import { escapeHtml as escape, parseAttributes } from '../api/html-text.mjs';
 import { htmlFiles, writeWhole } from './site-files.mjs';
 import { shadowRootHtml } from './first-render.mjs';
@@ -83,11 +84,28 @@ function coreCall(fn, what) {
 }
 
 const data = (n, text) => `<data value="${n}">${escape(text)}</data>`;
-const shared = (s) => ({ batch: s.batch, kvDtype: s.kvDtype, tp: s.tp, accounting: s.accounting });
 const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+// The size() options of the element's attributes for a config, as the element takes them
+// (its engine: the attribute's, or llama.cpp's for a GGUF file).
+const optionsOf = (s, config) => sizeOptions(s, config).options;
+// The options a table or a check takes from them: not the batch (nor, for a table, TP or the
+// context, its columns).
+const without = (o, names) => Object.fromEntries(Object.entries(o).filter(([k]) => !names.includes(k)));
+
+// llama.cpp's allocation in words: the host, its context and slots, each memory object.
+function llamacppText(r) {
+  const a = r.llamacpp;
+  const objects = a.memory.map((m) => `the ${m.cache} ${m.object === 'llama_memory_recurrent' ? 'state' : 'cache'} ` +
+    `${fmt.binary(m.bytes)} (${fmt.int(m.cells)} ${m.cells === 1 ? 'cell' : 'cells'}${m.streams > 1 ? ` × ${fmt.int(m.streams)} streams` : ''}, ` +
+    `${fmt.int(m.layers)} layers)`);
+  return `${escape(r.model)}: ${escape(hostName(a.host))} allocates ${data(a.bytes, fmt.bytesBoth(a.bytes))} of KV cache for a context (-c) of ` +
+    `${escape(fmt.tokens(a.nCtxRequested))} and ${escape(fmt.int(a.nSeqMax))} ${a.nSeqMax === 1 ? 'slot' : 'slots'}, K ${escape(a.cacheTypeK)} ` +
+    `and V ${escape(a.cacheTypeV)}: ${escape(objects.join(', '))}. A token costs ${data(r.bytesPerToken, fmt.bytes(r.bytesPerToken))} in every layer.`;
+}
 
 function formulaHtml(k, config, s, what) {
-  const r = coreCall(() => k.size(config, defined({ context: s.context, ...shared(s) })), what);
+  const r = coreCall(() => k.size(config, optionsOf(s, config)), what);
+  if (r.llamacpp) return `<p class="fallback" ${MARK}>${llamacppText(r)}</p>`;
   const perSequence = r[`sequenceBytes${r.accounting[0].toUpperCase()}${r.accounting.slice(1)}`];
   let text = `${escape(r.model)} keeps ${data(r.bytesPerToken, fmt.bytes(r.bytesPerToken))} of KV cache per token (${escape(r.kvDtype)}) ` +
     `and ${data(perSequence, fmt.bytesBoth(perSequence))} for one sequence of ${escape(fmt.tokens(r.context))} (${escape(r.accounting)} accounting).`;
@@ -97,7 +115,7 @@ function formulaHtml(k, config, s, what) {
 }
 
 function gqaHtml(k, config, s, what) {
-  const r = coreCall(() => k.size(config, defined({ context: s.context, ...shared(s) })), what);
+  const r = coreCall(() => k.size(config, optionsOf(s, config)), what);
   const kvHeads = [...new Set(r.groups.filter((g) => g.kvHeads).map((g) => g.kvHeads.value))];
   const mla = r.groups.some((g) => g.kind === 'mla');
   const heads = mla
@@ -111,17 +129,23 @@ function gqaHtml(k, config, s, what) {
 function tableHtml(k, config, s, what, inline) {
   const models = inline ? [config] : s.models ?? k.presets().map((p) => p.id);
   const contexts = [...new Set([...TABLE_CONTEXTS, ...(s.context ? [s.context] : [])])].sort((a, b) => a - b);
-  const t = coreCall(() => k.table(models, defined({ contexts, format: 'html', kvDtype: s.kvDtype, accounting: s.accounting })),
-    s.models ? 'models' : what);
+  const options = without(optionsOf(s, inline ? config : null), ['context', 'batch', 'tp']);
+  const t = coreCall(() => k.table(models, { ...options, contexts, format: 'html' }), s.models ? 'models' : what);
   if (!/<table[\s>]/.test(t.text)) throw new Error(`the core's table printed no <table>: ${String(t.text).slice(0, 200)}`);
   return `<div class="fallback-table" ${MARK}>\n${t.text.trim()}\n</div>`;
 }
 
 function checkHtml(k, config, s, what) {
-  for (const name of ['pool-tokens', 'max-context']) {
-    if (s[ATTRIBUTES[name].prop] === undefined) throw new BakeError(name, `${name}: a check view needs the pool-tokens and max-context attributes`);
+  const options = optionsOf(s, config);
+  // llama.cpp's pool is the cache its context and slots allocate; the others' is an attribute.
+  const llama = isLlamacpp(options.engine);
+  for (const name of llama ? ['max-context'] : ['pool-tokens', 'max-context']) {
+    if (s[ATTRIBUTES[name].prop] === undefined) {
+      throw new BakeError(name, `${name}: a check view needs the ${llama ? 'max-context attribute' : 'pool-tokens and max-context attributes'}`);
+    }
   }
-  const c = coreCall(() => k.check(config, defined({ maxContext: s.maxContext, poolTokens: s.poolTokens, kvDtype: s.kvDtype, tp: s.tp })), what);
+  const c = coreCall(() => k.check(config, llama ? { ...without(options, ['batch']), maxContext: s.maxContext }
+    : defined({ maxContext: s.maxContext, poolTokens: s.poolTokens, kvDtype: s.kvDtype, tp: s.tp })), what);
   const verdict = c.fits
     ? `Fits: one ${fmt.int(c.maxContext)}-token request fits the pool of ${fmt.tokens(c.poolTokens)}`
     : `Does not fit: one ${fmt.int(c.maxContext)}-token request needs more than the pool of ${fmt.tokens(c.poolTokens)}`;
@@ -130,10 +154,11 @@ function checkHtml(k, config, s, what) {
 }
 
 // view="all": the formula's sentence (the first thing the element shows), then the check's
-// verdict when the element states a pool and a context.
+// verdict when the element states a pool (llama.cpp's is its cache) and a context.
 function allHtml(k, config, s, what) {
   const parts = [formulaHtml(k, config, s, what)];
-  if (s.poolTokens !== undefined && s.maxContext !== undefined) parts.push(checkHtml(k, config, s, what));
+  const pool = s.poolTokens !== undefined || isLlamacpp(optionsOf(s, config).engine);
+  if (pool && s.maxContext !== undefined) parts.push(checkHtml(k, config, s, what));
   return parts.join('\n');
 }
 

@@ -6,7 +6,7 @@
 // it over without moving the page; a reader without JavaScript sees it too.
 
 import { useDocument } from '../element/dom.js';
-import { Drawing } from '../element/drawing.js';
+import { Drawing, usesLlamacpp } from '../element/drawing.js';
 import { Engine } from '../element/engine.js';
 import { Formatter } from '../element/format.js';
 import { SECTIONS, loadSections } from '../element/sections.js';
@@ -28,7 +28,8 @@ const noAction = { set() {}, redraw() {}, openConfig() {} };
  * @returns {Promise<{html: string, messages: string[]}>}
  */
 export async function shadowRootHtml(kv, { values, inline = null, lang = 'en', stylesheet, mark }) {
-  await loadSections(SECTIONS[values.view ?? 'formula']);
+  const sections = SECTIONS[values.view ?? 'formula'];
+  await loadSections(usesLlamacpp(values, [inline]) ? [...sections, 'llamacpp'] : sections);
   let e = engines.get(kv);
   if (!e) {
     e = new Engine(kv);

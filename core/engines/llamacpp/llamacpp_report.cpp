@@ -83,8 +83,13 @@ json allocation_json(const LlamacppAllocation& a, const LlamacppPlan& plan) {
     set_member(j, "n_swa", plan.swa_window() ? json(plan.swa_window()) : json(nullptr));
     set_member(j, "cache_type_k", s.type_k->name);
     set_member(j, "cache_type_k_source", s.type_k_source);
+    // A row of n values is n / block x block_bytes (ggml_row_size): the block as ggml-common.h has it.
+    set_member(j, "cache_type_k_block", s.type_k->block);
+    set_member(j, "cache_type_k_block_bytes", s.type_k->block_bytes);
     set_member(j, "cache_type_v", s.type_v->name);
     set_member(j, "cache_type_v_source", s.type_v_source);
+    set_member(j, "cache_type_v_block", s.type_v->block);
+    set_member(j, "cache_type_v_block_bytes", s.type_v->block_bytes);
     set_member(j, "memory", memory_json(a, s));
     set_member(j, "bytes", a.bytes);
     return j;

@@ -145,17 +145,24 @@ void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& ad
     // prompt of 284,937 tokens was aborted on the prefill side (set_finish_with_abort keeps one token), yet
     // the decode side generated from the one token of KV it received. Closed as inactive; the fixes
     // proposed (PRs #30325, #30551) were open when the thread was stored.
+    // The releases to run, as kvcalc's issue 33 decided: before 0.5.20 an over-long prompt could be served
+    // without an error; 0.5.22 or later is the version to run.
     advice.push_back(
-        "With prefill-decode disaggregation, such a prompt was answered with garbage instead of an error: "
-        "the prefill side aborts it but still sends one token of KV, and the decode side generates from it "
-        "(sgl-project/sglang#30233, reported on 0.5.11; closed as inactive with its fixes, PRs #30325 and "
-        "#30551, unmerged). Keep --context-length at the pool there.");
+        "SGLang releases before 0.5.20 could serve a prompt longer than the pool without an error: with "
+        "prefill-decode disaggregation the prefill side aborts it but still sends one token of KV, and the "
+        "decode side generates from it (sgl-project/sglang#30233, reported on 0.5.11; PRs #30325 and "
+        "#30551). "
+        "Run 0.5.22 or later, and keep --context-length at the pool.");
     const std::string& mode = log.disaggregation_mode;
+    const bool known = !log.version.empty();
+    const bool before_fix = known && version_key(log.version) < version_key("0.5.20");
+    const bool before_advised = known && version_key(log.version) < version_key("0.5.22");
     std::string said;
-    if (!log.version.empty())
-        said = format("The log states SGLang {} (line {}), {} 0.5.11 where the issue was reported",
-                      log.version, log.version_line,
-                      version_key(log.version) >= version_key("0.5.11") ? "at or after" : "before");
+    if (known)
+        said = format("The log states SGLang {} (line {}): {}", log.version, log.version_line,
+                      before_fix       ? "before 0.5.20"
+                      : before_advised ? "0.5.20 or later, before the 0.5.22 to run"
+                                       : "0.5.22 or later");
     else
         said = "The log states no SGLang version (python3 -m sglang.check_env prints it)";
     if (mode == "prefill" || mode == "decode")
@@ -168,13 +175,15 @@ void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& ad
     else
         said += ", and not whether it runs disaggregated.";
     advice.push_back(std::move(said));
-    if ((mode == "prefill" || mode == "decode") &&
-        (log.version.empty() || version_key(log.version) >= version_key("0.5.11")))
+    const bool disaggregated = mode == "prefill" || mode == "decode";
+    if ((disaggregated && (!known || before_advised)) || (before_fix && mode != "null"))
         warnings.push_back(
             {"max_context",
-             "this SGLang deployment runs prefill-decode disaggregation with a pool smaller than "
-             "its context: a prompt longer than the pool can be answered with garbage, HTTP 200 "
-             "(sgl-project/sglang#30233)"});
+             format("this SGLang deployment ({}{}) has a pool smaller than its context: a prompt longer "
+                    "than the pool can be answered without an error, HTTP 200 (sgl-project/sglang#30233); "
+                    "run SGLang 0.5.22 or later",
+                    known ? "SGLang " + log.version : "no version stated",
+                    disaggregated ? ", prefill-decode disaggregation" : "")});
 }
 
 }  // namespace kvcalc

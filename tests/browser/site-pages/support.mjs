@@ -33,17 +33,21 @@ export function kvcalc(args, ok = [0], input = undefined) {
 }
 
 // The CLI arguments that size what a <kv-calc> with these attributes sizes (an inline
-// config goes to the CLI on stdin: see sizeOf).
-export function sizeArgs(attrs, inline = false) {
+// config goes to the CLI on stdin: see sizeOf; a GGUF metadata document, without an engine
+// attribute, is sized as llama.cpp allocates it, as the element does).
+export function sizeArgs(attrs, inline = false, inlineText = '') {
   const args = ['size', inline ? '-' : attrs.model || DEFAULT_MODEL];
   if (attrs.context) args.push('--context', String(readTokens(attrs.context)));
-  for (const name of ['batch', 'kv-dtype', 'tp', 'accounting']) if (attrs[name]) args.push(`--${name}`, attrs[name]);
+  for (const name of ['batch', 'kv-dtype', 'tp', 'accounting', 'engine', 'parallel', 'cache-type-k', 'cache-type-v', 'flash-attn',
+    'ubatch-size', 'llamacpp-build', 'ollama-version']) if (attrs[name]) args.push(`--${name}`, attrs[name]);
+  for (const name of ['swa-full', 'kv-unified']) if (attrs[name] !== undefined && attrs[name] !== 'false') args.push(`--${name}`);
+  if (!attrs.engine && /^\s*\{\s*"gguf"\s*:/.test(inlineText)) args.push('--engine', 'llamacpp');
   return args;
 }
 
 // The CLI's size report for a widget read by widgets(): its attributes and inline config.
 export function sizeOf(w) {
-  return kvcalc(sizeArgs(w.attrs, w.inlineConfig !== null), [0], w.inlineConfig ?? undefined);
+  return kvcalc(sizeArgs(w.attrs, w.inlineConfig !== null, w.inlineConfig ?? ''), [0], w.inlineConfig ?? undefined);
 }
 
 // For one test file: the built site served under the strict CSP (with any other folders
