@@ -2,7 +2,10 @@
 // the namespace or library the function comes from, and the data. Read from the module built
 // with its functions' names (build-wasm/kvcalc_wasm_names.wasm: the shipped flags plus
 // --profiling-funcs, which adds a name section and leaves the code as shipped; its code section
-// is printed beside the shipped module's to show it). Run: node bench/bytes.bench.mjs
+// is printed beside the shipped module's to show it). Each figure is given raw and as what it
+// adds to the gzip (-9) of its section: the section's gzip less the gzip of the section without
+// it, since gzip is what a page fetches and text and repeated code shrink far more than the rest.
+// Run: node bench/bytes.bench.mjs
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -36,7 +39,7 @@ function readModule(bytes) {
     at += n;
     return s;
   };
-  const module = { sections: [], imports: 0, bodies: [], names: new Map(), data: [] };
+  const module = { sections: [], imports: 0, bodies: [], code: [], names: new Map(), data: [] };
   while (at < bytes.length) {
     const id = bytes[at++];
     const size = u32();
@@ -56,6 +59,7 @@ function readModule(bytes) {
       for (let n = u32(); n > 0; n--) {
         const s = u32();
         module.bodies.push(s);
+        module.code.push(bytes.subarray(at, at + s));
         at += s;
       }
     } else if (id === 11) {  // data: active segments (flags 0 or 2, with an offset expression) or passive (1)
@@ -83,6 +87,11 @@ function readModule(bytes) {
   return module;
 }
 
+// gzip -9 of byte arrays laid end to end, and what some of them add to it: the gzip of all
+// less the gzip of the others.
+const gz = (parts) => gzipSync(Buffer.concat(parts), { level: 9 }).length;
+const added = (parts, isPart) => gz(parts) - gz(parts.filter((p, i) => !isPart(p, i)));
+
 const SECTION = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'data count'];
 const bytes = readFileSync(named);
 const m = readModule(bytes);
@@ -90,20 +99,28 @@ const ship = readModule(readFileSync(shipped));
 const codeSize = (mod) => mod.sections.find((s) => s.id === 10)?.size ?? 0;
 const kb = (n) => `${(n / 1024).toFixed(1).padStart(6)} KB`;
 
+const codeGzip = gz(m.code);
+const dataGzip = gz(m.data);
 console.log(`# wasm bytes: ${shipped.replace(`${root}/`, '')} ${readFileSync(shipped).length} B (gzip ${gzipSync(readFileSync(shipped), { level: 9 }).length})`);
 console.log(`code section: shipped ${codeSize(ship)} B, named build ${codeSize(m)} B (${codeSize(m) === codeSize(ship) ? 'the same code' : 'differs: the figures below are the named build\'s'})`);
-for (const s of ship.sections) console.log(`  section ${(s.name ? `custom "${s.name}"` : SECTION[s.id] ?? s.id).padEnd(18)} ${kb(s.size)}`);
+console.log('  section                 raw       gzip alone');
+for (const s of ship.sections) {
+  const alone = s.id === 10 ? codeGzip : s.id === 11 ? dataGzip : null;
+  console.log(`  ${(s.name ? `custom "${s.name}"` : SECTION[s.id] ?? s.id).padEnd(18)} ${kb(s.size)}${alone === null ? '' : ` ${kb(alone)}`}`);
+}
 
 // Names, demangled in one c++filt call.
 const mangled = m.bodies.map((_, i) => m.names.get(i + m.imports) ?? `(function ${i + m.imports})`);
 const filt = spawnSync('c++filt', [], { input: mangled.join('\n'), encoding: 'utf8', maxBuffer: 64 << 20 });
 const names = filt.status === 0 ? filt.stdout.split('\n') : mangled;
-const functions = m.bodies.map((size, i) => ({ size, name: names[i] }));
+const functions = m.bodies.map((size, i) => ({ size, name: names[i], index: i }));
 const total = functions.reduce((a, f) => a + f.size, 0);
 
-console.log(`\n## code by function: ${functions.length} functions, ${total} B; the 25 largest`);
-for (const f of [...functions].sort((a, b) => b.size - a.size).slice(0, 25)) {
-  console.log(`${kb(f.size)}  ${f.name.length > 110 ? `${f.name.slice(0, 107)}...` : f.name}`);
+const largest = [...functions].sort((a, b) => b.size - a.size).slice(0, 25);
+for (const f of largest) f.gzip = added(m.code, (_, i) => i === f.index);
+console.log(`\n## code by function: ${functions.length} functions, ${total} B (gzip ${codeGzip}); the 25 largest, raw and what each adds to the gzip`);
+for (const f of largest) {
+  console.log(`${kb(f.size)} ${kb(f.gzip)}  ${f.name.length > 100 ? `${f.name.slice(0, 97)}...` : f.name}`);
 }
 
 // Where a function comes from, by the first namespace of its qualified name (template
@@ -122,36 +139,56 @@ const origin = (n) => {
   if (first === 'nlohmann') return 'nlohmann::json';
   if (first === 'emscripten' || /embind/.test(qualified)) return 'Embind';
   if (first === 'std' || first.startsWith('__cxxabi')) return 'C++ library (std::)';
-  if (/^(dl(malloc|free|realloc|memalign)|malloc|free|realloc|sbrk|emscripten_builtin_\w+)$/.test(qualified)) return 'allocator (dlmalloc)';
+  if (/^(dl(malloc|free|realloc|memalign)|emmalloc_\w+|malloc|free|realloc|sbrk|emscripten_builtin_\w+)$/.test(qualified)) return 'allocator (emmalloc)';
   if (/^\(function \d+\)$/.test(n)) return 'unnamed';
   return first ? `other (${first}::)` : 'C library and runtime';
 };
 const byOrigin = new Map();
 for (const f of functions) {
-  const o = origin(f.name);
-  const e = byOrigin.get(o) ?? { size: 0, count: 0 };
+  f.origin = origin(f.name);
+  const e = byOrigin.get(f.origin) ?? { size: 0, count: 0 };
   e.size += f.size;
   e.count += 1;
-  byOrigin.set(o, e);
+  byOrigin.set(f.origin, e);
 }
-console.log('\n## code by origin');
+console.log('\n## code by origin: raw, and what it adds to the code\'s gzip');
 for (const [o, e] of [...byOrigin].sort((a, b) => b[1].size - a[1].size)) {
-  console.log(`${kb(e.size)}  ${String(e.count).padStart(5)} functions  ${o}`);
+  e.gzip = added(m.code, (_, i) => functions[i].origin === o);
+  console.log(`${kb(e.size)} ${kb(e.gzip)}  ${String(e.count).padStart(5)} functions  ${o}`);
 }
 
-// The data: its segments, and how much of it is text (runs of 8 or more printable bytes).
+// The data: its segments, and how much of it is text (runs of 8 or more printable bytes), by
+// kind: embedded JSON texts (bundled configs: "{\"..." runs), mangled C++ type names (type_info
+// names, which -fno-rtti leaves out), and the rest (messages, names, sources).
 const data = m.data.reduce((a, d) => a + d.length, 0);
 const runs = m.data.flatMap((d) => [...Buffer.from(d).toString('latin1').matchAll(/[\x20-\x7e\n]{8,}/g)].map((r) => r[0]));
 const text = runs.reduce((a, r) => a + r.length, 0);
-console.log(`\n## data: ${m.data.length} segment${m.data.length === 1 ? '' : 's'}, ${data} B; ${text} B of it text (runs of 8+ printable bytes), ${data - text} B other`);
+console.log(`\n## data: ${m.data.length} segment${m.data.length === 1 ? '' : 's'}, ${data} B (gzip ${dataGzip}); ${text} B of it text (runs of 8+ printable bytes), ${data - text} B other`);
+const KINDS = [
+  ['JSON texts (embedded configs)', (r) => r.startsWith('{"')],
+  ['C++ type names (RTTI)', (r) => /^N?St3__2|^N?8nlohmann|^N?6kvcalc|^N10__cxxabiv1|^\d+[A-Za-z_]\w*$/.test(r) && !r.includes(' ')],
+  ['other text', () => true],
+];
+const kindOf = (r) => KINDS.find(([, test]) => test(r))[0];
+const dataText = Buffer.from(Buffer.concat(m.data)).toString('latin1');
+const dataBytes = (keep) => Buffer.from(dataText.replace(/[\x20-\x7e\n]{8,}/g, (r) => (keep(r) ? r : '')), 'latin1');
+const dataKinds = {};
+console.log('  raw        gzip it adds');
+for (const [kind] of KINDS) {
+  const raw = runs.filter((r) => kindOf(r) === kind).reduce((a, r) => a + r.length, 0);
+  const gzip = dataGzip - gz([dataBytes((r) => kindOf(r) !== kind)]);
+  dataKinds[kind] = { raw, gzip };
+  console.log(`${kb(raw)} ${kb(gzip)}  ${kind}`);
+}
 console.log('the 8 longest texts:');
 for (const run of runs.sort((a, b) => b.length - a.length).slice(0, 8)) {
   console.log(`${kb(run.length)}  ${JSON.stringify(run.slice(0, 90))}${run.length > 90 ? '...' : ''}`);
 }
 
 console.log(`BENCH_JSON ${JSON.stringify({ bytes: {
-  wasm: readFileSync(shipped).length, code: codeSize(ship), data,
-  data_text: text, functions: functions.length,
-  by_origin: Object.fromEntries([...byOrigin].map(([o, e]) => [o, e.size])),
-  largest: [...functions].sort((a, b) => b.size - a.size).slice(0, 10).map((f) => ({ name: f.name.slice(0, 200), size: f.size })),
+  wasm: readFileSync(shipped).length, wasm_gzip: gzipSync(readFileSync(shipped), { level: 9 }).length,
+  code: codeSize(ship), code_gzip: codeGzip, data, data_gzip: dataGzip,
+  data_text: text, data_kinds: dataKinds, functions: functions.length,
+  by_origin: Object.fromEntries([...byOrigin].map(([o, e]) => [o, { raw: e.size, gzip: e.gzip }])),
+  largest: largest.slice(0, 10).map((f) => ({ name: f.name.slice(0, 200), size: f.size, gzip: f.gzip })),
 } })}`);

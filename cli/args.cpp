@@ -167,11 +167,12 @@ void print_usage() {
         "--engine-log or --gpu / --gpu-memory; it exits 3 when the context does not fit the pool.\n"
         "options:\n";
     for (const OptionSpec& o : option_table()) {
+        const OptionHelp help = option_help(o);
         std::string commands;
         for (Command c : {size_command, check_command, table_command})
             if (o.commands & c) commands += std::string(commands.empty() ? "" : ", ") + command_name(c);
         out += "  " + cli_flag(o) + (o.type == OptionType::flag ? "" : " " + value_text(o)) + "  (" +
-               commands + ")\n      " + o.help + "; default: " + o.default_text + "\n";
+               commands + ")\n      " + help.help + "; default: " + help.default_text + "\n";
     }
     std::cerr << out;
 }

@@ -1,6 +1,9 @@
 #include "options.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
+#include <utility>
 
 #include "config/config_fields.hpp"
 
@@ -9,10 +12,23 @@ namespace {
 
 constexpr unsigned size_check_table = size_command | check_command | table_command;
 
+// A row of the table: OptionSpec's fields with the texts for people (default_text, help) between,
+// in the order the rows are written (a compile-time table: its padding costs nothing at run time).
+struct OptionRow {  // NOLINT(clang-analyzer-optin.performance.Padding)
+    const char* name;
+    OptionType type;
+    const char* values;
+    const char* default_text;  // what applies when the option is not given
+    const char* help;
+    unsigned commands;
+    OptionSlot slot;
+    unsigned engines = for_all_engines;
+};
+
 // In the order the usage lists them: what each command needs first. The defaults that are
 // plain values are those of SizeOptions and pool.hpp; a test checks that the texts here say
 // the same.
-const std::vector<OptionSpec> table = {
+constexpr OptionRow rows[] = {
     {"context", OptionType::count, "N",
      "the model's max context; llama.cpp: llama-server's -c default, Ollama's num_ctx 4096, LM Studio's 4096",
      "tokens in one sequence; llamacpp: -c, the whole cache split among the slots; ollama: num_ctx, a slot's",
@@ -130,6 +146,16 @@ const std::vector<OptionSpec> table = {
      "printed pool, concurrency and refusal) or kvcalc (kvcalc's derivation)",
      check_command, &Options::verdict_from},
 };
+
+// The rows without their texts, made at compile time: only option_help() reads `rows` at run
+// time, so a module that never calls it (the wasm) links none of the help.
+template <std::size_t... I>
+constexpr std::array<OptionSpec, sizeof...(I)> specs_of(std::index_sequence<I...>) {
+    return {
+        {{rows[I].name, rows[I].type, rows[I].values, rows[I].commands, rows[I].slot, rows[I].engines}...}};
+}
+constexpr auto specs = specs_of(std::make_index_sequence<std::size(rows)>());
+const std::vector<OptionSpec> table(specs.begin(), specs.end());
 
 // "naive, resident or vllm" from "naive resident vllm".
 std::string choice_list(const char* values) {
@@ -292,6 +318,12 @@ const std::vector<OptionSpec>& option_table() {
     return table;
 }
 
+OptionHelp option_help(const OptionSpec& spec) {
+    for (const OptionRow& r : rows)
+        if (std::string_view(spec.name) == r.name) return {r.default_text, r.help};
+    return {"", ""};  // not reached: every OptionSpec is a row's
+}
+
 const OptionSpec* find_option(std::string_view name) {
     for (const auto& o : table)
         if (name == o.name) return &o;
@@ -399,8 +431,6 @@ json options_json() {
         set_member(e, "cli", cli_flag(o));
         set_member(e, "type", type_name(o.type));
         set_member(e, "values", o.values);
-        set_member(e, "default", o.default_text);
-        set_member(e, "help", o.help);
         set_member(e, "commands", std::move(commands));
         list.push_back(std::move(e));
     }

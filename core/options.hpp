@@ -51,23 +51,33 @@ enum class OptionType {
     flag,           // true or false; the CLI's flag alone means true (--swa-full)
 };
 
+using OptionSlot =
+    std::variant<std::optional<std::uint64_t> Options::*, std::optional<std::string> Options::*,
+                 std::optional<Fraction> Options::*, std::optional<std::vector<std::uint64_t>> Options::*,
+                 std::optional<bool> Options::*>;
+
+// What the code reads of an option. Its texts for people are option_help()'s.
 struct OptionSpec {
     const char* name;  // the JSON key, snake_case; the CLI flag is --name-with-dashes
     OptionType type;
     // choice: the values, separated by spaces; other types: the value's name in the usage.
     const char* values;
-    const char* default_text;  // what applies when the option is not given, for people
-    const char* help;
     unsigned commands;  // Command bits
-    std::variant<std::optional<std::uint64_t> Options::*, std::optional<std::string> Options::*,
-                 std::optional<Fraction> Options::*, std::optional<std::vector<std::uint64_t>> Options::*,
-                 std::optional<bool> Options::*>
-        slot;
-    unsigned engines = for_all_engines;  // EngineBits
+    OptionSlot slot;
+    unsigned engines;  // EngineBits
 };
 
 const std::vector<OptionSpec>& option_table();
 const OptionSpec* find_option(std::string_view name);
+
+// An option's texts for people, which the CLI's usage prints: what applies when it is not given,
+// and what it does. The same rows of the one table as OptionSpec's; a module that never prints
+// the usage (the wasm) never calls this, and carries none of the text.
+struct OptionHelp {
+    const char* default_text;
+    const char* help;
+};
+OptionHelp option_help(const OptionSpec& spec);
 
 // The options of `command` from a JSON object (null or absent: none). Unknown keys, keys of
 // another command or of another engine than `engine` names, and bad values are bad_option errors
@@ -87,8 +97,8 @@ bool is_llamacpp_engine(const std::optional<std::string>& engine);
 std::string cli_flag(const OptionSpec& spec);
 std::string js_name(const OptionSpec& spec);
 
-// The table as JSON, for the JS API: [{"name", "js", "cli", "type", "values", "default", "help",
-// "commands"}, ...].
+// The table as JSON, for the JS API: [{"name", "js", "cli", "type", "values", "commands"}, ...]
+// (no help: the JS API names options, the CLI explains them).
 json options_json();
 
 }  // namespace kvcalc

@@ -9,7 +9,7 @@ import { minify } from 'terser';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { importsOf, pageLoads, STYLESHEET, VIEWS } from './page-loads.mjs';
+import { importsOf, loadsReport, pageLoads, STYLESHEET, VIEWS } from './page-loads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -238,14 +238,6 @@ writeFileSync(join(dist, STYLESHEET), stylesheetText());
 // Sizes. gzip -9, as a server would send them.
 const loads = pageLoads(dist);
 const pad = (v, n) => String(v).padStart(n);
-const against = (v) => (v.gzip <= v.budget ? `${v.budget - v.gzip} left of ${v.budget}` : `OVER ${v.budget} by ${v.gzip - v.budget}`);
 console.log('dist/                    raw     gzip');
 for (const r of loads.files) console.log(`  ${r.file.padEnd(20)} ${pad(r.raw, 8)} ${pad(r.gzip, 8)}${r.file.endsWith('.d.ts') ? '  (types, not loaded)' : ''}`);
-for (const [which, early, views] of [['baked by kvcalc bake', loads.beforeViewportBaked, loads.bakedViews],
-  ['not baked', loads.beforeViewport, loads.views]]) {
-  console.log(`a page ${which}: before any <kv-calc> is near the viewport it loads ${early.files.join(' ')}: ${early.gzip} gzip, ${against(early)}`);
-  console.log('  with one <kv-calc> (gzip, against the budget of scripts/page-loads.mjs):');
-  for (const [view, v] of Object.entries(views)) {
-    console.log(`    view=${view.padEnd(13)} ${pad(v.raw, 8)} ${pad(v.gzip, 8)}  ${against(v)}  (${v.files.join(' ')})`);
-  }
-}
+for (const line of loadsReport(loads)) console.log(line);
