@@ -104,7 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             require(r["error"]["code"].is_string() && !r["error"]["message"].get<std::string>().empty());
             continue;
         }
-        if (!r["pool_blocks"].is_null() && !r["log_blocks"].is_null())
+        // A llama.cpp log's report has no vLLM blocks: read a member only where it is (operator[] of a
+        // const json on a missing key is undefined, and ASan saw it read freed memory).
+        require(r.contains("cross_checks") && r["cross_checks"].is_array());
+        if (r.contains("pool_blocks") && r.contains("log_blocks") && !r["pool_blocks"].is_null() &&
+            !r["log_blocks"].is_null())
             require(r["pool_bytes_per_gpu"].get<std::uint64_t>() ==
                     r["pool_blocks"].get<std::uint64_t>() *
                         r["log_blocks"]["block_bytes_per_gpu"].get<std::uint64_t>());
