@@ -15,7 +15,7 @@ import { parse } from 'parse5';
 import { CSP, startServer } from '../../scripts/serve.mjs';
 import { locked, runTarball } from '../packed.mjs';
 import { ROOT, jumpToEach } from './harness.mjs';
-import { launch, openPage } from './site-pages/support.mjs';
+import { SHIFT_SINCE_DEFINED, launch, openPage } from './site-pages/support.mjs';
 
 export { CSP };
 
@@ -148,6 +148,18 @@ export async function checkSite(env, dir, path, csp, mounts = []) {
   const server = await startServer({ mounts: [['/', dir], ...mounts], csp });
   const base = `http://127.0.0.1:${server.address().port}`;
   const { page, log } = await openPage(env.browser, `${base}${path}`);
+  const close = async () => { await page.close(); await new Promise((ok) => server.close(ok)); };
+  try {
+    return { page, log, base, server, close, ...await liveAndStill(env, page, log, base, dir, path, csp, mounts) };
+  } catch (e) {
+    // A failed check closes what it opened: a server left listening keeps the test file alive
+    // until node --test's timeout (ten minutes) instead of failing at once.
+    await close();
+    throw e;
+  }
+}
+
+async function liveAndStill(env, page, log, base, dir, path, csp, mounts) {
   await page.waitForFunction(() => customElements.get('kv-calc'));
   const result = await page.$eval('kv-calc', async (el) => {
     el.scrollIntoView();
@@ -171,7 +183,7 @@ export async function checkSite(env, dir, path, csp, mounts = []) {
     assert.ok(shift <= 0.01, `${path}, ${where}: layout shift ${shift}`);
   }
   const elsewhere = log.requests.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'));
-  return { page, log, base, server, elsewhere, shifts, close: async () => { await page.close(); await new Promise((ok) => server.close(ok)); } };
+  return { elsewhere, shifts };
 }
 
 // generatorErrors: page errors a generator's own scripts raise, each explained where it is
@@ -194,12 +206,8 @@ export async function layoutShift(env, dir, path, csp, viewport, mounts = []) {
   const page = await env.browser.context.newPage();
   try {
     await page.setViewportSize(viewport);
-    await page.addInitScript(() => {
-      window.__shift = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await page.addInitScript(SHIFT_SINCE_DEFINED);
+    await page.addInitScript(() => window.__countShift());
     await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
     const live = await jumpToEach(page);
     return { shift: await page.evaluate(() => window.__shift), live };
