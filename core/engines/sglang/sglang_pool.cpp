@@ -151,9 +151,9 @@ void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& ad
         "SGLang releases before 0.5.20 could serve a prompt longer than the pool without an error: with "
         "prefill-decode disaggregation the prefill side aborts it but still sends one token of KV, and the "
         "decode side generates from it (sgl-project/sglang#30233, reported on 0.5.11; PRs #30325 and "
-        "#30551). "
-        "Run 0.5.22 or later, and keep --context-length at the pool.");
+        "#30551). Run 0.5.22 or later, and keep --context-length at the pool.");
     const std::string& mode = log.disaggregation_mode;
+    const bool disaggregated = mode == "prefill" || mode == "decode";
     const bool known = !log.version.empty();
     const bool before_fix = known && version_key(log.version) < version_key("0.5.20");
     const bool before_advised = known && version_key(log.version) < version_key("0.5.22");
@@ -165,7 +165,7 @@ void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& ad
                                        : "0.5.22 or later");
     else
         said = "The log states no SGLang version (python3 -m sglang.check_env prints it)";
-    if (mode == "prefill" || mode == "decode")
+    if (disaggregated)
         said += format(", and disaggregation_mode {} (line {}): the deployment the issue describes.", mode,
                        log.disaggregation_mode_line);
     else if (mode == "null")
@@ -175,7 +175,6 @@ void sglang_short_pool_advice(const EngineLog& log, std::vector<std::string>& ad
     else
         said += ", and not whether it runs disaggregated.";
     advice.push_back(std::move(said));
-    const bool disaggregated = mode == "prefill" || mode == "decode";
     if ((disaggregated && (!known || before_advised)) || (before_fix && mode != "null"))
         warnings.push_back(
             {"max_context",
